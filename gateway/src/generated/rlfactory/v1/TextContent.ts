@@ -1,0 +1,10 @@
+// Original file: /work/main/proto/rlfactory/v1/gateway.proto
+
+
+export interface TextContent {
+  'text'?: (string);
+}
+
+export interface TextContent__Output {
+  'text': (string);
+}
