@@ -1,0 +1,163 @@
+// The admin HTTP surface (fastify): health, readiness, Prometheus metrics, and a JSON way to list and
+// call tools for callers without gRPC — through the same invoker, so the same policy stack.
+import { type Context, propagation, ROOT_CONTEXT, SpanKind, trace } from "@opentelemetry/api";
+import Fastify, { type FastifyInstance } from "fastify";
+import type { Registry } from "prom-client";
+import { z } from "zod";
+import type { ApiKeyAuth } from "./auth.ts";
+import type { Catalog } from "./catalog.ts";
+import { httpStatusFor } from "./errors.ts";
+import type { Content } from "./generated/rlfactory/v1/Content.ts";
+import { toWireTool } from "./grpc-server.ts";
+import type { CallOutcome, Invoker } from "./invoker.ts";
+import type { UpstreamPolicies } from "./policies.ts";
+import type { Upstream } from "./upstream.ts";
+
+const tracer = trace.getTracer("rlfactory-gateway");
+
+export interface AdminDeps {
+  invoker: Invoker;
+  catalog: Catalog;
+  upstreams: readonly Upstream[];
+  policies: ReadonlyMap<string, UpstreamPolicies>;
+  metrics: Registry;
+  auth: ApiKeyAuth;
+  bodyLimitBytes: number;
+}
+
+const CallBody = z
+  .object({
+    arguments: z.record(z.string(), z.unknown()).optional(),
+    deadline_ms: z.number().int().min(0).optional(),
+    trajectory_id: z.string().optional(),
+    call_id: z.string().optional(),
+    cache: z.enum(["default", "bypass"]).optional(),
+  })
+  .strict();
+
+export function buildAdminApp(deps: AdminDeps): FastifyInstance {
+  const app = Fastify({ logger: false, bodyLimit: deps.bodyLimitBytes });
+
+  app.get("/healthz", async () => ({ status: "ok" }));
+
+  app.get("/readyz", async (_req, reply) => {
+    const upstreams = deps.upstreams.map((u) => ({
+      name: u.name,
+      state: u.state,
+      breaker: deps.policies.get(u.name)?.breakerState ?? "closed",
+      in_flight: deps.policies.get(u.name)?.inFlight ?? 0,
+      queued: deps.policies.get(u.name)?.queued ?? 0,
+      tools: deps.catalog.list(u.name).length,
+      detail: u.detail,
+    }));
+    // Ready when every upstream is connected: a trainer should not start rollouts against a half stack.
+    const ready = upstreams.every((u) => u.state === "ready");
+    return reply.code(ready ? 200 : 503).send({ status: ready ? "ready" : "not_ready", upstreams });
+  });
+
+  app.get("/metrics", async (_req, reply) => {
+    reply.header("content-type", deps.metrics.contentType);
+    return deps.metrics.metrics();
+  });
+
+  app.register(async (api) => {
+    api.addHook("onRequest", async (req, reply) => {
+      if (!deps.auth.check(req.headers.authorization)) {
+        return reply.code(401).send(errorBody("UNAUTHENTICATED", "missing or invalid API key (authorization: Bearer KEY)"));
+      }
+    });
+
+    api.get("/v1/tools", async (req) => {
+      const server = (req.query as { server?: string }).server;
+      return { tools: deps.catalog.list(server || undefined).map(toWireTool) };
+    });
+
+    // `POST /v1/tools/{name}:call` — tool names never contain ':', so the verb is after the last one.
+    api.post("/v1/tools/:target", async (req, reply) => {
+      const target = (req.params as { target: string }).target;
+      const colon = target.lastIndexOf(":");
+      if (colon < 0 || target.slice(colon + 1) !== "call") {
+        return reply.code(404).send(errorBody("NOT_FOUND", "use POST /v1/tools/{name}:call"));
+      }
+      const parsed = CallBody.safeParse(req.body ?? {});
+      if (!parsed.success) {
+        return reply.code(400).send(errorBody("INVALID_ARGUMENTS", z.prettifyError(parsed.error)));
+      }
+      const body = parsed.data;
+      const name = target.slice(0, colon);
+      const controller = new AbortController();
+      req.raw.once("close", () => {
+        if (!reply.sent) controller.abort();
+      });
+      const parent: Context = propagation.extract(ROOT_CONTEXT, req.headers);
+      const outcome = await tracer.startActiveSpan(
+        "POST /v1/tools/{name}:call",
+        { kind: SpanKind.SERVER, attributes: { "http.request.method": "POST", "http.route": "/v1/tools/{name}:call" } },
+        parent,
+        async (span) => {
+          try {
+            return await deps.invoker.call(
+              {
+                name,
+                argumentsJson: JSON.stringify(body.arguments ?? {}),
+                deadlineMs: body.deadline_ms ?? 0,
+                trajectoryId: body.trajectory_id ?? "",
+                bypassCache: body.cache === "bypass",
+                callId: body.call_id ?? "",
+                signal: controller.signal,
+              },
+              trace.setSpan(parent, span),
+              span,
+            );
+          } finally {
+            span.end();
+          }
+        },
+      );
+      return reply.code(outcome.error ? httpStatusFor(outcome.error.code) : 200).send(toJsonResult(outcome));
+    });
+  });
+
+  return app;
+}
+
+function errorBody(code: string, message: string) {
+  return { error: { code, message } };
+}
+
+/** The HTTP JSON form of a result: MCP-shaped content blocks (binary as base64). */
+export function toJsonResult(o: CallOutcome) {
+  return {
+    name: o.name,
+    call_id: o.callId,
+    content: (o.output?.content ?? []).map(toJsonContent),
+    structured_content: o.output?.structuredContentJson ? JSON.parse(o.output.structuredContentJson) : undefined,
+    is_error: o.output?.isError ?? false,
+    error_code: o.error?.code ?? "OK",
+    error_message: o.error?.message ?? "",
+    latency_ms: o.latencyMs,
+    cache_hit: o.cacheHit,
+    attempts: o.attempts,
+    truncated: o.output?.truncated ?? false,
+  };
+}
+
+function toJsonContent(c: Content): Record<string, unknown> {
+  if (c.text) return { type: "text", text: c.text.text };
+  if (c.image) return { type: "image", data: b64(c.image.data), mimeType: c.image.mime_type };
+  if (c.audio) return { type: "audio", data: b64(c.audio.data), mimeType: c.audio.mime_type };
+  if (c.resource) {
+    const r = c.resource;
+    return { type: "resource", resource: { uri: r.uri, mimeType: r.mime_type, text: r.text, blob: b64(r.blob) } };
+  }
+  if (c.resource_link) {
+    const l = c.resource_link;
+    return { type: "resource_link", uri: l.uri, name: l.name, description: l.description, mimeType: l.mime_type };
+  }
+  return { type: "unknown" };
+}
+
+function b64(data: Buffer | Uint8Array | string | undefined): string {
+  if (data === undefined) return "";
+  return typeof data === "string" ? data : Buffer.from(data).toString("base64");
+}

@@ -1,0 +1,118 @@
+// The merged tool catalog: every upstream's tools under `server__tool` names, with the effective
+// policy of each tool and its argument validator compiled once per tools/list (not per call).
+import type { Tool } from "@modelcontextprotocol/client";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import type { Logger } from "pino";
+import { canonicalJson, sha256Hex } from "./canonical-json.ts";
+import { mergeToolPolicy, type ServerConfig, type ToolPolicy } from "./config.ts";
+import type { Upstream } from "./upstream.ts";
+
+export const NAME_SEPARATOR = "__";
+const VALID_TOOL_NAME = /^[a-zA-Z0-9._-]+$/;
+
+/** A tool's policy after config and annotations are combined: no "auto", no undefined. */
+export interface EffectivePolicy extends Omit<ToolPolicy, "cache" | "idempotent"> {
+  cache: boolean;
+  idempotent: boolean;
+}
+
+export interface CatalogEntry {
+  /** `server__tool` */
+  name: string;
+  server: string;
+  upstreamName: string;
+  tool: Tool;
+  /** Hash of the tool definition; part of the cache key. */
+  schemaVersion: string;
+  policy: EffectivePolicy;
+  upstream: Upstream;
+  /** Returns an error message when `args` fail the tool's input schema, else undefined. */
+  validate(args: Record<string, unknown>): string | undefined;
+}
+
+export function gatewayToolName(server: string, tool: string): string {
+  return `${server}${NAME_SEPARATOR}${tool}`;
+}
+
+/**
+ * Effective policy: config wins; where config leaves a knob unset, MCP annotations decide.
+ * `idempotent` defaults to `idempotentHint`; `cache: "auto"` caches tools that are both read-only
+ * and idempotent; plain `cache` defaults to false (caching is opt-in).
+ */
+export function effectivePolicy(server: ServerConfig, tool: Tool): EffectivePolicy {
+  const merged = mergeToolPolicy(server.toolPolicy, server.toolOverrides[tool.name]);
+  const a = tool.annotations ?? {};
+  const idempotent = merged.idempotent ?? a.idempotentHint === true;
+  const cache = merged.cache === "auto" ? a.readOnlyHint === true && a.idempotentHint === true : merged.cache;
+  return { ...merged, idempotent, cache };
+}
+
+export class Catalog {
+  #entries = new Map<string, CatalogEntry>();
+  #byServer = new Map<string, string[]>();
+  #servers: Map<string, ServerConfig>;
+  #ajv = addFormats.default(new Ajv2020({ strict: false, allErrors: false, validateSchema: false, logger: false }));
+  #log: Logger;
+
+  constructor(servers: ServerConfig[], log: Logger) {
+    this.#servers = new Map(servers.map((s) => [s.name, s]));
+    this.#log = log.child({ component: "catalog" });
+  }
+
+  /** Follows an upstream's tool list from now on (initial list and every list_changed). */
+  track(upstream: Upstream): void {
+    this.refresh(upstream, upstream.tools());
+    upstream.on("tools", (tools) => this.refresh(upstream, tools));
+  }
+
+  get(name: string): CatalogEntry | undefined {
+    return this.#entries.get(name);
+  }
+
+  list(server?: string): CatalogEntry[] {
+    const all = [...this.#entries.values()];
+    return (server ? all.filter((e) => e.server === server) : all).sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  refresh(upstream: Upstream, tools: readonly Tool[]): void {
+    const server = this.#servers.get(upstream.name);
+    if (!server) throw new Error(`no config for upstream ${upstream.name}`);
+    for (const old of this.#byServer.get(server.name) ?? []) this.#entries.delete(old);
+    const names: string[] = [];
+    for (const tool of tools) {
+      if (server.include && !server.include.includes(tool.name)) continue;
+      if (server.exclude.includes(tool.name)) continue;
+      if (!VALID_TOOL_NAME.test(tool.name)) {
+        this.#log.warn({ server: server.name, tool: tool.name }, "skipping tool with a name outside [a-zA-Z0-9._-]");
+        continue;
+      }
+      const name = gatewayToolName(server.name, tool.name);
+      this.#entries.set(name, {
+        name,
+        server: server.name,
+        upstreamName: tool.name,
+        tool,
+        schemaVersion: sha256Hex(canonicalJson(tool)).slice(0, 16),
+        policy: effectivePolicy(server, tool),
+        upstream,
+        validate: this.#compile(name, tool),
+      });
+      names.push(name);
+    }
+    this.#byServer.set(server.name, names);
+  }
+
+  #compile(name: string, tool: Tool): (args: Record<string, unknown>) => string | undefined {
+    let check: ValidateFunction;
+    try {
+      check = this.#ajv.compile(tool.inputSchema as object);
+    } catch (err) {
+      // A schema our validator cannot compile is left to the upstream to enforce.
+      this.#log.warn({ tool: name, err: (err as Error).message }, "input schema not compilable; not validated here");
+      return () => undefined;
+    }
+    return (args) =>
+      check(args) ? undefined : this.#ajv.errorsText(check.errors, { dataVar: "arguments", separator: "; " });
+  }
+}

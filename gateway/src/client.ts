@@ -1,0 +1,73 @@
+// A small promise-based client for the gateway, used by the CLI, the trainer and tests.
+import { credentials, Metadata, type ServiceError } from "@grpc/grpc-js";
+import { context } from "@opentelemetry/api";
+import { injectGrpcMetadata } from "@rlfactory/telemetry";
+import type { CallToolsRequest } from "./generated/rlfactory/v1/CallToolsRequest.ts";
+import type { ListToolsResponse__Output } from "./generated/rlfactory/v1/ListToolsResponse.ts";
+import type { Tool__Output } from "./generated/rlfactory/v1/Tool.ts";
+import type { ToolCall } from "./generated/rlfactory/v1/ToolCall.ts";
+import type { ToolGatewayClient } from "./generated/rlfactory/v1/ToolGateway.ts";
+import type { ToolResult__Output } from "./generated/rlfactory/v1/ToolResult.ts";
+import { toolGatewayClientConstructor } from "./proto.ts";
+
+export interface GatewayClientOptions {
+  apiKey?: string;
+  /** Default RPC deadline in ms (0: none; per-call deadlines still apply inside the gateway). */
+  rpcTimeoutMs?: number;
+}
+
+export class GatewayClient {
+  readonly raw: ToolGatewayClient;
+  #apiKey: string | undefined;
+  #rpcTimeoutMs: number;
+
+  constructor(address: string, opts: GatewayClientOptions = {}) {
+    const Ctor = toolGatewayClientConstructor();
+    this.raw = new Ctor(address, credentials.createInsecure(), {
+      "grpc.max_receive_message_length": 64 * 1024 * 1024,
+      "grpc.max_send_message_length": 64 * 1024 * 1024,
+    }) as unknown as ToolGatewayClient;
+    this.#apiKey = opts.apiKey;
+    this.#rpcTimeoutMs = opts.rpcTimeoutMs ?? 0;
+  }
+
+  listTools(server = ""): Promise<Tool__Output[]> {
+    return this.#unary<ListToolsResponse__Output>((md, o, cb) => this.raw.ListTools({ server }, md, o, cb)).then(
+      (r) => r.tools,
+    );
+  }
+
+  callTool(call: ToolCall): Promise<ToolResult__Output> {
+    return this.#unary((md, o, cb) => this.raw.CallTool(call, md, o, cb));
+  }
+
+  callTools(req: CallToolsRequest): Promise<ToolResult__Output[]> {
+    return this.#unary<{ results: ToolResult__Output[] }>((md, o, cb) => this.raw.CallTools(req, md, o, cb)).then(
+      (r) => r.results,
+    );
+  }
+
+  close(): void {
+    this.raw.close();
+  }
+
+  #unary<T>(
+    invoke: (md: Metadata, opts: { deadline?: number }, cb: (err: ServiceError | null, res?: T) => void) => void,
+  ): Promise<T> {
+    const md = new Metadata();
+    if (this.#apiKey) md.set("authorization", `Bearer ${this.#apiKey}`);
+    injectGrpcMetadata(md, context.active());
+    const opts = this.#rpcTimeoutMs > 0 ? { deadline: Date.now() + this.#rpcTimeoutMs } : {};
+    return new Promise<T>((resolve, reject) =>
+      invoke(md, opts, (err, res) => (err ? reject(err) : resolve(res as T))),
+    );
+  }
+}
+
+/** Plain text of a result's text blocks, joined by newlines (what a model would be shown). */
+export function resultText(r: ToolResult__Output): string {
+  return r.content
+    .map((c) => c.text?.text)
+    .filter((t): t is string => t !== undefined)
+    .join("\n");
+}

@@ -1,0 +1,113 @@
+// Wires the gateway together: upstreams → catalog → policies → invoker → gRPC + admin HTTP.
+import type { Logger } from "pino";
+import { pino } from "pino";
+import { ApiKeyAuth } from "./auth.ts";
+import { createResultCache, type ResultCache } from "./cache.ts";
+import { Catalog } from "./catalog.ts";
+import type { GatewayConfig } from "./config.ts";
+import { type GrpcServerHandle, startGrpcServer } from "./grpc-server.ts";
+import { Invoker } from "./invoker.ts";
+import { createMetrics } from "./metrics.ts";
+import { UpstreamPolicies } from "./policies.ts";
+import { createUpstream, type Upstream } from "./upstream.ts";
+import { buildAdminApp } from "./admin.ts";
+import { GATEWAY_SERVICE } from "./proto.ts";
+
+export interface GatewayHandle {
+  grpcPort: number;
+  /** `host:port` for gRPC clients. */
+  grpcAddress: string;
+  /** Base URL of the admin HTTP surface, or undefined when disabled. */
+  adminUrl: string | undefined;
+  catalog: Catalog;
+  invoker: Invoker;
+  upstreams: readonly Upstream[];
+  cache: ResultCache;
+  /** Resolves when every upstream is ready, or rejects after timeoutMs naming the ones that are not. */
+  waitReady(timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startGateway(config: GatewayConfig, opts: { log?: Logger } = {}): Promise<GatewayHandle> {
+  const log = opts.log ?? pino({ name: "rlf-gateway", level: process.env.LOG_LEVEL ?? "info" });
+  const cache = await createResultCache(config.cache, log);
+  const upstreams = config.servers.map((s) => createUpstream(s, log));
+  const policies = new Map(config.servers.map((s) => [s.name, new UpstreamPolicies(s.upstream)]));
+  for (const [server, p] of policies) {
+    p.breaker.onStateChange((state) => log.warn({ server, breaker: p.breakerState, state }, "circuit breaker state"));
+  }
+  const catalog = new Catalog(config.servers, log);
+  for (const u of upstreams) catalog.track(u);
+  const invoker = new Invoker(catalog, cache, policies);
+  const metrics = createMetrics({ invoker, catalog, upstreams, policies });
+  const auth = new ApiKeyAuth(config.apiKeys);
+
+  // Connect to every upstream in parallel; one that fails keeps retrying in the background.
+  await Promise.all(upstreams.map((u) => u.start()));
+
+  let grpc: GrpcServerHandle | undefined;
+  let admin: ReturnType<typeof buildAdminApp> | undefined;
+  try {
+    grpc = await startGrpcServer({ invoker, catalog, auth, maxBatchSize: config.maxBatchSize }, config.grpc);
+    let adminUrl: string | undefined;
+    if (config.admin.enabled) {
+      admin = buildAdminApp({
+        invoker,
+        catalog,
+        upstreams,
+        policies,
+        metrics,
+        auth,
+        bodyLimitBytes: config.grpc.maxMessageBytes,
+      });
+      await admin.listen({ host: config.admin.host, port: config.admin.port });
+      const address = admin.server.address();
+      const port = typeof address === "object" && address ? address.port : config.admin.port;
+      adminUrl = `http://${hostForUrl(config.admin.host)}:${port}`;
+    }
+    grpc.health.setStatus("", "SERVING");
+    grpc.health.setStatus(GATEWAY_SERVICE, "SERVING");
+    const grpcAddress = `${hostForUrl(config.grpc.host)}:${grpc.port}`;
+    log.info({ grpc: grpcAddress, admin: adminUrl, servers: upstreams.length }, "gateway listening");
+
+    const started = grpc;
+    const startedAdmin = admin;
+    return {
+      grpcPort: grpc.port,
+      grpcAddress,
+      adminUrl,
+      catalog,
+      invoker,
+      upstreams,
+      cache,
+      waitReady: (timeoutMs = 30_000) => waitReady(upstreams, timeoutMs),
+      async close() {
+        started.health.setStatus("", "NOT_SERVING");
+        started.health.setStatus(GATEWAY_SERVICE, "NOT_SERVING");
+        await Promise.all([started.close(), startedAdmin?.close()]);
+        await Promise.all(upstreams.map((u) => u.close()));
+        await cache.close();
+      },
+    };
+  } catch (err) {
+    await grpc?.close(0);
+    await admin?.close();
+    await Promise.all(upstreams.map((u) => u.close()));
+    await cache.close();
+    throw err;
+  }
+}
+
+function hostForUrl(host: string): string {
+  return host.includes(":") ? `[${host}]` : host;
+}
+
+async function waitReady(upstreams: readonly Upstream[], timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (upstreams.every((u) => u.state === "ready")) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  const notReady = upstreams.filter((u) => u.state !== "ready").map((u) => `${u.name} (${u.state}: ${u.detail})`);
+  throw new Error(`upstreams not ready after ${timeoutMs} ms: ${notReady.join(", ")}`);
+}

@@ -1,0 +1,251 @@
+// The gRPC surface: rlfactory.v1.ToolGateway, grpc.health.v1 and server reflection (grpcurl works).
+//
+// Each handler: authenticate → open a SERVER span continuing the caller's trace (gRPC metadata) →
+// hand the call(s) to the invoker → encode. Per-call failures travel inside ToolResult; only request-
+// level problems (auth, batch size) become gRPC status errors.
+import {
+  Metadata,
+  type ServerUnaryCall,
+  type sendUnaryData,
+  Server,
+  ServerCredentials,
+  status,
+} from "@grpc/grpc-js";
+import { ReflectionService } from "@grpc/reflection";
+import { type Context, context, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { contextFromGrpcMetadata } from "@rlfactory/telemetry";
+import { HealthImplementation } from "grpc-health-check";
+import type { ApiKeyAuth } from "./auth.ts";
+import type { Catalog, CatalogEntry } from "./catalog.ts";
+import type { CallToolsRequest__Output } from "./generated/rlfactory/v1/CallToolsRequest.ts";
+import type { CallToolsResponse } from "./generated/rlfactory/v1/CallToolsResponse.ts";
+import type { ListToolsRequest__Output } from "./generated/rlfactory/v1/ListToolsRequest.ts";
+import type { ListToolsResponse } from "./generated/rlfactory/v1/ListToolsResponse.ts";
+import type { Tool } from "./generated/rlfactory/v1/Tool.ts";
+import type { ToolCall__Output } from "./generated/rlfactory/v1/ToolCall.ts";
+import type { ToolGatewayHandlers } from "./generated/rlfactory/v1/ToolGateway.ts";
+import type { ToolResult } from "./generated/rlfactory/v1/ToolResult.ts";
+import type { CallOutcome, CallRequest, Invoker } from "./invoker.ts";
+import { GATEWAY_SERVICE, loadGatewayProto } from "./proto.ts";
+
+const tracer = trace.getTracer("rlfactory-gateway");
+
+export interface GrpcDeps {
+  invoker: Invoker;
+  catalog: Catalog;
+  auth: ApiKeyAuth;
+  maxBatchSize: number;
+}
+
+export interface GrpcServerHandle {
+  server: Server;
+  health: HealthImplementation;
+  port: number;
+  close(graceMs?: number): Promise<void>;
+}
+
+export async function startGrpcServer(
+  deps: GrpcDeps,
+  opts: { host: string; port: number; maxMessageBytes: number },
+): Promise<GrpcServerHandle> {
+  const { definition, grpc } = loadGatewayProto();
+  const server = new Server({
+    "grpc.max_receive_message_length": opts.maxMessageBytes,
+    "grpc.max_send_message_length": opts.maxMessageBytes,
+  });
+  server.addService(grpc.rlfactory.v1.ToolGateway.service, toolGatewayHandlers(deps));
+  const health = new HealthImplementation({ "": "NOT_SERVING", [GATEWAY_SERVICE]: "NOT_SERVING" });
+  health.addToServer(server);
+  new ReflectionService(definition).addToServer(server);
+
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(`${opts.host}:${opts.port}`, ServerCredentials.createInsecure(), (err, p) =>
+      err ? reject(err) : resolve(p),
+    ),
+  );
+  return {
+    server,
+    health,
+    port,
+    close: (graceMs = 5_000) =>
+      new Promise<void>((resolve) => {
+        const force = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, graceMs);
+        server.tryShutdown(() => {
+          clearTimeout(force);
+          resolve();
+        });
+      }),
+  };
+}
+
+function toolGatewayHandlers(deps: GrpcDeps): ToolGatewayHandlers {
+  return {
+    ListTools: (call, callback) =>
+      handle(deps, call, callback, "ListTools", async (): Promise<ListToolsResponse> => {
+        const req = call.request as ListToolsRequest__Output;
+        return { tools: deps.catalog.list(req.server || undefined).map(toWireTool) };
+      }),
+
+    CallTool: (call, callback) =>
+      handle(deps, call, callback, "CallTool", async (ctx, span, rpc): Promise<ToolResult> => {
+        const req = toCallRequest(call.request as ToolCall__Output, rpc);
+        return toWireResult(await deps.invoker.call(req, ctx, span));
+      }),
+
+    CallTools: (call, callback) =>
+      handle(deps, call, callback, "CallTools", async (ctx, _span, rpc): Promise<CallToolsResponse> => {
+        const req = call.request as CallToolsRequest__Output;
+        if (req.calls.length === 0) throw rpcError(status.INVALID_ARGUMENT, "CallTools needs at least one call");
+        if (req.calls.length > deps.maxBatchSize) {
+          throw rpcError(status.RESOURCE_EXHAUSTED, `batch of ${req.calls.length} calls; the limit is ${deps.maxBatchSize}`);
+        }
+        // All calls start now and run concurrently; results keep request order.
+        const results = await Promise.all(
+          req.calls.map((c) => {
+            const one = toCallRequest(
+              {
+                ...c,
+                deadline_ms: c.deadline_ms || req.deadline_ms,
+                trajectory_id: c.trajectory_id || req.trajectory_id,
+              },
+              rpc,
+            );
+            return tracer.startActiveSpan(`call ${truncate(one.name)}`, {}, ctx, async (span) => {
+              try {
+                return toWireResult(await deps.invoker.call(one, trace.setSpan(ctx, span), span));
+              } finally {
+                span.end();
+              }
+            });
+          }),
+        );
+        return { results };
+      }),
+  };
+}
+
+/** Auth + server span + error mapping shared by every unary handler. */
+function handle<Req, Res>(
+  deps: GrpcDeps,
+  call: ServerUnaryCall<Req, Res>,
+  callback: sendUnaryData<Res>,
+  method: string,
+  body: (ctx: Context, span: Span, rpc: RpcScope) => Promise<Res>,
+): void {
+  if (!deps.auth.check(firstString(call.metadata, "authorization"))) {
+    callback(rpcError(status.UNAUTHENTICATED, "missing or invalid API key (authorization: Bearer KEY)"));
+    return;
+  }
+  const parent = contextFromGrpcMetadata(call.metadata);
+  const span = tracer.startSpan(
+    `${GATEWAY_SERVICE}/${method}`,
+    { kind: SpanKind.SERVER, attributes: { "rpc.system": "grpc", "rpc.service": GATEWAY_SERVICE, "rpc.method": method } },
+    parent,
+  );
+  const ctx = trace.setSpan(parent, span);
+  const rpc = rpcScope(call);
+  context
+    .with(ctx, () => body(ctx, span, rpc))
+    .then(
+      (res) => callback(null, res),
+      (err: unknown) => {
+        const e = isRpcError(err) ? err : rpcError(status.INTERNAL, "internal gateway error");
+        span.setStatus({ code: SpanStatusCode.ERROR, message: e.details });
+        callback(e);
+      },
+    )
+    .finally(() => span.end());
+}
+
+/** What every call of one RPC shares: the client's cancellation and the RPC's own deadline. */
+interface RpcScope {
+  signal: AbortSignal;
+  rpcRemainingMs: number | undefined;
+}
+
+function rpcScope(call: ServerUnaryCall<unknown, unknown>): RpcScope {
+  const controller = new AbortController();
+  call.once("cancelled", () => controller.abort());
+  const deadline = call.getDeadline();
+  const deadlineAt = deadline instanceof Date ? deadline.getTime() : deadline;
+  const rpcRemainingMs = Number.isFinite(deadlineAt) ? Math.max(1, deadlineAt - Date.now()) : undefined;
+  return { signal: controller.signal, rpcRemainingMs };
+}
+
+/** Builds the invoker's request; the RPC's own deadline and cancellation bound the call. */
+function toCallRequest(c: ToolCall__Output, { signal, rpcRemainingMs }: RpcScope): CallRequest {
+  return {
+    name: c.name,
+    argumentsJson: c.arguments_json,
+    deadlineMs: c.deadline_ms,
+    trajectoryId: c.trajectory_id,
+    bypassCache: c.cache === "CACHE_BYPASS",
+    callId: c.call_id,
+    signal,
+    ...(rpcRemainingMs !== undefined ? { rpcRemainingMs } : {}),
+  };
+}
+
+export function toWireResult(o: CallOutcome): ToolResult {
+  return {
+    name: o.name,
+    call_id: o.callId,
+    content: o.output?.content ?? [],
+    structured_content_json: o.output?.structuredContentJson ?? "",
+    is_error: o.output?.isError ?? false,
+    error_code: o.error?.code ?? "OK",
+    error_message: o.error?.message ?? "",
+    latency_ms: o.latencyMs,
+    cache_hit: o.cacheHit,
+    attempts: o.attempts,
+    truncated: o.output?.truncated ?? false,
+  };
+}
+
+export function toWireTool(e: CatalogEntry): Tool {
+  const a = e.tool.annotations;
+  return {
+    name: e.name,
+    server: e.server,
+    upstream_name: e.upstreamName,
+    title: e.tool.title ?? a?.title ?? "",
+    description: e.tool.description ?? "",
+    input_schema_json: JSON.stringify(e.tool.inputSchema),
+    output_schema_json: e.tool.outputSchema ? JSON.stringify(e.tool.outputSchema) : "",
+    annotations: {
+      ...(a?.readOnlyHint !== undefined ? { read_only_hint: a.readOnlyHint } : {}),
+      ...(a?.destructiveHint !== undefined ? { destructive_hint: a.destructiveHint } : {}),
+      ...(a?.idempotentHint !== undefined ? { idempotent_hint: a.idempotentHint } : {}),
+      ...(a?.openWorldHint !== undefined ? { open_world_hint: a.openWorldHint } : {}),
+    },
+    cacheable: e.policy.cache,
+    idempotent: e.policy.idempotent,
+    schema_version: e.schemaVersion,
+  };
+}
+
+interface RpcError extends Error {
+  code: status;
+  details: string;
+  metadata: Metadata;
+}
+
+function rpcError(code: status, details: string): RpcError {
+  return Object.assign(new Error(details), { code, details, metadata: new Metadata() });
+}
+
+function isRpcError(e: unknown): e is RpcError {
+  return e instanceof Error && typeof (e as Partial<RpcError>).code === "number" && "details" in e;
+}
+
+function firstString(md: Metadata, key: string): string | undefined {
+  const v = md.get(key)[0];
+  return typeof v === "string" ? v : undefined;
+}
+
+function truncate(s: string, n = 100): string {
+  return s.length > n ? `${s.slice(0, n)}…` : s;
+}

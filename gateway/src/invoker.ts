@@ -1,0 +1,293 @@
+// The request path for one tool call, top to bottom:
+//
+//   resolve the tool → check argument size → parse JSON → validate against the input schema
+//   → deadline (one AbortSignal: caller cancel ∪ deadline) → cache + single-flight
+//   → retry → circuit breaker → bulkhead (policies.ts) → MCP tools/call → output cap
+//
+// Every outcome is a CallOutcome: either an MCP result (which may carry the tool's own `isError`) or
+// a typed GatewayError. Nothing thrown below escapes as an exception.
+import { EventEmitter } from "node:events";
+import type { CallToolResult } from "@modelcontextprotocol/client";
+import { type Context, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { injectTraceMeta } from "@rlfactory/telemetry";
+import { cacheKey, type ResultCache } from "./cache.ts";
+import type { Catalog, CatalogEntry } from "./catalog.ts";
+import { GatewayError, isGatewayError, toGatewayError } from "./errors.ts";
+import { toWireOutput, type WireOutput } from "./output.ts";
+import type { UpstreamPolicies } from "./policies.ts";
+import { raceSignal, SingleFlight } from "./single-flight.ts";
+
+export interface CallRequest {
+  name: string;
+  argumentsJson: string;
+  /** 0: the tool's configured default. */
+  deadlineMs: number;
+  trajectoryId: string;
+  bypassCache: boolean;
+  callId: string;
+  /** Caller-side cancellation (client went away). */
+  signal?: AbortSignal;
+  /** Time left on the caller's own RPC deadline, if it set one: the call's deadline never exceeds it. */
+  rpcRemainingMs?: number;
+}
+
+export interface CallOutcome {
+  name: string;
+  callId: string;
+  server: string | undefined;
+  output?: WireOutput;
+  error?: GatewayError;
+  latencyMs: number;
+  cacheHit: boolean;
+  /** Joined another caller's in-flight execution (single-flight). */
+  coalesced: boolean;
+  attempts: number;
+}
+
+export interface InvokerEvents {
+  call: [outcome: CallOutcome];
+  cache: [result: "hit" | "miss", server: string];
+}
+
+const tracer = trace.getTracer("rlfactory-gateway");
+
+/** Result of the shared (cacheable) execution: the raw result plus how it was obtained. */
+interface Execution {
+  result: CallToolResult;
+  attempts: number;
+  fromCache: boolean;
+}
+
+export class Invoker extends EventEmitter<InvokerEvents> {
+  #catalog: Catalog;
+  #cache: ResultCache;
+  #policies: Map<string, UpstreamPolicies>;
+  #flights = new SingleFlight<Execution>();
+
+  constructor(catalog: Catalog, cache: ResultCache, policies: Map<string, UpstreamPolicies>) {
+    super();
+    this.#catalog = catalog;
+    this.#cache = cache;
+    this.#policies = policies;
+  }
+
+  /** Runs one call. Never throws; `span` is the span that represents this call (attributes go there). */
+  async call(req: CallRequest, ctx: Context, span: Span): Promise<CallOutcome> {
+    const started = performance.now();
+    const stats = { attempts: 0, cacheHit: false, coalesced: false };
+    let entry: CatalogEntry | undefined;
+    let output: WireOutput | undefined;
+    let error: GatewayError | undefined;
+    let deadline: Deadline | undefined;
+    try {
+      entry = this.#resolve(req.name);
+      const args = parseArguments(req.argumentsJson, entry);
+      const deadlineMs = Math.max(
+        1,
+        Math.min(req.deadlineMs || entry.policy.deadlineMs, entry.policy.maxDeadlineMs, req.rpcRemainingMs ?? Infinity),
+      );
+      deadline = startDeadline(deadlineMs, req.signal, entry.name);
+      const result = await raceSignal(this.#execute(entry, args, req, deadline.signal, ctx, stats), deadline.signal);
+      output = toWireOutput(result, entry.policy.maxOutputBytes, entry.name);
+    } catch (err) {
+      error = toGatewayError(err, req.name);
+    } finally {
+      deadline?.dispose();
+    }
+    const outcome: CallOutcome = {
+      name: req.name,
+      callId: req.callId,
+      server: entry?.server,
+      latencyMs: performance.now() - started,
+      ...stats,
+      ...(output ? { output } : {}),
+      ...(error ? { error } : {}),
+    };
+    annotate(span, outcome, req);
+    this.emit("call", outcome);
+    return outcome;
+  }
+
+  #resolve(name: string): CatalogEntry {
+    const entry = this.#catalog.get(name);
+    if (!entry) {
+      const hint = name.includes("__") ? "" : " (gateway tool names are server__tool)";
+      throw new GatewayError("UNKNOWN_TOOL", `unknown tool "${truncate(name, 100)}"${hint}; ListTools shows the catalog`);
+    }
+    return entry;
+  }
+
+  /** Cache + single-flight for cacheable tools; straight to the upstream stack otherwise. */
+  async #execute(
+    entry: CatalogEntry,
+    args: Record<string, unknown>,
+    req: CallRequest,
+    signal: AbortSignal,
+    ctx: Context,
+    stats: { attempts: number; cacheHit: boolean; coalesced: boolean },
+  ): Promise<CallToolResult> {
+    if (!entry.policy.cache || req.bypassCache) {
+      const exec = await this.#invokeUpstream(entry, args, signal, ctx);
+      stats.attempts = exec.attempts;
+      return exec.result;
+    }
+    const key = cacheKey(entry.server, entry.upstreamName, args, entry.schemaVersion);
+    // Join a run already in flight before asking the cache: its result is not stored yet.
+    if (!this.#flights.has(key)) {
+      const hit = await this.#cache.get(key);
+      if (hit) {
+        stats.cacheHit = true;
+        this.emit("cache", "hit", entry.server);
+        return hit;
+      }
+    }
+    const { value, joined } = await this.#flights.run(key, signal, async (flightSignal) => {
+      // Re-check: a run that finished between our miss and now has stored its result.
+      const again = await this.#cache.get(key);
+      if (again) return { result: again, attempts: 0, fromCache: true };
+      const exec = await this.#invokeUpstream(entry, args, flightSignal, ctx);
+      // Only complete, successful results are shared; a tool error is retried by the next caller.
+      if (!exec.result.isError) await this.#cache.set(key, exec.result, entry.policy.cacheTtlMs);
+      return exec;
+    });
+    stats.coalesced = joined;
+    stats.cacheHit = value.fromCache;
+    stats.attempts = joined || value.fromCache ? 0 : value.attempts;
+    this.emit("cache", value.fromCache ? "hit" : "miss", entry.server);
+    return value.result;
+  }
+
+  /** retry → breaker → bulkhead → MCP tools/call, each attempt inside the remaining deadline. */
+  async #invokeUpstream(
+    entry: CatalogEntry,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    ctx: Context,
+  ): Promise<Execution> {
+    const policies = this.#policies.get(entry.server);
+    if (!policies) throw new GatewayError("INTERNAL", `no policies for server ${entry.server}`);
+    let attempts = 0;
+    const stack = policies.stackFor(entry.policy.idempotent, entry.policy.retry);
+    const result = await stack.execute(async ({ signal: attemptSignal }) => {
+      attemptSignal.throwIfAborted();
+      attempts++;
+      return await this.#attempt(entry, args, attemptSignal, ctx, attempts);
+    }, signal);
+    return { result, attempts, fromCache: false };
+  }
+
+  /** One upstream MCP call inside a CLIENT span; trace context travels in `params._meta`. */
+  async #attempt(
+    entry: CatalogEntry,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    ctx: Context,
+    attempt: number,
+  ): Promise<CallToolResult> {
+    const span = tracer.startSpan(
+      `tools/call ${entry.upstreamName}`,
+      {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          "mcp.method.name": "tools/call",
+          "gen_ai.tool.name": entry.upstreamName,
+          "gen_ai.operation.name": "execute_tool",
+          "rlf.gateway.tool": entry.name,
+          "rlf.server": entry.server,
+          "rlf.attempt": attempt,
+        },
+      },
+      ctx,
+    );
+    try {
+      const result = await entry.upstream.callTool(entry.upstreamName, args, {
+        signal,
+        // The signal carries the real deadline; this only bounds the SDK's own timer.
+        timeoutMs: entry.policy.maxDeadlineMs,
+        meta: injectTraceMeta({}, trace.setSpan(ctx, span)),
+      });
+      if (result.isError) span.setAttribute("error.type", "tool_error");
+      return result;
+    } catch (err) {
+      const mapped = toGatewayError(err, entry.name);
+      span.setAttribute("error.type", mapped.code);
+      span.setStatus({ code: SpanStatusCode.ERROR, message: mapped.message });
+      throw mapped;
+    } finally {
+      span.end();
+    }
+  }
+}
+
+function parseArguments(text: string, entry: CatalogEntry): Record<string, unknown> {
+  const bytes = Buffer.byteLength(text);
+  if (bytes > entry.policy.maxArgumentBytes) {
+    throw new GatewayError(
+      "ARGUMENTS_TOO_LARGE",
+      `${entry.name}: arguments are ${bytes} bytes; the limit is ${entry.policy.maxArgumentBytes}`,
+    );
+  }
+  let args: unknown = {};
+  if (text.trim() !== "") {
+    try {
+      args = JSON.parse(text);
+    } catch (err) {
+      throw new GatewayError("INVALID_ARGUMENTS", `${entry.name}: arguments are not valid JSON (${(err as Error).message})`);
+    }
+  }
+  if (args === null || typeof args !== "object" || Array.isArray(args)) {
+    throw new GatewayError("INVALID_ARGUMENTS", `${entry.name}: arguments must be a JSON object`);
+  }
+  const problem = entry.validate(args as Record<string, unknown>);
+  if (problem) throw new GatewayError("INVALID_ARGUMENTS", `${entry.name}: ${truncate(problem, 500)}`);
+  return args as Record<string, unknown>;
+}
+
+interface Deadline {
+  signal: AbortSignal;
+  dispose(): void;
+}
+
+/** One signal for the call: aborts with TIMEOUT at the deadline, or with CANCELLED when the caller goes. */
+function startDeadline(deadlineMs: number, caller: AbortSignal | undefined, name: string): Deadline {
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new GatewayError("TIMEOUT", `${name}: no result within the ${deadlineMs} ms deadline`)),
+    deadlineMs,
+  );
+  const onCancel = () => controller.abort(callerReason(caller?.reason, name));
+  if (caller?.aborted) onCancel();
+  else caller?.addEventListener("abort", onCancel, { once: true });
+  return {
+    signal: controller.signal,
+    dispose() {
+      clearTimeout(timer);
+      caller?.removeEventListener("abort", onCancel);
+    },
+  };
+}
+
+function callerReason(reason: unknown, name: string): GatewayError {
+  return isGatewayError(reason) ? reason : new GatewayError("CANCELLED", `${name}: cancelled by the caller`);
+}
+
+function annotate(span: Span, o: CallOutcome, req: CallRequest): void {
+  span.setAttributes({
+    "gen_ai.tool.name": o.name,
+    "gen_ai.operation.name": "execute_tool",
+    "rlf.cache_hit": o.cacheHit,
+    "rlf.coalesced": o.coalesced,
+    "rlf.attempts": o.attempts,
+    ...(req.trajectoryId ? { "rlf.trajectory_id": req.trajectoryId } : {}),
+  });
+  if (o.error) {
+    span.setAttribute("error.type", o.error.code);
+    span.setStatus({ code: SpanStatusCode.ERROR, message: o.error.message });
+  } else if (o.output?.isError) {
+    span.setAttribute("error.type", "tool_error");
+  }
+}
+
+function truncate(s: string, n: number): string {
+  return s.length > n ? `${s.slice(0, n)}…` : s;
+}

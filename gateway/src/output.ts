@@ -1,0 +1,111 @@
+// MCP result → wire content, with the output cap.
+//
+// Text is cut at the cap with a visible marker (the model sees that it was cut); binary blocks and
+// structured JSON cannot be cut meaningfully, so a result whose non-text part alone exceeds the cap
+// fails with OUTPUT_TOO_LARGE.
+import type { CallToolResult } from "@modelcontextprotocol/client";
+import { GatewayError } from "./errors.ts";
+import type { Content } from "./generated/rlfactory/v1/Content.ts";
+
+export interface WireOutput {
+  content: Content[];
+  structuredContentJson: string;
+  isError: boolean;
+  truncated: boolean;
+}
+
+export const truncationMarker = (shown: number, total: number) =>
+  `\n…[output truncated by the rlfactory gateway: ${shown} of ${total} bytes shown]`;
+
+type Block = CallToolResult["content"][number];
+
+export function toWireOutput(result: CallToolResult, maxBytes: number, toolName: string): WireOutput {
+  const blocks: Block[] = Array.isArray(result.content) ? result.content : [];
+  const structuredContentJson =
+    result.structuredContent === undefined ? "" : JSON.stringify(result.structuredContent);
+
+  let fixedBytes = Buffer.byteLength(structuredContentJson);
+  let textBytes = 0;
+  for (const b of blocks) {
+    if (b.type === "text") textBytes += Buffer.byteLength(b.text);
+    else fixedBytes += blockBytes(b);
+  }
+  if (fixedBytes > maxBytes) {
+    throw new GatewayError(
+      "OUTPUT_TOO_LARGE",
+      `${toolName}: result has ${fixedBytes} bytes of non-text content; the limit is ${maxBytes}`,
+    );
+  }
+
+  let textBudget = maxBytes - fixedBytes;
+  let truncated = false;
+  const content: Content[] = [];
+  for (const b of blocks) {
+    if (b.type !== "text") {
+      content.push(convertBlock(b));
+      continue;
+    }
+    const size = Buffer.byteLength(b.text);
+    if (size <= textBudget) {
+      textBudget -= size;
+      content.push({ text: { text: b.text } });
+      continue;
+    }
+    truncated = true;
+    const cut = cutUtf8(b.text, Math.max(0, textBudget));
+    textBudget = 0;
+    content.push({ text: { text: cut + truncationMarker(Buffer.byteLength(cut), textBytes) } });
+  }
+  return { content, structuredContentJson, isError: result.isError === true, truncated };
+}
+
+function blockBytes(b: Block): number {
+  switch (b.type) {
+    case "image":
+    case "audio":
+      return Math.floor((b.data.length * 3) / 4);
+    case "resource":
+      return "text" in b.resource ? Buffer.byteLength(b.resource.text) : Math.floor((b.resource.blob.length * 3) / 4);
+    default:
+      return Buffer.byteLength(JSON.stringify(b));
+  }
+}
+
+function convertBlock(b: Block): Content {
+  switch (b.type) {
+    case "text":
+      return { text: { text: b.text } };
+    case "image":
+      return { image: { data: Buffer.from(b.data, "base64"), mime_type: b.mimeType } };
+    case "audio":
+      return { audio: { data: Buffer.from(b.data, "base64"), mime_type: b.mimeType } };
+    case "resource": {
+      const r = b.resource;
+      return {
+        resource: {
+          uri: r.uri,
+          mime_type: r.mimeType ?? "",
+          text: "text" in r ? r.text : "",
+          blob: "blob" in r ? Buffer.from(r.blob, "base64") : Buffer.alloc(0),
+        },
+      };
+    }
+    case "resource_link":
+      return {
+        resource_link: { uri: b.uri, name: b.name, description: b.description ?? "", mime_type: b.mimeType ?? "" },
+      };
+    default:
+      // A block type newer than this gateway: keep it visible as JSON text rather than dropping it.
+      return { text: { text: JSON.stringify(b) } };
+  }
+}
+
+/** The longest prefix of `text` that fits in `maxBytes` of UTF-8 without splitting a character. */
+function cutUtf8(text: string, maxBytes: number): string {
+  const buf = Buffer.from(text, "utf8");
+  if (buf.length <= maxBytes) return text;
+  let end = maxBytes;
+  // Step back over UTF-8 continuation bytes (10xxxxxx).
+  while (end > 0 && ((buf[end] ?? 0) & 0xc0) === 0x80) end--;
+  return buf.subarray(0, end).toString("utf8");
+}

@@ -1,0 +1,96 @@
+// The resilience part of the policy stack, built from cockatiel policies and composed in ONE place.
+//
+// The full per-call stack, outermost first (deadline and cache live in invoker.ts because they need
+// the call's own data; everything below is per upstream):
+//
+//   deadline (invoker)            one AbortSignal for the whole call, from the request, capped by config
+//   cache + single-flight (invoker)
+//   retry                         only for idempotent tools; only UNAVAILABLE / UPSTREAM_ERROR; never on an
+//                                 open circuit (BrokenCircuitError is not retryable); backoff with jitter;
+//                                 every attempt runs inside the remaining deadline
+//   circuit breaker               per upstream; counts TIMEOUT, UNAVAILABLE, UPSTREAM_ERROR. A result with
+//                                 `isError: true` is a normal outcome and never reaches this filter
+//   bulkhead                      per upstream: max in flight + bounded queue, RATE_LIMITED beyond
+//   upstream call                 MCP tools/call with the signal (cancellation is sent upstream)
+import {
+  BulkheadPolicy,
+  bulkhead,
+  CircuitBreakerPolicy,
+  CircuitState,
+  ConsecutiveBreaker,
+  circuitBreaker,
+  ExponentialBackoff,
+  handleWhen,
+  type IPolicy,
+  RetryPolicy,
+  retry,
+  wrap,
+} from "cockatiel";
+import type { UpstreamPolicy } from "./config.ts";
+import { isRetryable, isUpstreamFault } from "./errors.ts";
+
+export type BreakerState = "closed" | "open" | "half_open" | "isolated";
+
+const BREAKER_STATES: Record<CircuitState, BreakerState> = {
+  [CircuitState.Closed]: "closed",
+  [CircuitState.Open]: "open",
+  [CircuitState.HalfOpen]: "half_open",
+  [CircuitState.Isolated]: "isolated",
+};
+
+export interface RetrySettings {
+  maxAttempts: number;
+  initialDelayMs: number;
+  maxDelayMs: number;
+}
+
+/** The per-upstream policies (shared by all of its tools). */
+export class UpstreamPolicies {
+  readonly breaker: CircuitBreakerPolicy;
+  readonly bulkhead: BulkheadPolicy;
+  readonly #bulkheadSize: { maxConcurrent: number; maxQueue: number };
+  readonly #retries = new Map<string, RetryPolicy>();
+
+  constructor(policy: UpstreamPolicy) {
+    this.breaker = circuitBreaker(handleWhen(isUpstreamFault), {
+      halfOpenAfter: policy.breaker.halfOpenAfterMs,
+      breaker: new ConsecutiveBreaker(policy.breaker.consecutiveFailures),
+    });
+    this.bulkhead = bulkhead(policy.bulkhead.maxConcurrent, policy.bulkhead.maxQueue);
+    this.#bulkheadSize = policy.bulkhead;
+  }
+
+  get breakerState(): BreakerState {
+    return BREAKER_STATES[this.breaker.state];
+  }
+  get inFlight(): number {
+    return this.#bulkheadSize.maxConcurrent - this.bulkhead.executionSlots;
+  }
+  get queued(): number {
+    return this.#bulkheadSize.maxQueue - this.bulkhead.queueSlots;
+  }
+
+  /**
+   * The stack below the cache for one call: retry (idempotent tools only) → breaker → bulkhead.
+   * `fn` receives the attempt's signal and 1-based attempt number.
+   */
+  stackFor(idempotent: boolean, retrySettings: RetrySettings): IPolicy {
+    if (!idempotent || retrySettings.maxAttempts <= 1) return wrap(this.breaker, this.bulkhead);
+    return wrap(this.#retry(retrySettings), this.breaker, this.bulkhead);
+  }
+
+  #retry(s: RetrySettings): RetryPolicy {
+    const key = `${s.maxAttempts}/${s.initialDelayMs}/${s.maxDelayMs}`;
+    let policy = this.#retries.get(key);
+    if (!policy) {
+      policy = retry(handleWhen(isRetryable), {
+        // cockatiel counts retries, we count attempts.
+        maxAttempts: s.maxAttempts - 1,
+        // Exponential with cockatiel's decorrelated jitter.
+        backoff: new ExponentialBackoff({ initialDelay: Math.max(1, s.initialDelayMs), maxDelay: s.maxDelayMs }),
+      });
+      this.#retries.set(key, policy);
+    }
+    return policy;
+  }
+}

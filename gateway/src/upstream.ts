@@ -1,0 +1,241 @@
+// One long-lived MCP client connection per upstream server (never a session per call).
+//
+// stdio servers are spawned and respawned with exponential backoff when they die; Streamable HTTP
+// (and legacy SSE) servers are reconnected the same way when the connection breaks. While an
+// upstream is not ready, calls fail fast with UNAVAILABLE instead of hanging.
+import { EventEmitter } from "node:events";
+import {
+  type CallToolResult,
+  Client,
+  type ClientOptions,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type Tool,
+  type Transport,
+} from "@modelcontextprotocol/client";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import type { Logger } from "pino";
+import type { ServerConfig } from "./config.ts";
+import { GatewayError, toGatewayError } from "./errors.ts";
+
+export type UpstreamState = "connecting" | "ready" | "down" | "closed";
+
+export interface UpstreamCallOptions {
+  signal: AbortSignal;
+  /** Hard upper bound handed to the MCP SDK (the signal normally fires first). */
+  timeoutMs: number;
+  /** MCP `params._meta` (trace context). */
+  meta?: Record<string, unknown>;
+}
+
+/** What the rest of the gateway needs from an upstream; tests may provide in-memory ones. */
+export interface Upstream {
+  readonly name: string;
+  readonly state: UpstreamState;
+  /** Human-readable detail for /readyz (last error, negotiated protocol). */
+  readonly detail: string;
+  tools(): readonly Tool[];
+  callTool(name: string, args: Record<string, unknown>, opts: UpstreamCallOptions): Promise<CallToolResult>;
+  start(): Promise<void>;
+  close(): Promise<void>;
+  on(event: "state", listener: (state: UpstreamState) => void): this;
+  on(event: "tools", listener: (tools: readonly Tool[]) => void): this;
+}
+
+const CLIENT_INFO = { name: "rlfactory-gateway", version: "0.1.0" };
+const PROBE_TIMEOUT_MS = 3_000;
+
+export class McpUpstream extends EventEmitter implements Upstream {
+  readonly name: string;
+  #config: ServerConfig;
+  #log: Logger;
+  #client: Client | undefined;
+  #state: UpstreamState = "connecting";
+  #tools: readonly Tool[] = [];
+  #detail = "";
+  #failures = 0;
+  #reconnectTimer: NodeJS.Timeout | undefined;
+  #connecting: Promise<void> | undefined;
+
+  constructor(config: ServerConfig, log: Logger) {
+    super();
+    this.name = config.name;
+    this.#config = config;
+    this.#log = log.child({ upstream: config.name });
+  }
+
+  get state(): UpstreamState {
+    return this.#state;
+  }
+  get detail(): string {
+    return this.#detail;
+  }
+  tools(): readonly Tool[] {
+    return this.#tools;
+  }
+
+  /** First connection. Resolves once connected or once the first attempt failed (a retry is then scheduled). */
+  async start(): Promise<void> {
+    await this.#connect();
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, opts: UpstreamCallOptions): Promise<CallToolResult> {
+    const client = this.#client;
+    if (this.#state !== "ready" || !client) {
+      throw new GatewayError("UNAVAILABLE", `tool server "${this.name}" is ${this.#state}; ${this.#detail}`.trim());
+    }
+    try {
+      const params = { name, arguments: args, ...(opts.meta ? { _meta: opts.meta } : {}) };
+      return (await client.callTool(params, { signal: opts.signal, timeout: opts.timeoutMs })) as CallToolResult;
+    } catch (err) {
+      if (opts.signal.aborted) throw opts.signal.reason;
+      const mapped = toGatewayError(err, `${this.name}__${name}`);
+      // A broken HTTP connection does not always surface as a transport close: reconnect now.
+      if (mapped.code === "UNAVAILABLE" && this.#client === client) this.#onConnectionLost(mapped.message);
+      throw mapped;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.#setState("closed");
+    clearTimeout(this.#reconnectTimer);
+    const client = this.#client;
+    this.#client = undefined;
+    await client?.close().catch(() => {});
+  }
+
+  #setState(state: UpstreamState): void {
+    if (this.#state === state || this.#state === "closed") return;
+    this.#state = state;
+    this.emit("state", state);
+  }
+
+  #connect(): Promise<void> {
+    this.#connecting ??= this.#connectOnce().finally(() => {
+      this.#connecting = undefined;
+    });
+    return this.#connecting;
+  }
+
+  async #connectOnce(): Promise<void> {
+    if (this.#state === "closed") return;
+    this.#setState("connecting");
+    const client = new Client(CLIENT_INFO, this.#clientOptions());
+    const transport = this.#transport();
+    const timeout = this.#config.upstream.connectTimeoutMs;
+    try {
+      await client.connect(transport, { timeout });
+      const { tools } = await client.listTools(undefined, { timeout });
+      if ((this.#state as UpstreamState) === "closed") {
+        await client.close().catch(() => {});
+        return;
+      }
+      this.#client = client;
+      this.#tools = tools;
+      this.#failures = 0;
+      this.#detail = `protocol ${client.getNegotiatedProtocolVersion() ?? "unknown"}`;
+      client.onclose = () => {
+        if (this.#client === client) this.#onConnectionLost("connection closed");
+      };
+      this.#log.info({ tools: tools.length, protocol: client.getNegotiatedProtocolVersion() }, "upstream ready");
+      this.emit("tools", tools);
+      this.#setState("ready");
+    } catch (err) {
+      await client.close().catch(() => {});
+      this.#detail = `connect failed: ${(err as Error).message?.split("\n", 1)[0] ?? String(err)}`;
+      this.#log.warn({ err: this.#detail }, "upstream connect failed");
+      this.#setState("down");
+      this.#scheduleReconnect();
+    }
+  }
+
+  #onConnectionLost(reason: string): void {
+    if (this.#state === "closed") return;
+    const client = this.#client;
+    this.#client = undefined;
+    this.#detail = reason;
+    this.#log.warn({ reason }, "upstream connection lost");
+    this.#setState("down");
+    client?.close().catch(() => {});
+    this.#scheduleReconnect();
+  }
+
+  #scheduleReconnect(): void {
+    if (this.#state === "closed" || this.#reconnectTimer) return;
+    const { initialDelayMs, maxDelayMs } = this.#config.upstream.reconnect;
+    const exp = Math.min(maxDelayMs, initialDelayMs * 2 ** this.#failures);
+    const delay = exp / 2 + Math.random() * (exp / 2); // "equal jitter"
+    this.#failures++;
+    this.#reconnectTimer = setTimeout(() => {
+      this.#reconnectTimer = undefined;
+      void this.#connect();
+    }, delay);
+    this.#reconnectTimer.unref();
+  }
+
+  #clientOptions(): ClientOptions {
+    const protocol = this.#config.protocol;
+    const versionNegotiation =
+      protocol === "legacy"
+        ? { mode: "legacy" as const }
+        : protocol === "auto"
+          ? { mode: "auto" as const, probe: { timeoutMs: PROBE_TIMEOUT_MS } }
+          : { mode: { pin: protocol } };
+    return {
+      versionNegotiation,
+      listChanged: {
+        tools: {
+          onChanged: (error, tools) => {
+            if (this.#state === "closed") return;
+            if (error || !tools) {
+              this.#log.warn({ err: error?.message }, "tools/list refresh after list_changed failed");
+              return;
+            }
+            this.#tools = tools;
+            this.#log.info({ tools: tools.length }, "tool list changed");
+            this.emit("tools", tools);
+          },
+        },
+      },
+    };
+  }
+
+  #transport(): Transport {
+    const t = this.#config.transport;
+    if (t.kind === "stdio") {
+      const transport = new StdioClientTransport({
+        command: t.command,
+        args: t.args,
+        // The SDK passes only a safe subset of our environment; add tracing settings so tool servers
+        // export spans to the same collector, then the server's own env.
+        env: { ...getDefaultEnvironment(), ...otelEnv(), ...t.env },
+        ...(t.cwd ? { cwd: t.cwd } : {}),
+        stderr: "pipe",
+      });
+      transport.stderr?.on("data", (chunk: Buffer) => {
+        for (const line of chunk.toString("utf8").split("\n")) {
+          if (line.trim()) this.#log.debug({ stderr: line.slice(0, 2_000) }, "upstream stderr");
+        }
+      });
+      return transport;
+    }
+    const requestInit = { headers: t.headers };
+    return t.kind === "sse"
+      ? new SSEClientTransport(new URL(t.url), { requestInit })
+      : new StreamableHTTPClientTransport(new URL(t.url), { requestInit });
+  }
+}
+
+function otelEnv(): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith("OTEL_") && e[1] !== undefined),
+  );
+}
+
+export function createUpstream(config: ServerConfig, log: Logger): Upstream {
+  return new McpUpstream(config, log);
+}
+
+/** Convenience for errors raised before a call reaches an upstream. */
+export const unavailable = (server: string, why: string) =>
+  new GatewayError("UNAVAILABLE", `tool server "${server}" ${why}`);
