@@ -63,7 +63,9 @@ export function buildAdminApp(deps: AdminDeps): FastifyInstance {
   app.register(async (api) => {
     api.addHook("onRequest", async (req, reply) => {
       if (!deps.auth.check(req.headers.authorization)) {
-        return reply.code(401).send(errorBody("UNAUTHENTICATED", "missing or invalid API key (authorization: Bearer KEY)"));
+        return reply
+          .code(401)
+          .send(errorBody("UNAUTHENTICATED", "missing or invalid API key (authorization: Bearer KEY)"));
       }
     });
 
@@ -92,7 +94,10 @@ export function buildAdminApp(deps: AdminDeps): FastifyInstance {
       const parent: Context = propagation.extract(ROOT_CONTEXT, req.headers);
       const outcome = await tracer.startActiveSpan(
         "POST /v1/tools/{name}:call",
-        { kind: SpanKind.SERVER, attributes: { "http.request.method": "POST", "http.route": "/v1/tools/{name}:call" } },
+        {
+          kind: SpanKind.SERVER,
+          attributes: { "http.request.method": "POST", "http.route": "/v1/tools/{name}:call" },
+        },
         parent,
         async (span) => {
           try {
@@ -131,7 +136,9 @@ export function toJsonResult(o: CallOutcome) {
     name: o.name,
     call_id: o.callId,
     content: (o.output?.content ?? []).map(toJsonContent),
-    structured_content: o.output?.structuredContentJson ? JSON.parse(o.output.structuredContentJson) : undefined,
+    structured_content: o.output?.structuredContentJson
+      ? JSON.parse(o.output.structuredContentJson)
+      : undefined,
     is_error: o.output?.isError ?? false,
     error_code: o.error?.code ?? "OK",
     error_message: o.error?.message ?? "",
@@ -148,11 +155,20 @@ function toJsonContent(c: Content): Record<string, unknown> {
   if (c.audio) return { type: "audio", data: b64(c.audio.data), mimeType: c.audio.mime_type };
   if (c.resource) {
     const r = c.resource;
-    return { type: "resource", resource: { uri: r.uri, mimeType: r.mime_type, text: r.text, blob: b64(r.blob) } };
+    return {
+      type: "resource",
+      resource: { uri: r.uri, mimeType: r.mime_type, text: r.text, blob: b64(r.blob) },
+    };
   }
   if (c.resource_link) {
     const l = c.resource_link;
-    return { type: "resource_link", uri: l.uri, name: l.name, description: l.description, mimeType: l.mime_type };
+    return {
+      type: "resource_link",
+      uri: l.uri,
+      name: l.name,
+      description: l.description,
+      mimeType: l.mime_type,
+    };
   }
   return { type: "unknown" };
 }

@@ -58,7 +58,11 @@ export class RedisResultCache implements ResultCache {
     this.#prefix = opts.keyPrefix;
     this.#log = log.child({ component: "redis-cache" });
     // Fail fast while Redis is down: a cache is an optimisation, calls must not wait for it.
-    this.#redis = new Redis(opts.url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
+    this.#redis = new Redis(opts.url, {
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      lazyConnect: false,
+    });
     this.#redis.on("error", (err) => this.#log.warn({ err: err.message }, "redis error"));
   }
 
@@ -100,6 +104,7 @@ export class RedisResultCache implements ResultCache {
 export async function createResultCache(config: GatewayConfig["cache"], log: Logger): Promise<ResultCache> {
   if (config.backend === "memory") return new MemoryResultCache(config);
   const cache = new RedisResultCache({ url: config.redisUrl, keyPrefix: config.keyPrefix }, log);
-  if (!(await cache.ready())) log.warn({ url: config.redisUrl }, "redis not reachable yet; cache misses until it is");
+  if (!(await cache.ready()))
+    log.warn({ url: config.redisUrl }, "redis not reachable yet; cache misses until it is");
   return cache;
 }

@@ -52,7 +52,9 @@ export class Catalog {
   #entries = new Map<string, CatalogEntry>();
   #byServer = new Map<string, string[]>();
   #servers: Map<string, ServerConfig>;
-  #ajv = addFormats.default(new Ajv2020({ strict: false, allErrors: false, validateSchema: false, logger: false }));
+  #ajv = addFormats.default(
+    new Ajv2020({ strict: false, allErrors: false, validateSchema: false, logger: false }),
+  );
   #log: Logger;
 
   constructor(servers: ServerConfig[], log: Logger) {
@@ -72,7 +74,9 @@ export class Catalog {
 
   list(server?: string): CatalogEntry[] {
     const all = [...this.#entries.values()];
-    return (server ? all.filter((e) => e.server === server) : all).sort((a, b) => a.name.localeCompare(b.name));
+    return (server ? all.filter((e) => e.server === server) : all).sort((a, b) =>
+      a.name.localeCompare(b.name),
+    );
   }
 
   refresh(upstream: Upstream, tools: readonly Tool[]): void {
@@ -84,7 +88,10 @@ export class Catalog {
       if (server.include && !server.include.includes(tool.name)) continue;
       if (server.exclude.includes(tool.name)) continue;
       if (!VALID_TOOL_NAME.test(tool.name)) {
-        this.#log.warn({ server: server.name, tool: tool.name }, "skipping tool with a name outside [a-zA-Z0-9._-]");
+        this.#log.warn(
+          { server: server.name, tool: tool.name },
+          "skipping tool with a name outside [a-zA-Z0-9._-]",
+        );
         continue;
       }
       const name = gatewayToolName(server.name, tool.name);
@@ -109,7 +116,10 @@ export class Catalog {
       check = this.#ajv.compile(tool.inputSchema as object);
     } catch (err) {
       // A schema our validator cannot compile is left to the upstream to enforce.
-      this.#log.warn({ tool: name, err: (err as Error).message }, "input schema not compilable; not validated here");
+      this.#log.warn(
+        { tool: name, err: (err as Error).message },
+        "input schema not compilable; not validated here",
+      );
       return () => undefined;
     }
     return (args) =>

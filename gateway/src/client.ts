@@ -32,9 +32,9 @@ export class GatewayClient {
   }
 
   listTools(server = ""): Promise<Tool__Output[]> {
-    return this.#unary<ListToolsResponse__Output>((md, o, cb) => this.raw.ListTools({ server }, md, o, cb)).then(
-      (r) => r.tools,
-    );
+    return this.#unary<ListToolsResponse__Output>((md, o, cb) =>
+      this.raw.ListTools({ server }, md, o, cb),
+    ).then((r) => r.tools);
   }
 
   callTool(call: ToolCall): Promise<ToolResult__Output> {
@@ -42,9 +42,9 @@ export class GatewayClient {
   }
 
   callTools(req: CallToolsRequest): Promise<ToolResult__Output[]> {
-    return this.#unary<{ results: ToolResult__Output[] }>((md, o, cb) => this.raw.CallTools(req, md, o, cb)).then(
-      (r) => r.results,
-    );
+    return this.#unary<{ results: ToolResult__Output[] }>((md, o, cb) =>
+      this.raw.CallTools(req, md, o, cb),
+    ).then((r) => r.results);
   }
 
   close(): void {
@@ -52,7 +52,11 @@ export class GatewayClient {
   }
 
   #unary<T>(
-    invoke: (md: Metadata, opts: { deadline?: number }, cb: (err: ServiceError | null, res?: T) => void) => void,
+    invoke: (
+      md: Metadata,
+      opts: { deadline?: number },
+      cb: (err: ServiceError | null, res?: T) => void,
+    ) => void,
   ): Promise<T> {
     const md = new Metadata();
     if (this.#apiKey) md.set("authorization", `Bearer ${this.#apiKey}`);

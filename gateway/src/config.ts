@@ -41,10 +41,7 @@ export type ToolPolicyInput = z.infer<typeof ToolPolicyInput>;
 /** Per-upstream knobs: one breaker and one bulkhead per upstream server. */
 const UpstreamPolicyInput = z
   .object({
-    breaker: z
-      .object({ consecutiveFailures: positiveInt, halfOpenAfterMs: positiveInt })
-      .partial()
-      .strict(),
+    breaker: z.object({ consecutiveFailures: positiveInt, halfOpenAfterMs: positiveInt }).partial().strict(),
     bulkhead: z.object({ maxConcurrent: positiveInt, maxQueue: nonNegativeInt }).partial().strict(),
     /** Restart / reconnect backoff after the server dies or the connection drops. */
     reconnect: z.object({ initialDelayMs: positiveInt, maxDelayMs: positiveInt }).partial().strict(),
@@ -61,7 +58,11 @@ const ToolFilter = {
   exclude: z.array(z.string()).optional(),
 };
 
-const ProtocolMode = z.union([z.literal("auto"), z.literal("legacy"), z.string().regex(/^\d{4}-\d{2}-\d{2}$/)]);
+const ProtocolMode = z.union([
+  z.literal("auto"),
+  z.literal("legacy"),
+  z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+]);
 
 const ServerCommon = {
   ...ToolFilter,
@@ -73,23 +74,21 @@ const ServerCommon = {
   disabled: z.boolean().optional(),
 };
 
-const StdioServerInput = z
-  .object({
-    type: z.literal("stdio").optional(),
-    command: z.string().min(1),
-    args: z.array(z.string()).optional(),
-    env: z.record(z.string(), z.string()).optional(),
-    cwd: z.string().optional(),
-    ...ServerCommon,
-  });
+const StdioServerInput = z.object({
+  type: z.literal("stdio").optional(),
+  command: z.string().min(1),
+  args: z.array(z.string()).optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  cwd: z.string().optional(),
+  ...ServerCommon,
+});
 
-const HttpServerInput = z
-  .object({
-    type: z.enum(["streamable-http", "streamableHttp", "http", "sse"]).optional(),
-    url: z.url(),
-    headers: z.record(z.string(), z.string()).optional(),
-    ...ServerCommon,
-  });
+const HttpServerInput = z.object({
+  type: z.enum(["streamable-http", "streamableHttp", "http", "sse"]).optional(),
+  url: z.url(),
+  headers: z.record(z.string(), z.string()).optional(),
+  ...ServerCommon,
+});
 
 /** Our format: unknown keys are typos and rejected. */
 const ServerInput = z.union([StdioServerInput.strict(), HttpServerInput.strict()]);
@@ -182,7 +181,13 @@ export interface GatewayConfig {
   grpc: { host: string; port: number; maxMessageBytes: number };
   admin: { host: string; port: number; enabled: boolean };
   apiKeys: string[];
-  cache: { backend: "memory" | "redis"; redisUrl: string; keyPrefix: string; maxEntries: number; maxBytes: number };
+  cache: {
+    backend: "memory" | "redis";
+    redisUrl: string;
+    keyPrefix: string;
+    maxEntries: number;
+    maxBytes: number;
+  };
   maxBatchSize: number;
   servers: ServerConfig[];
 }
@@ -297,9 +302,26 @@ export function normaliseConfig(raw: unknown, baseDir = process.cwd()): GatewayC
 
 function pickToolPolicy(p: (ToolPolicyInput & object) | undefined): ToolPolicyInput | undefined {
   if (!p) return undefined;
-  const { deadlineMs, maxDeadlineMs, cache, cacheTtlMs, idempotent, retry, maxOutputBytes, maxArgumentBytes } =
-    p;
-  return { deadlineMs, maxDeadlineMs, cache, cacheTtlMs, idempotent, retry, maxOutputBytes, maxArgumentBytes };
+  const {
+    deadlineMs,
+    maxDeadlineMs,
+    cache,
+    cacheTtlMs,
+    idempotent,
+    retry,
+    maxOutputBytes,
+    maxArgumentBytes,
+  } = p;
+  return {
+    deadlineMs,
+    maxDeadlineMs,
+    cache,
+    cacheTtlMs,
+    idempotent,
+    retry,
+    maxOutputBytes,
+    maxArgumentBytes,
+  };
 }
 
 function toTransport(server: z.infer<typeof ServerInput>, baseDir: string): Transport {
@@ -324,7 +346,8 @@ export function parseConfigText(text: string, filename: string): unknown {
   const ext = extname(filename).toLowerCase();
   try {
     if (ext === ".yaml" || ext === ".yml") return parseYaml(text) ?? {};
-    if (ext === ".pydata" || ext === ".py") return mergeMcpServerBlocks(JSON5.parse(pythonLiteralToJson5(text)));
+    if (ext === ".pydata" || ext === ".py")
+      return mergeMcpServerBlocks(JSON5.parse(pythonLiteralToJson5(text)));
     const value: unknown = JSON5.parse(text);
     return Array.isArray(value) ? mergeMcpServerBlocks(value) : value;
   } catch (err) {
@@ -348,7 +371,8 @@ function mergeMcpServerBlocks(blocks: unknown): unknown {
   const mcpServers: Record<string, unknown> = {};
   for (const block of blocks) {
     const servers = (block as { mcpServers?: Record<string, unknown> } | null)?.mcpServers;
-    if (!servers || typeof servers !== "object") throw new Error("each list entry needs an 'mcpServers' object");
+    if (!servers || typeof servers !== "object")
+      throw new Error("each list entry needs an 'mcpServers' object");
     Object.assign(mcpServers, servers);
   }
   return { mcpServers };

@@ -33,7 +33,12 @@ const JSONRPC_INVALID_PARAMS = -32602;
 const JSONRPC_METHOD_NOT_FOUND = -32601;
 const JSONRPC_REQUEST_TIMEOUT = -32001;
 const JSONRPC_CONNECTION_CLOSED = -32000;
-const SDK_UNAVAILABLE = new Set(["CONNECTION_CLOSED", "NOT_CONNECTED", "SEND_FAILED", "CLIENT_HTTP_FAILED_TO_OPEN_STREAM"]);
+const SDK_UNAVAILABLE = new Set([
+  "CONNECTION_CLOSED",
+  "NOT_CONNECTED",
+  "SEND_FAILED",
+  "CLIENT_HTTP_FAILED_TO_OPEN_STREAM",
+]);
 
 /** The first line of a message, bounded: upstream texts can be long or multi-line tracebacks. */
 export function shortMessage(text: string, max = 300): string {
@@ -63,7 +68,8 @@ export function toGatewayError(err: unknown, context: string): GatewayError {
     if (code === JSONRPC_METHOD_NOT_FOUND) {
       return new GatewayError("UNKNOWN_TOOL", `${context}: ${shortMessage(stripMcpPrefix(message))}`);
     }
-    if (code === JSONRPC_REQUEST_TIMEOUT) return new GatewayError("TIMEOUT", `${context}: upstream timed out`);
+    if (code === JSONRPC_REQUEST_TIMEOUT)
+      return new GatewayError("TIMEOUT", `${context}: upstream timed out`);
     if (code === JSONRPC_CONNECTION_CLOSED) {
       return new GatewayError("UNAVAILABLE", `${context}: connection to the tool server closed`);
     }
@@ -72,8 +78,14 @@ export function toGatewayError(err: unknown, context: string): GatewayError {
   if (typeof code === "string") {
     // The MCP SDK's own errors (SdkErrorCode) and Node's network errors.
     if (code === "REQUEST_TIMEOUT") return new GatewayError("TIMEOUT", `${context}: upstream timed out`);
-    if (SDK_UNAVAILABLE.has(code) || /^E(CONNREFUSED|CONNRESET|PIPE|HOSTUNREACH|NOTFOUND)|^UND_ERR/.test(code)) {
-      return new GatewayError("UNAVAILABLE", `${context}: tool server unavailable (${shortMessage(message)})`);
+    if (
+      SDK_UNAVAILABLE.has(code) ||
+      /^E(CONNREFUSED|CONNRESET|PIPE|HOSTUNREACH|NOTFOUND)|^UND_ERR/.test(code)
+    ) {
+      return new GatewayError(
+        "UNAVAILABLE",
+        `${context}: tool server unavailable (${shortMessage(message)})`,
+      );
     }
     if (code === "INVALID_RESULT" || code.startsWith("CLIENT_HTTP_")) {
       return new GatewayError("UPSTREAM_ERROR", `${context}: ${shortMessage(message)}`);

@@ -1,6 +1,7 @@
 // Wires the gateway together: upstreams → catalog → policies → invoker → gRPC + admin HTTP.
 import type { Logger } from "pino";
 import { pino } from "pino";
+import { buildAdminApp } from "./admin.ts";
 import { ApiKeyAuth } from "./auth.ts";
 import { createResultCache, type ResultCache } from "./cache.ts";
 import { Catalog } from "./catalog.ts";
@@ -9,9 +10,8 @@ import { type GrpcServerHandle, startGrpcServer } from "./grpc-server.ts";
 import { Invoker } from "./invoker.ts";
 import { createMetrics } from "./metrics.ts";
 import { UpstreamPolicies } from "./policies.ts";
-import { createUpstream, type Upstream } from "./upstream.ts";
-import { buildAdminApp } from "./admin.ts";
 import { GATEWAY_SERVICE } from "./proto.ts";
+import { createUpstream, type Upstream } from "./upstream.ts";
 
 export interface GatewayHandle {
   grpcPort: number;
@@ -28,13 +28,18 @@ export interface GatewayHandle {
   close(): Promise<void>;
 }
 
-export async function startGateway(config: GatewayConfig, opts: { log?: Logger } = {}): Promise<GatewayHandle> {
+export async function startGateway(
+  config: GatewayConfig,
+  opts: { log?: Logger } = {},
+): Promise<GatewayHandle> {
   const log = opts.log ?? pino({ name: "rlf-gateway", level: process.env.LOG_LEVEL ?? "info" });
   const cache = await createResultCache(config.cache, log);
   const upstreams = config.servers.map((s) => createUpstream(s, log));
   const policies = new Map(config.servers.map((s) => [s.name, new UpstreamPolicies(s.upstream)]));
   for (const [server, p] of policies) {
-    p.breaker.onStateChange((state) => log.warn({ server, breaker: p.breakerState, state }, "circuit breaker state"));
+    p.breaker.onStateChange((state) =>
+      log.warn({ server, breaker: p.breakerState, state }, "circuit breaker state"),
+    );
   }
   const catalog = new Catalog(config.servers, log);
   for (const u of upstreams) catalog.track(u);
@@ -108,6 +113,8 @@ async function waitReady(upstreams: readonly Upstream[], timeoutMs: number): Pro
     if (upstreams.every((u) => u.state === "ready")) return;
     await new Promise((r) => setTimeout(r, 25));
   }
-  const notReady = upstreams.filter((u) => u.state !== "ready").map((u) => `${u.name} (${u.state}: ${u.detail})`);
+  const notReady = upstreams
+    .filter((u) => u.state !== "ready")
+    .map((u) => `${u.name} (${u.state}: ${u.detail})`);
   throw new Error(`upstreams not ready after ${timeoutMs} ms: ${notReady.join(", ")}`);
 }

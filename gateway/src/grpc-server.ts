@@ -5,10 +5,10 @@
 // level problems (auth, batch size) become gRPC status errors.
 import {
   Metadata,
-  type ServerUnaryCall,
-  type sendUnaryData,
   Server,
   ServerCredentials,
+  type ServerUnaryCall,
+  type sendUnaryData,
   status,
 } from "@grpc/grpc-js";
 import { ReflectionService } from "@grpc/reflection";
@@ -98,9 +98,13 @@ function toolGatewayHandlers(deps: GrpcDeps): ToolGatewayHandlers {
     CallTools: (call, callback) =>
       handle(deps, call, callback, "CallTools", async (ctx, _span, rpc): Promise<CallToolsResponse> => {
         const req = call.request as CallToolsRequest__Output;
-        if (req.calls.length === 0) throw rpcError(status.INVALID_ARGUMENT, "CallTools needs at least one call");
+        if (req.calls.length === 0)
+          throw rpcError(status.INVALID_ARGUMENT, "CallTools needs at least one call");
         if (req.calls.length > deps.maxBatchSize) {
-          throw rpcError(status.RESOURCE_EXHAUSTED, `batch of ${req.calls.length} calls; the limit is ${deps.maxBatchSize}`);
+          throw rpcError(
+            status.RESOURCE_EXHAUSTED,
+            `batch of ${req.calls.length} calls; the limit is ${deps.maxBatchSize}`,
+          );
         }
         // All calls start now and run concurrently; results keep request order.
         const results = await Promise.all(
@@ -142,7 +146,10 @@ function handle<Req, Res>(
   const parent = contextFromGrpcMetadata(call.metadata);
   const span = tracer.startSpan(
     `${GATEWAY_SERVICE}/${method}`,
-    { kind: SpanKind.SERVER, attributes: { "rpc.system": "grpc", "rpc.service": GATEWAY_SERVICE, "rpc.method": method } },
+    {
+      kind: SpanKind.SERVER,
+      attributes: { "rpc.system": "grpc", "rpc.service": GATEWAY_SERVICE, "rpc.method": method },
+    },
     parent,
   );
   const ctx = trace.setSpan(parent, span);

@@ -54,8 +54,13 @@ const tracer = trace.getTracer("rlfactory-gateway");
 /** Result of the shared (cacheable) execution: the raw result plus how it was obtained. */
 interface Execution {
   result: CallToolResult;
-  attempts: number;
   fromCache: boolean;
+}
+
+interface CallStats {
+  attempts: number;
+  cacheHit: boolean;
+  coalesced: boolean;
 }
 
 export class Invoker extends EventEmitter<InvokerEvents> {
@@ -74,7 +79,7 @@ export class Invoker extends EventEmitter<InvokerEvents> {
   /** Runs one call. Never throws; `span` is the span that represents this call (attributes go there). */
   async call(req: CallRequest, ctx: Context, span: Span): Promise<CallOutcome> {
     const started = performance.now();
-    const stats = { attempts: 0, cacheHit: false, coalesced: false };
+    const stats: CallStats = { attempts: 0, cacheHit: false, coalesced: false };
     let entry: CatalogEntry | undefined;
     let output: WireOutput | undefined;
     let error: GatewayError | undefined;
@@ -84,10 +89,17 @@ export class Invoker extends EventEmitter<InvokerEvents> {
       const args = parseArguments(req.argumentsJson, entry);
       const deadlineMs = Math.max(
         1,
-        Math.min(req.deadlineMs || entry.policy.deadlineMs, entry.policy.maxDeadlineMs, req.rpcRemainingMs ?? Infinity),
+        Math.min(
+          req.deadlineMs || entry.policy.deadlineMs,
+          entry.policy.maxDeadlineMs,
+          req.rpcRemainingMs ?? Infinity,
+        ),
       );
       deadline = startDeadline(deadlineMs, req.signal, entry.name);
-      const result = await raceSignal(this.#execute(entry, args, req, deadline.signal, ctx, stats), deadline.signal);
+      const result = await raceSignal(
+        this.#execute(entry, args, req, deadline.signal, ctx, stats),
+        deadline.signal,
+      );
       output = toWireOutput(result, entry.policy.maxOutputBytes, entry.name);
     } catch (err) {
       error = toGatewayError(err, req.name);
@@ -112,7 +124,10 @@ export class Invoker extends EventEmitter<InvokerEvents> {
     const entry = this.#catalog.get(name);
     if (!entry) {
       const hint = name.includes("__") ? "" : " (gateway tool names are server__tool)";
-      throw new GatewayError("UNKNOWN_TOOL", `unknown tool "${truncate(name, 100)}"${hint}; ListTools shows the catalog`);
+      throw new GatewayError(
+        "UNKNOWN_TOOL",
+        `unknown tool "${truncate(name, 100)}"${hint}; ListTools shows the catalog`,
+      );
     }
     return entry;
   }
@@ -124,13 +139,10 @@ export class Invoker extends EventEmitter<InvokerEvents> {
     req: CallRequest,
     signal: AbortSignal,
     ctx: Context,
-    stats: { attempts: number; cacheHit: boolean; coalesced: boolean },
+    stats: CallStats,
   ): Promise<CallToolResult> {
-    if (!entry.policy.cache || req.bypassCache) {
-      const exec = await this.#invokeUpstream(entry, args, signal, ctx);
-      stats.attempts = exec.attempts;
-      return exec.result;
-    }
+    if (!entry.policy.cache || req.bypassCache) return this.#invokeUpstream(entry, args, signal, ctx, stats);
+
     const key = cacheKey(entry.server, entry.upstreamName, args, entry.schemaVersion);
     // Join a run already in flight before asking the cache: its result is not stored yet.
     if (!this.#flights.has(key)) {
@@ -141,18 +153,18 @@ export class Invoker extends EventEmitter<InvokerEvents> {
         return hit;
       }
     }
+    // Only the caller that starts the run counts its attempts (`stats` is this caller's).
     const { value, joined } = await this.#flights.run(key, signal, async (flightSignal) => {
       // Re-check: a run that finished between our miss and now has stored its result.
       const again = await this.#cache.get(key);
-      if (again) return { result: again, attempts: 0, fromCache: true };
-      const exec = await this.#invokeUpstream(entry, args, flightSignal, ctx);
-      // Only complete, successful results are shared; a tool error is retried by the next caller.
-      if (!exec.result.isError) await this.#cache.set(key, exec.result, entry.policy.cacheTtlMs);
-      return exec;
+      if (again) return { result: again, fromCache: true };
+      const result = await this.#invokeUpstream(entry, args, flightSignal, ctx, stats);
+      // Only successful results are shared; a tool error is retried by the next caller.
+      if (!result.isError) await this.#cache.set(key, result, entry.policy.cacheTtlMs);
+      return { result, fromCache: false };
     });
     stats.coalesced = joined;
     stats.cacheHit = value.fromCache;
-    stats.attempts = joined || value.fromCache ? 0 : value.attempts;
     this.emit("cache", value.fromCache ? "hit" : "miss", entry.server);
     return value.result;
   }
@@ -163,17 +175,16 @@ export class Invoker extends EventEmitter<InvokerEvents> {
     args: Record<string, unknown>,
     signal: AbortSignal,
     ctx: Context,
-  ): Promise<Execution> {
+    stats: CallStats,
+  ): Promise<CallToolResult> {
     const policies = this.#policies.get(entry.server);
     if (!policies) throw new GatewayError("INTERNAL", `no policies for server ${entry.server}`);
-    let attempts = 0;
     const stack = policies.stackFor(entry.policy.idempotent, entry.policy.retry);
-    const result = await stack.execute(async ({ signal: attemptSignal }) => {
+    return await stack.execute(async ({ signal: attemptSignal }) => {
       attemptSignal.throwIfAborted();
-      attempts++;
-      return await this.#attempt(entry, args, attemptSignal, ctx, attempts);
+      stats.attempts++;
+      return await this.#attempt(entry, args, attemptSignal, ctx, stats.attempts);
     }, signal);
-    return { result, attempts, fromCache: false };
   }
 
   /** One upstream MCP call inside a CLIENT span; trace context travels in `params._meta`. */
@@ -232,7 +243,10 @@ function parseArguments(text: string, entry: CatalogEntry): Record<string, unkno
     try {
       args = JSON.parse(text);
     } catch (err) {
-      throw new GatewayError("INVALID_ARGUMENTS", `${entry.name}: arguments are not valid JSON (${(err as Error).message})`);
+      throw new GatewayError(
+        "INVALID_ARGUMENTS",
+        `${entry.name}: arguments are not valid JSON (${(err as Error).message})`,
+      );
     }
   }
   if (args === null || typeof args !== "object" || Array.isArray(args)) {
@@ -252,7 +266,10 @@ interface Deadline {
 function startDeadline(deadlineMs: number, caller: AbortSignal | undefined, name: string): Deadline {
   const controller = new AbortController();
   const timer = setTimeout(
-    () => controller.abort(new GatewayError("TIMEOUT", `${name}: no result within the ${deadlineMs} ms deadline`)),
+    () =>
+      controller.abort(
+        new GatewayError("TIMEOUT", `${name}: no result within the ${deadlineMs} ms deadline`),
+      ),
     deadlineMs,
   );
   const onCancel = () => controller.abort(callerReason(caller?.reason, name));

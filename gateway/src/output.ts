@@ -65,7 +65,9 @@ function blockBytes(b: Block): number {
     case "audio":
       return Math.floor((b.data.length * 3) / 4);
     case "resource":
-      return "text" in b.resource ? Buffer.byteLength(b.resource.text) : Math.floor((b.resource.blob.length * 3) / 4);
+      return "text" in b.resource
+        ? Buffer.byteLength(b.resource.text)
+        : Math.floor((b.resource.blob.length * 3) / 4);
     default:
       return Buffer.byteLength(JSON.stringify(b));
   }
@@ -92,7 +94,12 @@ function convertBlock(b: Block): Content {
     }
     case "resource_link":
       return {
-        resource_link: { uri: b.uri, name: b.name, description: b.description ?? "", mime_type: b.mimeType ?? "" },
+        resource_link: {
+          uri: b.uri,
+          name: b.name,
+          description: b.description ?? "",
+          mime_type: b.mimeType ?? "",
+        },
       };
     default:
       // A block type newer than this gateway: keep it visible as JSON text rather than dropping it.

@@ -13,16 +13,16 @@
 //   bulkhead                      per upstream: max in flight + bounded queue, RATE_LIMITED beyond
 //   upstream call                 MCP tools/call with the signal (cancellation is sent upstream)
 import {
-  BulkheadPolicy,
+  type BulkheadPolicy,
   bulkhead,
-  CircuitBreakerPolicy,
+  type CircuitBreakerPolicy,
   CircuitState,
   ConsecutiveBreaker,
   circuitBreaker,
   ExponentialBackoff,
   handleWhen,
   type IPolicy,
-  RetryPolicy,
+  type RetryPolicy,
   retry,
   wrap,
 } from "cockatiel";
@@ -87,7 +87,10 @@ export class UpstreamPolicies {
         // cockatiel counts retries, we count attempts.
         maxAttempts: s.maxAttempts - 1,
         // Exponential with cockatiel's decorrelated jitter.
-        backoff: new ExponentialBackoff({ initialDelay: Math.max(1, s.initialDelayMs), maxDelay: s.maxDelayMs }),
+        backoff: new ExponentialBackoff({
+          initialDelay: Math.max(1, s.initialDelayMs),
+          maxDelay: s.maxDelayMs,
+        }),
       });
       this.#retries.set(key, policy);
     }

@@ -25,7 +25,11 @@ export class SingleFlight<T> {
    * Runs `fn` for `key` unless a run is in flight, in which case the caller joins it.
    * Resolves with the shared value and whether this caller joined an existing run.
    */
-  async run(key: string, signal: AbortSignal, fn: (signal: AbortSignal) => Promise<T>): Promise<{ value: T; joined: boolean }> {
+  async run(
+    key: string,
+    signal: AbortSignal,
+    fn: (signal: AbortSignal) => Promise<T>,
+  ): Promise<{ value: T; joined: boolean }> {
     signal.throwIfAborted();
     let flight = this.#flights.get(key);
     const joined = flight !== undefined;

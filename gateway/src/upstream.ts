@@ -79,14 +79,24 @@ export class McpUpstream extends EventEmitter implements Upstream {
     await this.#connect();
   }
 
-  async callTool(name: string, args: Record<string, unknown>, opts: UpstreamCallOptions): Promise<CallToolResult> {
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    opts: UpstreamCallOptions,
+  ): Promise<CallToolResult> {
     const client = this.#client;
     if (this.#state !== "ready" || !client) {
-      throw new GatewayError("UNAVAILABLE", `tool server "${this.name}" is ${this.#state}; ${this.#detail}`.trim());
+      throw new GatewayError(
+        "UNAVAILABLE",
+        `tool server "${this.name}" is ${this.#state}; ${this.#detail}`.trim(),
+      );
     }
     try {
       const params = { name, arguments: args, ...(opts.meta ? { _meta: opts.meta } : {}) };
-      return (await client.callTool(params, { signal: opts.signal, timeout: opts.timeoutMs })) as CallToolResult;
+      return (await client.callTool(params, {
+        signal: opts.signal,
+        timeout: opts.timeoutMs,
+      })) as CallToolResult;
     } catch (err) {
       if (opts.signal.aborted) throw opts.signal.reason;
       const mapped = toGatewayError(err, `${this.name}__${name}`);
@@ -137,7 +147,10 @@ export class McpUpstream extends EventEmitter implements Upstream {
       client.onclose = () => {
         if (this.#client === client) this.#onConnectionLost("connection closed");
       };
-      this.#log.info({ tools: tools.length, protocol: client.getNegotiatedProtocolVersion() }, "upstream ready");
+      this.#log.info(
+        { tools: tools.length, protocol: client.getNegotiatedProtocolVersion() },
+        "upstream ready",
+      );
       this.emit("tools", tools);
       this.#setState("ready");
     } catch (err) {
@@ -228,7 +241,9 @@ export class McpUpstream extends EventEmitter implements Upstream {
 
 function otelEnv(): Record<string, string> {
   return Object.fromEntries(
-    Object.entries(process.env).filter((e): e is [string, string] => e[0].startsWith("OTEL_") && e[1] !== undefined),
+    Object.entries(process.env).filter(
+      (e): e is [string, string] => e[0].startsWith("OTEL_") && e[1] !== undefined,
+    ),
   );
 }
 

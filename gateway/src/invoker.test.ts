@@ -1,0 +1,342 @@
+// The policy stack against an in-memory upstream: deterministic, no processes.
+import { EventEmitter } from "node:events";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
+import { INVALID_SPAN_CONTEXT, ROOT_CONTEXT, trace } from "@opentelemetry/api";
+import { pino } from "pino";
+import { describe, expect, it } from "vitest";
+import { MemoryResultCache } from "./cache.ts";
+import { Catalog } from "./catalog.ts";
+import { normaliseConfig } from "./config.ts";
+import { GatewayError } from "./errors.ts";
+import { type CallRequest, Invoker } from "./invoker.ts";
+import { UpstreamPolicies } from "./policies.ts";
+import type { Upstream, UpstreamCallOptions, UpstreamState } from "./upstream.ts";
+
+type Handler = (args: Record<string, unknown>, opts: UpstreamCallOptions) => Promise<CallToolResult>;
+
+class FakeUpstream extends EventEmitter implements Upstream {
+  state: UpstreamState = "ready";
+  detail = "";
+  calls = 0;
+  readonly name: string;
+  readonly toolList: Tool[];
+  handler: Handler;
+  constructor(name: string, toolList: Tool[], handler: Handler) {
+    super();
+    this.name = name;
+    this.toolList = toolList;
+    this.handler = handler;
+  }
+  tools() {
+    return this.toolList;
+  }
+  async callTool(_name: string, args: Record<string, unknown>, opts: UpstreamCallOptions) {
+    this.calls++;
+    return this.handler(args, opts);
+  }
+  async start() {}
+  async close() {}
+}
+
+const text = (t: string): CallToolResult => ({ content: [{ type: "text", text: t }] });
+const schema: Tool["inputSchema"] = {
+  type: "object",
+  properties: { q: { type: "string" } },
+  required: ["q"],
+  additionalProperties: false,
+};
+const unavailable = () => new GatewayError("UNAVAILABLE", "connection closed");
+
+function setup(
+  handler: Handler,
+  policy: Record<string, unknown> = {},
+  annotations: Tool["annotations"] = {},
+) {
+  const config = normaliseConfig({
+    servers: {
+      s: {
+        command: "unused",
+        policy: {
+          breaker: { consecutiveFailures: 3, halfOpenAfterMs: 100 },
+          retry: { initialDelayMs: 1, maxDelayMs: 5 },
+          ...policy,
+        },
+      },
+    },
+  });
+  const server = config.servers[0]!;
+  const upstream = new FakeUpstream("s", [{ name: "t", inputSchema: schema, annotations }], handler);
+  const log = pino({ level: "silent" });
+  const catalog = new Catalog(config.servers, log);
+  catalog.track(upstream);
+  const policies = new Map([["s", new UpstreamPolicies(server.upstream)]]);
+  const invoker = new Invoker(catalog, new MemoryResultCache({ maxEntries: 100, maxBytes: 1e6 }), policies);
+  const call = (over: Partial<CallRequest> = {}) =>
+    invoker.call(
+      {
+        name: "s__t",
+        argumentsJson: '{"q":"x"}',
+        deadlineMs: 0,
+        trajectoryId: "",
+        bypassCache: false,
+        callId: "",
+        ...over,
+      },
+      ROOT_CONTEXT,
+      trace.wrapSpanContext(INVALID_SPAN_CONTEXT),
+    );
+  return { upstream, invoker, call, breaker: () => policies.get("s")!.breakerState };
+}
+
+describe("Invoker: argument checks", () => {
+  const { call, upstream } = setup(async () => text("ok"));
+
+  it("rejects an unknown tool, naming it", async () => {
+    const o = await call({ name: "s__nope" });
+    expect(o.error?.code).toBe("UNKNOWN_TOOL");
+    expect(o.error?.message).toContain('"s__nope"');
+  });
+  it("rejects non-JSON arguments", async () => {
+    const o = await call({ argumentsJson: "{q: x" });
+    expect(o.error?.code).toBe("INVALID_ARGUMENTS");
+    expect(o.error?.message).toMatch(/not valid JSON/);
+  });
+  it("rejects arguments that are not an object", async () => {
+    expect((await call({ argumentsJson: "[1]" })).error?.code).toBe("INVALID_ARGUMENTS");
+  });
+  it("rejects arguments failing the input schema, saying which field", async () => {
+    const o = await call({ argumentsJson: '{"q": 3}' });
+    expect(o.error?.code).toBe("INVALID_ARGUMENTS");
+    expect(o.error?.message).toContain("arguments/q must be string");
+  });
+  it("rejects oversized arguments before parsing them", async () => {
+    const o = await call({ argumentsJson: JSON.stringify({ q: "x".repeat(2 * 1024 * 1024) }) });
+    expect(o.error?.code).toBe("ARGUMENTS_TOO_LARGE");
+    expect(o.error?.message).toMatch(/limit is 1048576/);
+  });
+  it("never reached the upstream for any of them", () => {
+    expect(upstream.calls).toBe(0);
+  });
+});
+
+describe("Invoker: tool errors vs call failures", () => {
+  it("passes isError results through and never trips the breaker", async () => {
+    const { call, breaker } = setup(async () => ({ ...text("no such city"), isError: true }));
+    for (let i = 0; i < 10; i++) {
+      const o = await call();
+      expect(o.error).toBeUndefined();
+      expect(o.output?.isError).toBe(true);
+    }
+    expect(breaker()).toBe("closed");
+  });
+
+  it("opens the breaker after consecutive upstream failures, then half-opens and closes", async () => {
+    let healthy = false;
+    const { call, breaker, upstream } = setup(async () => {
+      if (!healthy) throw unavailable();
+      return text("ok");
+    });
+    for (let i = 0; i < 3; i++) expect((await call()).error?.code).toBe("UNAVAILABLE");
+    expect(breaker()).toBe("open");
+    const before = upstream.calls;
+    const rejected = await call();
+    expect(rejected.error?.code).toBe("CIRCUIT_OPEN");
+    expect(upstream.calls).toBe(before);
+    healthy = true;
+    await new Promise((r) => setTimeout(r, 120));
+    expect((await call()).error).toBeUndefined();
+    expect(breaker()).toBe("closed");
+  });
+});
+
+describe("Invoker: retry", () => {
+  it("retries an idempotent tool on UNAVAILABLE", async () => {
+    let n = 0;
+    const { call } = setup(
+      async () => {
+        if (n++ === 0) throw unavailable();
+        return text("ok");
+      },
+      {},
+      { idempotentHint: true },
+    );
+    const o = await call();
+    expect(o.error).toBeUndefined();
+    expect(o.attempts).toBe(2);
+  });
+
+  it("does not retry a tool that is not idempotent", async () => {
+    const { call, upstream } = setup(async () => {
+      throw unavailable();
+    });
+    const o = await call();
+    expect(o.error?.code).toBe("UNAVAILABLE");
+    expect(o.attempts).toBe(1);
+    expect(upstream.calls).toBe(1);
+  });
+
+  it("config wins over annotations", async () => {
+    const { call, upstream } = setup(
+      async () => {
+        throw unavailable();
+      },
+      { idempotent: false },
+      { idempotentHint: true },
+    );
+    await call();
+    expect(upstream.calls).toBe(1);
+  });
+
+  it("gives up at maxAttempts", async () => {
+    const { call, upstream } = setup(
+      async () => {
+        throw unavailable();
+      },
+      { retry: { maxAttempts: 2, initialDelayMs: 1, maxDelayMs: 1 }, breaker: { consecutiveFailures: 100 } },
+      { idempotentHint: true },
+    );
+    const o = await call();
+    expect(o.attempts).toBe(2);
+    expect(upstream.calls).toBe(2);
+  });
+});
+
+describe("Invoker: deadline, bulkhead, output cap", () => {
+  it("times out at the deadline and aborts the upstream call", async () => {
+    let upstreamSignal: AbortSignal | undefined;
+    const { call } = setup(
+      (_args, opts) =>
+        new Promise((_, reject) => {
+          upstreamSignal = opts.signal;
+          opts.signal.addEventListener("abort", () => reject(opts.signal.reason));
+        }),
+    );
+    const o = await call({ deadlineMs: 30 });
+    expect(o.error?.code).toBe("TIMEOUT");
+    expect(o.error?.message).toMatch(/30 ms deadline/);
+    expect(upstreamSignal?.aborted).toBe(true);
+  });
+
+  it("caps the deadline at maxDeadlineMs", async () => {
+    const { call } = setup(
+      (_a, opts) =>
+        new Promise((_, rej) => opts.signal.addEventListener("abort", () => rej(opts.signal.reason))),
+      {
+        maxDeadlineMs: 20,
+      },
+    );
+    const o = await call({ deadlineMs: 60_000 });
+    expect(o.error?.code).toBe("TIMEOUT");
+    expect(o.latencyMs).toBeLessThan(5_000);
+  });
+
+  it("rejects with RATE_LIMITED when the bulkhead and its queue are full", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const { call } = setup(
+      async () => {
+        await gate;
+        return text("ok");
+      },
+      { bulkhead: { maxConcurrent: 1, maxQueue: 1 } },
+    );
+    const first = call();
+    const queued = call();
+    const third = await call();
+    expect(third.error?.code).toBe("RATE_LIMITED");
+    release();
+    expect((await first).error).toBeUndefined();
+    expect((await queued).error).toBeUndefined();
+  });
+
+  it("cuts long text at the output cap with a visible marker", async () => {
+    const { call } = setup(async () => text("y".repeat(5_000)), { maxOutputBytes: 1_000 });
+    const o = await call();
+    expect(o.output?.truncated).toBe(true);
+    const t = o.output?.content[0]?.text?.text ?? "";
+    expect(t.startsWith("y".repeat(1_000))).toBe(true);
+    expect(t).toContain("[output truncated by the rlfactory gateway: 1000 of 5000 bytes shown]");
+  });
+
+  it("fails with OUTPUT_TOO_LARGE when non-text content exceeds the cap", async () => {
+    const { call } = setup(
+      async () => ({
+        content: [{ type: "image", data: Buffer.alloc(4_000).toString("base64"), mimeType: "image/png" }],
+      }),
+      { maxOutputBytes: 1_000 },
+    );
+    expect((await call()).error?.code).toBe("OUTPUT_TOO_LARGE");
+  });
+});
+
+describe("Invoker: cache and single-flight", () => {
+  const slowEcho: Handler = async (args) => {
+    await new Promise((r) => setTimeout(r, 30));
+    return { ...text(`echo ${String(args.q)}`), structuredContent: { q: args.q } };
+  };
+
+  it("coalesces concurrent identical calls into one execution, then serves hits", async () => {
+    const { call, upstream } = setup(slowEcho, { cache: true });
+    const outcomes = await Promise.all(Array.from({ length: 20 }, () => call()));
+    expect(upstream.calls).toBe(1);
+    expect(outcomes.every((o) => o.output?.content[0]?.text?.text === "echo x")).toBe(true);
+    expect(outcomes.filter((o) => o.coalesced)).toHaveLength(19);
+    const next = await call({ argumentsJson: '{ "q" : "x" }' });
+    expect(next.cacheHit).toBe(true);
+    expect(next.attempts).toBe(0);
+    expect(upstream.calls).toBe(1);
+  });
+
+  it("bypass skips the cache; other arguments miss", async () => {
+    const { call, upstream } = setup(slowEcho, { cache: true });
+    await call();
+    expect((await call({ bypassCache: true })).cacheHit).toBe(false);
+    expect((await call({ argumentsJson: '{"q":"y"}' })).cacheHit).toBe(false);
+    expect(upstream.calls).toBe(3);
+  });
+
+  it("does not cache tool errors", async () => {
+    const { call, upstream } = setup(async () => ({ ...text("bad"), isError: true }), { cache: true });
+    await call();
+    await call();
+    expect(upstream.calls).toBe(2);
+  });
+
+  it("does not cache tools that are not opted in", async () => {
+    const { call, upstream } = setup(slowEcho, {}, { readOnlyHint: true, idempotentHint: true });
+    await call();
+    await call();
+    expect(upstream.calls).toBe(2);
+  });
+
+  it('cache: "auto" follows readOnly + idempotent annotations', async () => {
+    const { call, upstream } = setup(
+      slowEcho,
+      { cache: "auto" },
+      { readOnlyHint: true, idempotentHint: true },
+    );
+    await call();
+    expect((await call()).cacheHit).toBe(true);
+    expect(upstream.calls).toBe(1);
+  });
+
+  it("a caller timing out does not fail the others sharing its execution", async () => {
+    const { call, upstream } = setup(
+      async (args, opts) => {
+        await new Promise((r) => setTimeout(r, 80));
+        opts.signal.throwIfAborted();
+        return text(String(args.q));
+      },
+      { cache: true },
+    );
+    const impatient = call({ deadlineMs: 20 });
+    const patient = call({ deadlineMs: 5_000 });
+    expect((await impatient).error?.code).toBe("TIMEOUT");
+    const p = await patient;
+    expect(p.error).toBeUndefined();
+    expect(p.output?.content[0]?.text?.text).toBe("x");
+    expect(upstream.calls).toBe(1);
+  });
+});

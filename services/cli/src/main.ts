@@ -1,0 +1,64 @@
+#!/usr/bin/env node
+// `rlf`: the one entry point of every rlfactory service.
+import { realpathSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { runGatewayCommand } from "./gateway-command.ts";
+import { runStackCommand } from "./stack-command.ts";
+import { runToolCommand } from "./tool-command.ts";
+import { runToolsCommand } from "./tools-command.ts";
+import { UsageError } from "./usage-error.ts";
+
+const USAGE = `rlf — rlfactory command line
+
+Usage:
+  rlf gateway --config FILE              run the tool gateway (gRPC + admin HTTP)
+  rlf stack [--config FILE]              run the local stack: bundled tool servers + gateway
+  rlf tool NAME [--stdio | --http PORT]  run a bundled MCP tool server (calculator)
+  rlf tools list --gateway HOST:PORT [--server NAME] [--json]
+  rlf tools call NAME --args JSON --gateway HOST:PORT [--deadline-ms N] [--no-cache] [--json]
+
+Environment:
+  RLF_API_KEY          API key sent as "authorization: Bearer KEY" by 'rlf tools'
+  OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_*   OpenTelemetry export (off unless set)
+  LOG_LEVEL            pino log level (default info)
+`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case "gateway":
+      return runGatewayCommand(rest);
+    case "stack":
+      return runStackCommand(rest);
+    case "tool":
+      return runToolCommand(rest);
+    case "tools":
+      return runToolsCommand(rest);
+    case undefined:
+    case "help":
+    case "--help":
+    case "-h":
+      process.stdout.write(USAGE);
+      return command === undefined ? 2 : 0;
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      // Long-running commands resolve with -1 and keep the process alive until a signal.
+      if (code >= 0) process.exitCode = code;
+    },
+    (err: unknown) => {
+      if (err instanceof UsageError) {
+        process.stderr.write(`rlf: ${err.message}\n\n${USAGE}`);
+        process.exitCode = 2;
+      } else {
+        process.stderr.write(`rlf: ${(err as Error).message ?? String(err)}\n`);
+        process.exitCode = 1;
+      }
+    },
+  );
+}

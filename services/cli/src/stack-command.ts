@@ -1,0 +1,94 @@
+// `rlf stack`: the local stack — every bundled tool server over Streamable HTTP on its fixed port,
+// supervised (restarted when it dies), plus the gateway in this process.
+import { type ChildProcess, spawn } from "node:child_process";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { loadConfigFile, startGateway } from "@rlfactory/gateway";
+import { startTelemetry } from "@rlfactory/telemetry";
+import { toolServers } from "@rlfactory/tools";
+import { stopOnSignals } from "./gateway-command.ts";
+
+/** Fixed loopback ports of the bundled tool servers (a user-facing contract). */
+export const TOOL_PORTS: Record<string, number> = { search: 7001, calculator: 7002, code: 7003, sql: 7004 };
+
+const here = dirname(fileURLToPath(import.meta.url));
+const MAIN = resolve(here, "main.ts");
+const DEFAULT_CONFIG = resolve(here, "../../../deploy/local/gateway.yaml");
+
+export async function runStackCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { config: { type: "string" } }, strict: true });
+  const config = loadConfigFile(values.config ?? DEFAULT_CONFIG);
+  const telemetry = await startTelemetry({ serviceName: "rlf-gateway" });
+  const supervisors = Object.keys(toolServers)
+    .filter((name) => TOOL_PORTS[name] !== undefined)
+    .map((name) => supervise(name, ["tool", name, "--http", String(TOOL_PORTS[name])]));
+  await Promise.all(supervisors.map((s) => s.healthy(TOOL_PORTS[s.name] ?? 0)));
+  const gateway = await startGateway(config);
+  await gateway.waitReady(30_000);
+  process.stderr.write(
+    `rlf stack: gateway gRPC ${gateway.grpcAddress}, admin ${gateway.adminUrl}; tools: ${gateway.catalog
+      .list()
+      .map((e) => e.name)
+      .join(", ")}\n`,
+  );
+  stopOnSignals(async () => {
+    await gateway.close();
+    await Promise.all(supervisors.map((s) => s.stop()));
+    await telemetry.shutdown();
+  });
+  return -1;
+}
+
+interface Supervisor {
+  name: string;
+  healthy(port: number, timeoutMs?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Runs `rlf ARGS` as a child, restarting it with backoff if it exits unexpectedly. */
+function supervise(name: string, args: string[]): Supervisor {
+  let child: ChildProcess | undefined;
+  let stopping = false;
+  let restarts = 0;
+  const start = () => {
+    child = spawn(process.execPath, [MAIN, ...args], { stdio: ["ignore", "inherit", "inherit"] });
+    child.on("exit", (code, signal) => {
+      if (stopping) return;
+      const delay = Math.min(10_000, 250 * 2 ** restarts++);
+      process.stderr.write(
+        `rlf stack: tool server ${name} exited (${signal ?? code}); restarting in ${delay} ms\n`,
+      );
+      setTimeout(start, delay).unref();
+    });
+  };
+  start();
+  return {
+    name,
+    async healthy(port, timeoutMs = 30_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        );
+        if (ok) return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`tool server ${name} not healthy on port ${port} after ${timeoutMs} ms`);
+    },
+    async stop() {
+      stopping = true;
+      const c = child;
+      if (!c || c.exitCode !== null || c.signalCode !== null) return;
+      await new Promise<void>((resolve) => {
+        const kill = setTimeout(() => c.kill("SIGKILL"), 5_000);
+        c.once("exit", () => {
+          clearTimeout(kill);
+          resolve();
+        });
+        c.kill("SIGTERM");
+      });
+    },
+  };
+}
