@@ -10,6 +10,7 @@ import { EventEmitter } from "node:events";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { type Context, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { injectTraceMeta } from "@rlfactory/telemetry";
+import { isBrokenCircuitError } from "cockatiel";
 import { cacheKey, type ResultCache } from "./cache.ts";
 import type { Catalog, CatalogEntry } from "./catalog.ts";
 import { GatewayError, isGatewayError, toGatewayError } from "./errors.ts";
@@ -180,11 +181,24 @@ export class Invoker extends EventEmitter<InvokerEvents> {
     const policies = this.#policies.get(entry.server);
     if (!policies) throw new GatewayError("INTERNAL", `no policies for server ${entry.server}`);
     const stack = policies.stackFor(entry.policy.idempotent, entry.policy.retry);
-    return await stack.execute(async ({ signal: attemptSignal }) => {
-      attemptSignal.throwIfAborted();
-      stats.attempts++;
-      return await this.#attempt(entry, args, attemptSignal, ctx, stats.attempts);
-    }, signal);
+    let lastFailure: GatewayError | undefined;
+    try {
+      return await stack.execute(async ({ signal: attemptSignal }) => {
+        attemptSignal.throwIfAborted();
+        stats.attempts++;
+        try {
+          return await this.#attempt(entry, args, attemptSignal, ctx, stats.attempts);
+        } catch (err) {
+          lastFailure = toGatewayError(err, entry.name);
+          throw lastFailure;
+        }
+      }, signal);
+    } catch (err) {
+      // A retry refused by a circuit that our own failure just opened: report that failure, which is
+      // what happened to this call, rather than the circuit that stopped the retry.
+      if (lastFailure && isBrokenCircuitError(err)) throw lastFailure;
+      throw err;
+    }
   }
 
   /** One upstream MCP call inside a CLIENT span; trace context travels in `params._meta`. */
