@@ -2,10 +2,6 @@
 // `rlf`: the one entry point of every rlfactory service.
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { runGatewayCommand } from "./gateway-command.ts";
-import { runStackCommand } from "./stack-command.ts";
-import { runToolCommand } from "./tool-command.ts";
-import { runToolsCommand } from "./tools-command.ts";
 import { UsageError } from "./usage-error.ts";
 
 const USAGE = `rlf — rlfactory command line
@@ -25,15 +21,16 @@ Environment:
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  // Commands load lazily: `rlf tool calculator` does not load the gateway, and vice versa.
   switch (command) {
     case "gateway":
-      return runGatewayCommand(rest);
+      return (await import("./gateway-command.ts")).runGatewayCommand(rest);
     case "stack":
-      return runStackCommand(rest);
+      return (await import("./stack-command.ts")).runStackCommand(rest);
     case "tool":
-      return runToolCommand(rest);
+      return (await import("./tool-command.ts")).runToolCommand(rest);
     case "tools":
-      return runToolsCommand(rest);
+      return (await import("./tools-command.ts")).runToolsCommand(rest);
     case undefined:
     case "help":
     case "--help":
