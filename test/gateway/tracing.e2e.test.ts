@@ -1,0 +1,83 @@
+// One trace across four processes: caller → gateway (server span) → upstream MCP client span →
+// tool server span, asserted from the spans a real OTLP/HTTP receiver got.
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type OtlpReceiver, startOtlpReceiver } from "../fixtures/otlp-receiver.ts";
+import { type ChildGateway, ROOT, spawnGateway, testbedStdio } from "./harness.ts";
+
+const run = promisify(execFile);
+
+describe("tracing across caller, gateway and tool server", () => {
+  let receiver: OtlpReceiver;
+  let gw: ChildGateway;
+  let otelEnv: Record<string, string>;
+
+  beforeAll(async () => {
+    receiver = await startOtlpReceiver();
+    otelEnv = {
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf",
+      OTEL_BSP_SCHEDULE_DELAY: "100",
+    };
+    gw = await spawnGateway({ servers: { testbed: testbedStdio(undefined, { tools: { echo: { cache: true } } }) } }, otelEnv);
+  });
+  afterAll(async () => {
+    await gw?.stop();
+    await receiver?.close();
+  });
+
+  async function callFromTracedCaller(tool: string, args: unknown) {
+    const { stdout } = await run(process.execPath, [join(ROOT, "test/fixtures/traced-caller.ts"), gw.grpcAddress, tool, JSON.stringify(args)], {
+      cwd: ROOT,
+      env: { ...process.env, ...otelEnv },
+    });
+    return JSON.parse(stdout.trim()) as { traceId: string; spanId: string; error_code: string; is_error: boolean };
+  }
+
+  it("links caller span → gateway server span → MCP client span → tool server span in one trace", async () => {
+    const caller = await callFromTracedCaller("testbed__sleep", { ms: 5 });
+    expect(caller.error_code).toBe("OK");
+    const spans = await receiver.waitFor((s) => s.traceId === caller.traceId, 10_000, 4);
+
+    const callerSpan = spans.find((s) => s.spanId === caller.spanId);
+    expect(callerSpan?.serviceName).toBe("rlf-test-caller");
+
+    const server = spans.find((s) => s.parentSpanId === caller.spanId);
+    expect(server).toMatchObject({
+      name: "rlfactory.v1.ToolGateway/CallTool",
+      kind: "SERVER",
+      serviceName: "rlf-gateway",
+    });
+    expect(server?.attributes).toMatchObject({ "rlf.cache_hit": false, "rlf.attempts": 1, "rlf.trajectory_id": "traj-1" });
+
+    const client = spans.find((s) => s.parentSpanId === server?.spanId);
+    expect(client).toMatchObject({ name: "tools/call sleep", kind: "CLIENT", serviceName: "rlf-gateway" });
+    expect(client?.attributes).toMatchObject({
+      "mcp.method.name": "tools/call",
+      "gen_ai.tool.name": "sleep",
+      "gen_ai.operation.name": "execute_tool",
+      "rlf.attempt": 1,
+    });
+
+    const tool = spans.find((s) => s.parentSpanId === client?.spanId);
+    expect(tool).toMatchObject({ name: "tools/call sleep", kind: "SERVER" });
+    expect(tool?.serviceName).toMatch(/testbed/);
+  });
+
+  it("marks a tool's own error with error.type=tool_error and a cache hit on the server span", async () => {
+    const failed = await callFromTracedCaller("testbed__fail", { message: "nope" });
+    expect(failed.is_error).toBe(true);
+    const spans = await receiver.waitFor((s) => s.traceId === failed.traceId && s.kind === "CLIENT" && s.serviceName === "rlf-gateway", 10_000);
+    expect(spans[0]?.attributes["error.type"]).toBe("tool_error");
+
+    await callFromTracedCaller("testbed__echo", { value: "traced" });
+    const hit = await callFromTracedCaller("testbed__echo", { value: "traced" });
+    const [server] = await receiver.waitFor((s) => s.traceId === hit.traceId && s.kind === "SERVER" && s.serviceName === "rlf-gateway", 10_000);
+    expect(server?.attributes["rlf.cache_hit"]).toBe(true);
+    // No upstream call for a hit: no client span in that trace.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(receiver.spans().filter((s) => s.traceId === hit.traceId && s.kind === "CLIENT")).toHaveLength(0);
+  });
+});
