@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { type GrpcObject, loadPackageDefinition, type ServiceClientConstructor } from "@grpc/grpc-js";
 import { loadSync, type PackageDefinition } from "@grpc/proto-loader";
 import { protoPath as healthProtoPath } from "grpc-health-check";
+import { fixMapEntryNames } from "./descriptor-fix.ts";
 import type { ProtoGrpcType } from "./generated/gateway.ts";
 import { PROTO_LOADER_OPTIONS } from "./proto-options.ts";
 
@@ -16,11 +17,13 @@ let cached: { definition: PackageDefinition; grpc: ProtoGrpcType } | undefined;
 /** The gateway package definition, plus grpc.health.v1 so reflection describes health too. */
 export function loadGatewayProto(): { definition: PackageDefinition; grpc: ProtoGrpcType } {
   cached ??= (() => {
-    const definition = loadSync([resolve(PROTO_ROOT, GATEWAY_PROTO), healthProtoPath], {
+    const gateway = loadSync(resolve(PROTO_ROOT, GATEWAY_PROTO), {
       ...PROTO_LOADER_OPTIONS,
       includeDirs: [PROTO_ROOT],
     });
-    return { definition, grpc: loadPackageDefinition(definition) as unknown as ProtoGrpcType };
+    const health = loadSync(healthProtoPath, PROTO_LOADER_OPTIONS);
+    const definition = fixMapEntryNames({ ...health, ...gateway });
+    return { definition, grpc: loadPackageDefinition(gateway) as unknown as ProtoGrpcType };
   })();
   return cached;
 }

@@ -19,8 +19,12 @@ const executions = (file: string, marker: string): number => {
       .split("\n")
       .filter(Boolean)
       .map((l) => JSON.parse(l) as { event: string; tool: string; args: { value?: unknown } })
-      .filter((e) => e.event === "executed" && e.tool === "echo" && JSON.stringify(e.args.value) === JSON.stringify(marker))
-      .length;
+      .filter(
+        (e) =>
+          e.event === "executed" &&
+          e.tool === "echo" &&
+          JSON.stringify(e.args.value) === JSON.stringify(marker),
+      ).length;
   } catch {
     return 0;
   }
@@ -41,12 +45,17 @@ describe("cache + single-flight (memory)", () => {
     const call = { name: "testbed__echo", arguments_json: JSON.stringify({ value: marker, delay_ms: 150 }) };
     const results = await Promise.all(Array.from({ length: 64 }, () => gw.client.callTool(call)));
     expect(results.every((r) => r.error_code === "OK")).toBe(true);
-    expect(new Set(results.map((r) => r.structured_content_json))).toEqual(new Set([JSON.stringify({ value: marker })]));
+    expect(new Set(results.map((r) => r.structured_content_json))).toEqual(
+      new Set([JSON.stringify({ value: marker })]),
+    );
     expect(executions(eventsFile, marker)).toBe(1);
     expect(results.filter((r) => r.attempts === 1)).toHaveLength(1);
 
     // Same arguments in another key order: same canonical key, served from the cache.
-    const next = await gw.client.callTool({ ...call, arguments_json: JSON.stringify({ delay_ms: 150, value: marker }) });
+    const next = await gw.client.callTool({
+      ...call,
+      arguments_json: JSON.stringify({ delay_ms: 150, value: marker }),
+    });
     expect(next.cache_hit).toBe(true);
     expect(next.attempts).toBe(0);
     expect(executions(eventsFile, marker)).toBe(1);

@@ -37,9 +37,14 @@ export interface InProcessGateway {
 }
 
 /** A gateway in this process (ports chosen by the OS), ready when every upstream is. */
-export async function startTestGateway(raw: Record<string, unknown>, opts: { apiKey?: string } = {}): Promise<InProcessGateway> {
+export async function startTestGateway(
+  raw: Record<string, unknown>,
+  opts: { apiKey?: string } = {},
+): Promise<InProcessGateway> {
   const config = normaliseConfig({ grpc: { port: 0 }, admin: { port: 0 }, ...raw }, ROOT);
-  const gateway = await startGateway(config, { log: pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }) });
+  const gateway = await startGateway(config, {
+    log: pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" }),
+  });
   try {
     await gateway.waitReady(30_000);
   } catch (err) {
@@ -66,7 +71,10 @@ export interface ChildGateway {
 }
 
 /** `rlf gateway --config FILE` as a child process; resolves once it logs "gateway listening". */
-export async function spawnGateway(raw: Record<string, unknown>, env: Record<string, string> = {}): Promise<ChildGateway> {
+export async function spawnGateway(
+  raw: Record<string, unknown>,
+  env: Record<string, string> = {},
+): Promise<ChildGateway> {
   const dir = tempDir("rlf-gw-");
   const file = join(dir, "gateway.json");
   writeFileSync(file, JSON.stringify({ grpc: { port: 0 }, admin: { port: 0 }, ...raw }, null, 2));
@@ -137,12 +145,18 @@ export function freePort(): Promise<number> {
 /** A real redis-server on a loopback port, with persistence off. */
 export async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freePort();
-  const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   await new Promise<void>((resolvePromise, reject) => {
     const timer = setTimeout(() => reject(new Error("redis-server did not start")), 10_000);
-    child.once("error", (err) => reject(new Error(`cannot run redis-server (.ci/run installs it): ${err.message}`)));
+    child.once("error", (err) =>
+      reject(new Error(`cannot run redis-server (.ci/run installs it): ${err.message}`)),
+    );
     child.stdout?.on("data", (d: Buffer) => {
       if (d.toString().includes("Ready to accept connections")) {
         clearTimeout(timer);
@@ -154,7 +168,11 @@ export async function startRedis(): Promise<{ url: string; stop(): Promise<void>
 }
 
 /** Polls `check` until it returns true; fails with `what` after timeoutMs. */
-export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs: number, what: string): Promise<void> {
+export async function waitFor(
+  check: () => Promise<boolean> | boolean,
+  timeoutMs: number,
+  what: string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {

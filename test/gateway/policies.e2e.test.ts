@@ -2,7 +2,14 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type InProcessGateway, readyz, startTestGateway, tempDir, testbedStdio, waitFor } from "./harness.ts";
+import {
+  type InProcessGateway,
+  readyz,
+  startTestGateway,
+  tempDir,
+  testbedStdio,
+  waitFor,
+} from "./harness.ts";
 
 interface Event {
   event: string;
@@ -91,7 +98,10 @@ describe("gateway policies over a real stdio MCP server", () => {
 
   it("a tool result with isError reaches the caller as a tool error and the breaker stays closed", async () => {
     for (let i = 0; i < 6; i++) {
-      const r = await gw.client.callTool({ name: "testbed__fail", arguments_json: '{"message":"city not found"}' });
+      const r = await gw.client.callTool({
+        name: "testbed__fail",
+        arguments_json: '{"message":"city not found"}',
+      });
       expect(r.error_code).toBe("OK");
       expect(r.is_error).toBe(true);
       expect(r.content[0]?.text?.text).toContain("city not found");
@@ -117,7 +127,9 @@ describe("gateway policies over a real stdio MCP server", () => {
       arguments_json: JSON.stringify({ value: "x".repeat(10 * 1024 * 1024) }),
     });
     expect(huge.error_code).toBe("ARGUMENTS_TOO_LARGE");
-    expect(huge.error_message).toMatch(/^testbed__echo: arguments are 104857\d\d bytes; the limit is 1048576$/);
+    expect(huge.error_message).toMatch(
+      /^testbed__echo: arguments are 104857\d\d bytes; the limit is 1048576$/,
+    );
     for (const r of [unknown, invalid, notJson, huge]) {
       expect(r.error_message).not.toMatch(/\n|\bat .*\.ts:\d+/);
       expect(r.attempts).toBe(0);
@@ -136,7 +148,11 @@ describe("gateway policies over a real stdio MCP server", () => {
         deadline_ms: 10_000,
       }),
     );
-    await waitFor(() => events(eventsFile).filter((e) => e.args.tag?.toString().startsWith("load-")).length >= 12, 5_000, "load");
+    await waitFor(
+      () => events(eventsFile).filter((e) => e.args.tag?.toString().startsWith("load-")).length >= 12,
+      5_000,
+      "load",
+    );
     process.kill(oldPid, "SIGKILL");
     const killedAt = performance.now();
     const results = await Promise.all(inFlight);
@@ -150,21 +166,34 @@ describe("gateway policies over a real stdio MCP server", () => {
     expect(["CIRCUIT_OPEN", "UNAVAILABLE"]).toContain(rejected.error_code);
 
     // The server is respawned; after halfOpenAfter a trial call succeeds and closes the breaker.
-    await waitFor(async () => (await readyz(gw.gateway.adminUrl!)).upstreams[0]?.state === "ready", 10_000, "restart");
     await waitFor(
-      async () => (await gw.client.callTool({ name: "testbed__sleep", arguments_json: '{"ms":1}' })).error_code === "OK",
+      async () => (await readyz(gw.gateway.adminUrl!)).upstreams[0]?.state === "ready",
+      10_000,
+      "restart",
+    );
+    await waitFor(
+      async () =>
+        (await gw.client.callTool({ name: "testbed__sleep", arguments_json: '{"ms":1}' })).error_code ===
+        "OK",
       10_000,
       "a successful call after the restart",
     );
     expect((await readyz(gw.gateway.adminUrl!)).upstreams[0]?.breaker).toBe("closed");
-    const newPid = (JSON.parse((await gw.client.callTool({ name: "testbed__pid", arguments_json: "{}" })).structured_content_json) as {
-      pid: number;
-    }).pid;
+    const newPid = (
+      JSON.parse(
+        (await gw.client.callTool({ name: "testbed__pid", arguments_json: "{}" })).structured_content_json,
+      ) as {
+        pid: number;
+      }
+    ).pid;
     expect(newPid).not.toBe(oldPid);
   });
 
   it("cuts oversized text output with a visible marker", async () => {
-    const r = await gw.client.callTool({ name: "testbed__big", arguments_json: JSON.stringify({ bytes: 3 * 1024 * 1024 }) });
+    const r = await gw.client.callTool({
+      name: "testbed__big",
+      arguments_json: JSON.stringify({ bytes: 3 * 1024 * 1024 }),
+    });
     expect(r.error_code).toBe("OK");
     expect(r.truncated).toBe(true);
     const text = r.content[0]?.text?.text ?? "";

@@ -21,7 +21,10 @@ describe("tracing across caller, gateway and tool server", () => {
       OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf",
       OTEL_BSP_SCHEDULE_DELAY: "100",
     };
-    gw = await spawnGateway({ servers: { testbed: testbedStdio(undefined, { tools: { echo: { cache: true } } }) } }, otelEnv);
+    gw = await spawnGateway(
+      { servers: { testbed: testbedStdio(undefined, { tools: { echo: { cache: true } } }) } },
+      otelEnv,
+    );
   });
   afterAll(async () => {
     await gw?.stop();
@@ -29,11 +32,20 @@ describe("tracing across caller, gateway and tool server", () => {
   });
 
   async function callFromTracedCaller(tool: string, args: unknown) {
-    const { stdout } = await run(process.execPath, [join(ROOT, "test/fixtures/traced-caller.ts"), gw.grpcAddress, tool, JSON.stringify(args)], {
-      cwd: ROOT,
-      env: { ...process.env, ...otelEnv },
-    });
-    return JSON.parse(stdout.trim()) as { traceId: string; spanId: string; error_code: string; is_error: boolean };
+    const { stdout } = await run(
+      process.execPath,
+      [join(ROOT, "test/fixtures/traced-caller.ts"), gw.grpcAddress, tool, JSON.stringify(args)],
+      {
+        cwd: ROOT,
+        env: { ...process.env, ...otelEnv },
+      },
+    );
+    return JSON.parse(stdout.trim()) as {
+      traceId: string;
+      spanId: string;
+      error_code: string;
+      is_error: boolean;
+    };
   }
 
   it("links caller span → gateway server span → MCP client span → tool server span in one trace", async () => {
@@ -50,7 +62,11 @@ describe("tracing across caller, gateway and tool server", () => {
       kind: "SERVER",
       serviceName: "rlf-gateway",
     });
-    expect(server?.attributes).toMatchObject({ "rlf.cache_hit": false, "rlf.attempts": 1, "rlf.trajectory_id": "traj-1" });
+    expect(server?.attributes).toMatchObject({
+      "rlf.cache_hit": false,
+      "rlf.attempts": 1,
+      "rlf.trajectory_id": "traj-1",
+    });
 
     const client = spans.find((s) => s.parentSpanId === server?.spanId);
     expect(client).toMatchObject({ name: "tools/call sleep", kind: "CLIENT", serviceName: "rlf-gateway" });
@@ -69,12 +85,18 @@ describe("tracing across caller, gateway and tool server", () => {
   it("marks a tool's own error with error.type=tool_error and a cache hit on the server span", async () => {
     const failed = await callFromTracedCaller("testbed__fail", { message: "nope" });
     expect(failed.is_error).toBe(true);
-    const spans = await receiver.waitFor((s) => s.traceId === failed.traceId && s.kind === "CLIENT" && s.serviceName === "rlf-gateway", 10_000);
+    const spans = await receiver.waitFor(
+      (s) => s.traceId === failed.traceId && s.kind === "CLIENT" && s.serviceName === "rlf-gateway",
+      10_000,
+    );
     expect(spans[0]?.attributes["error.type"]).toBe("tool_error");
 
     await callFromTracedCaller("testbed__echo", { value: "traced" });
     const hit = await callFromTracedCaller("testbed__echo", { value: "traced" });
-    const [server] = await receiver.waitFor((s) => s.traceId === hit.traceId && s.kind === "SERVER" && s.serviceName === "rlf-gateway", 10_000);
+    const [server] = await receiver.waitFor(
+      (s) => s.traceId === hit.traceId && s.kind === "SERVER" && s.serviceName === "rlf-gateway",
+      10_000,
+    );
     expect(server?.attributes["rlf.cache_hit"]).toBe(true);
     // No upstream call for a hit: no client span in that trace.
     await new Promise((r) => setTimeout(r, 300));
