@@ -96,9 +96,8 @@ const ServerInput = z.union([StdioServerInput.strict(), HttpServerInput.strict()
 const ForeignServerInput = z.union([StdioServerInput, HttpServerInput]);
 
 /** Server names become the prefix of `server__tool`, so they obey the same alphabet and no `__`. */
-const ServerName = z
-  .string()
-  .regex(/^[a-zA-Z0-9.-]+(_[a-zA-Z0-9.-]+)*$/, "server names use [a-zA-Z0-9._-] and must not contain '__'");
+const SERVER_NAME = /^[a-zA-Z0-9.-]+(_[a-zA-Z0-9.-]+)*$/;
+const ServerName = z.string();
 
 const GatewayInput = z
   .object({
@@ -247,6 +246,11 @@ export function normaliseConfig(raw: unknown, baseDir = process.cwd()): GatewayC
   const seen = new Set<string>();
   const servers: ServerConfig[] = [];
   for (const [name, server] of entries) {
+    if (!SERVER_NAME.test(name)) {
+      throw new ConfigError(
+        `server name "${name}": use [a-zA-Z0-9._-], not starting or ending with '_', and no '__'`,
+      );
+    }
     if (seen.has(name)) throw new ConfigError(`server "${name}" is defined twice`);
     seen.add(name);
     if (server.disabled) continue;
