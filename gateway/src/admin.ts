@@ -88,8 +88,9 @@ export function buildAdminApp(deps: AdminDeps): FastifyInstance {
       const body = parsed.data;
       const name = target.slice(0, colon);
       const controller = new AbortController();
-      req.raw.once("close", () => {
-        if (!reply.sent) controller.abort();
+      // The client hanging up before the answer cancels the call.
+      reply.raw.once("close", () => {
+        if (!reply.raw.writableFinished) controller.abort();
       });
       const parent: Context = propagation.extract(ROOT_CONTEXT, req.headers);
       const outcome = await tracer.startActiveSpan(
