@@ -1,0 +1,5 @@
+export type { ReadableMetadata, WritableMetadata } from "./grpc-metadata.ts";
+export { contextFromGrpcMetadata, injectGrpcMetadata } from "./grpc-metadata.ts";
+export type { Telemetry, TelemetryOptions } from "./start-telemetry.ts";
+export { startTelemetry, tracingRequested } from "./start-telemetry.ts";
+export { extractTraceContext, injectTraceMeta } from "./trace-meta.ts";

@@ -1,0 +1,20 @@
+export type {
+  ToolContext,
+  ToolDefinition,
+  ToolHints,
+  ToolRenderInput,
+  ToolReturn,
+  ToolSpec,
+} from "./define-tool.ts";
+export { defineTool } from "./define-tool.ts";
+export type { HttpServeOptions, HttpServing } from "./http-endpoint.ts";
+export type { Logger } from "./logger.ts";
+export { logger } from "./logger.ts";
+export type { RawToolResult } from "./raw-result.ts";
+export { rawResult } from "./raw-result.ts";
+export type { ServeMode } from "./serve-from-args.ts";
+export { parseServeArgs, SERVE_USAGE, ServeArgsError, serveFromArgs } from "./serve-from-args.ts";
+export type { StdioServeOptions } from "./stdio-endpoint.ts";
+export { ToolError } from "./tool-error.ts";
+export type { ToolServer, ToolServerOptions } from "./tool-server.ts";
+export { createToolServer } from "./tool-server.ts";

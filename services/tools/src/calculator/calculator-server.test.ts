@@ -1,0 +1,77 @@
+// The calculator tool server over MCP (real HTTP on 127.0.0.1), including its resource limits.
+import type { Client } from "@modelcontextprotocol/client";
+import type { HttpServing } from "@rlfactory/toolkit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectHttp } from "../../../../test/fixtures/mcp-client.ts";
+import { toolServers } from "../index.ts";
+import { createCalculatorServer } from "./calculator-server.ts";
+
+describe("calculator tool server", () => {
+  let serving: HttpServing;
+  let client: Client;
+  beforeAll(async () => {
+    serving = await createCalculatorServer({ timeoutMs: 5_000 }).serveHttp({ port: 0 });
+    client = await connectHttp(serving.url, "2025-11-25");
+  });
+  afterAll(async () => {
+    await client.close();
+    await serving.close();
+  });
+
+  it("is registered as `calculator`", () => {
+    expect(toolServers.calculator?.().name).toBe("calculator");
+  });
+
+  it("lists `calculate` as read-only and idempotent", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(["calculate"]);
+    expect(tools[0]?.annotations).toEqual({ readOnlyHint: true, idempotentHint: true });
+    expect(tools[0]?.inputSchema).toMatchObject({
+      required: ["expression"],
+      properties: { expression: { maxLength: 1000 } },
+    });
+  });
+
+  it("answers with structured output and `expression = result` text", async () => {
+    const result = await client.callTool({ name: "calculate", arguments: { expression: "12 * (3 + 4)" } });
+    expect(result.structuredContent).toEqual({ result: 84, expression: "12 * (3 + 4)" });
+    expect(result.content).toEqual([{ type: "text", text: "12 * (3 + 4) = 84" }]);
+    const units = await client.callTool({ name: "calculate", arguments: { expression: "2 inch to cm" } });
+    expect(units.content).toEqual([{ type: "text", text: "2 inch to cm = 5.08 cm" }]);
+  });
+
+  it("reports bad expressions and blocked functions as tool errors", async () => {
+    expect(await client.callTool({ name: "calculate", arguments: { expression: "x + 1" } })).toMatchObject({
+      isError: true,
+      content: [{ type: "text", text: "Undefined symbol x" }],
+    });
+    expect(
+      await client.callTool({
+        name: "calculate",
+        arguments: { expression: "import({ pi: 3 }, { override: true })" },
+      }),
+    ).toMatchObject({
+      isError: true,
+      content: [{ type: "text", text: "Function import is not allowed" }],
+    });
+    expect(
+      await client.callTool({ name: "calculate", arguments: { expression: "1".repeat(1001) } }),
+    ).toMatchObject({
+      isError: true,
+      content: [
+        { type: "text", text: expect.stringMatching(/^Invalid arguments for tool calculate: expression: /) },
+      ],
+    });
+  });
+
+  it("survives an expression that exhausts the evaluator's memory", async () => {
+    expect(
+      await client.callTool({ name: "calculate", arguments: { expression: "zeros(100000, 100000)" } }),
+    ).toMatchObject({
+      isError: true,
+      content: [{ type: "text", text: "The expression needs too much memory" }],
+    });
+    const after = await client.callTool({ name: "calculate", arguments: { expression: "2 ^ 10" } });
+    expect(after.structuredContent).toEqual({ result: 1024, expression: "2 ^ 10" });
+  });
+});

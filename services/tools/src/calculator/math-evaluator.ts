@@ -1,0 +1,116 @@
+// The calculator's expression evaluation: mathjs with the parser's dangerous surface removed.
+//
+// Following mathjs' security guidance, functions that alter mathjs or parse/compile further input
+// (import, createUnit, evaluate, parse, simplify, derivative, ...) are replaced by stubs that throw,
+// so expressions cannot reach them. On top of that, expressions may not assign variables or
+// define functions (no recursion: an expression is a single formula), and results must be values
+// of bounded size. CPU and memory bounds are enforced around this, by the isolated evaluator.
+import { all, create, type MathNode } from "mathjs";
+
+export const MAX_EXPRESSION_LENGTH = 1_000;
+export const MAX_RESULT_ELEMENTS = 1_000;
+
+/** A problem with the expression, worded for the model. */
+export class EvaluationError extends Error {
+  override readonly name = "EvaluationError";
+}
+
+const math = create(all!);
+// Kept before the namespace entries are disabled below.
+const parse = math.parse;
+
+export const DISABLED_FUNCTIONS = [
+  "import",
+  "createUnit",
+  "evaluate",
+  "parse",
+  "compile",
+  "parser",
+  "simplify",
+  "simplifyConstant",
+  "simplifyCore",
+  "symbolicEqual",
+  "derivative",
+  "rationalize",
+  "resolve",
+  "leafCount",
+  "config",
+  "reviver",
+  "replacer",
+] as const;
+
+math.import(
+  Object.fromEntries(
+    DISABLED_FUNCTIONS.map((name) => [
+      name,
+      () => {
+        throw new EvaluationError(`Function ${name} is not allowed`);
+      },
+    ]),
+  ),
+  { override: true },
+);
+
+const FORBIDDEN_NODES: Record<string, string> = {
+  AssignmentNode: "Assignments are not allowed",
+  FunctionAssignmentNode: "Function definitions are not allowed",
+  BlockNode: "Only a single expression is allowed",
+};
+
+function shortMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const line = message.split("\n")[0] ?? message;
+  return line.length > 200 ? `${line.slice(0, 197)}...` : line;
+}
+
+function elementCount(value: unknown): number {
+  return (math.size(value as never) as unknown as { valueOf(): number[] })
+    .valueOf()
+    .reduce((a, b) => a * b, 1);
+}
+
+/** The JSON-friendly form of a result: a finite number as is, anything else formatted as text. */
+function present(value: unknown): number | string {
+  if (typeof value === "number") return Number.isFinite(value) ? value : String(value);
+  if (value === undefined || value === null) throw new EvaluationError("The expression has no value");
+  if (typeof value === "function") throw new EvaluationError("The result is a function, not a value");
+  if (math.isMatrix(value) || Array.isArray(value)) {
+    const count = elementCount(value);
+    if (count > MAX_RESULT_ELEMENTS) {
+      throw new EvaluationError(
+        `The result has ${count} elements; at most ${MAX_RESULT_ELEMENTS} are allowed`,
+      );
+    }
+  }
+  if (typeof value === "boolean" || typeof value === "string") return String(value);
+  return math.format(value, { precision: 14 });
+}
+
+/** Evaluates one expression; throws EvaluationError with a short message on any problem. */
+export function evaluateExpression(expression: string): number | string {
+  if (expression.length > MAX_EXPRESSION_LENGTH) {
+    throw new EvaluationError(`The expression is longer than ${MAX_EXPRESSION_LENGTH} characters`);
+  }
+  let node: MathNode;
+  try {
+    node = parse(expression);
+  } catch (error) {
+    throw new EvaluationError(shortMessage(error));
+  }
+  node.traverse((child) => {
+    const refusal = FORBIDDEN_NODES[child.type];
+    if (refusal !== undefined) throw new EvaluationError(refusal);
+  });
+  let value: unknown;
+  try {
+    value = node.compile().evaluate({});
+  } catch (error) {
+    throw error instanceof EvaluationError ? error : new EvaluationError(shortMessage(error));
+  }
+  return present(value);
+}
+
+/** `value` as the calculator shows it (numbers rounded to 14 significant digits). */
+export function formatResult(value: number | string): string {
+  return typeof value === "number" ? math.format(value, { precision: 14 }) : value;
+}

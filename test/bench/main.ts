@@ -1,0 +1,212 @@
+// Benchmarks (JSON output; never timing asserts in tests).
+//
+//   npm run bench -- gateway --out FILE.json [--requests N] [--tool-transport http|stdio]
+//
+// `gateway` measures, in one run on loopback, each at concurrency 1 and 64:
+//   raw_grpc          a raw grpc-js unary echo (the floor any gRPC service pays)
+//   gateway_cached    the gateway serving cache hits
+//   direct_mcp        an MCP SDK client calling the tool server directly
+//   gateway_uncached  the gateway calling the same tool server, cache bypassed
+// and writes ratios.cached_vs_raw_grpc and ratios.uncached_vs_direct_mcp (throughput at 64).
+import { type ChildProcess, spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { cpus } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { credentials, type GrpcObject, loadPackageDefinition, type ServiceClientConstructor } from "@grpc/grpc-js";
+import { loadSync } from "@grpc/proto-loader";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { GatewayClient } from "@rlfactory/gateway";
+import { startTestbedHttp, TESTBED_SERVER_PATH } from "../fixtures/testbed-process.ts";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(here, "../..");
+const RLF = join(ROOT, "services/cli/src/main.ts");
+
+interface Stats {
+  concurrency: number;
+  requests: number;
+  errors: number;
+  throughput_per_s: number;
+  p50_ms: number;
+  p99_ms: number;
+  mean_ms: number;
+}
+
+/** Runs `n` calls of `fn` with `concurrency` workers; latencies per call, throughput over the wall time. */
+async function measure(fn: () => Promise<boolean>, concurrency: number, n: number): Promise<Stats> {
+  const latencies: number[] = [];
+  let errors = 0;
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) {
+        next++;
+        const t0 = performance.now();
+        const ok = await fn().catch(() => false);
+        latencies.push(performance.now() - t0);
+        if (!ok) errors++;
+      }
+    }),
+  );
+  const wall = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
+  return {
+    concurrency,
+    requests: n,
+    errors,
+    throughput_per_s: round(n / wall),
+    p50_ms: round(q(0.5)),
+    p99_ms: round(q(0.99)),
+    mean_ms: round(latencies.reduce((a, b) => a + b, 0) / latencies.length),
+  };
+}
+
+const round = (x: number) => Math.round(x * 100) / 100;
+
+async function scenario(name: string, fn: () => Promise<boolean>, requests: number) {
+  await measure(fn, 16, Math.min(500, requests)); // warm-up: JIT, connections, caches
+  const c1 = await measure(fn, 1, Math.max(200, Math.floor(requests / 4)));
+  const c64 = await measure(fn, 64, requests);
+  process.stderr.write(
+    `${name.padEnd(17)} c1: ${c1.throughput_per_s}/s p50 ${c1.p50_ms} ms p99 ${c1.p99_ms} ms | c64: ${c64.throughput_per_s}/s p50 ${c64.p50_ms} ms p99 ${c64.p99_ms} ms${c64.errors ? ` (${c64.errors} errors)` : ""}\n`,
+  );
+  return { c1, c64 };
+}
+
+function spawnJsonLine(args: string[], pick: (rec: Record<string, unknown>) => boolean, stream: "stdout" | "stderr" = "stdout") {
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LOG_LEVEL: "info" } });
+  return new Promise<{ child: ChildProcess; rec: Record<string, unknown> }>((resolvePromise, reject) => {
+    child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited with ${code}`)));
+    createInterface({ input: child[stream]! }).on("line", (line) => {
+      try {
+        const rec = JSON.parse(line) as Record<string, unknown>;
+        if (pick(rec)) resolvePromise({ child, rec });
+      } catch {
+        // not JSON
+      }
+    });
+  });
+}
+
+async function benchGateway(out: string, requests: number, toolTransport: "http" | "stdio") {
+  const children: ChildProcess[] = [];
+  try {
+    // 1. raw grpc-js echo
+    const echo = await spawnJsonLine([join(here, "echo-server.ts")], (r) => typeof r.port === "number");
+    children.push(echo.child);
+    const def = loadSync(join(here, "echo.proto"), { keepCase: true });
+    const Echo = ((loadPackageDefinition(def).rlfactory as GrpcObject).bench as GrpcObject).Echo as ServiceClientConstructor;
+    const echoClient = new Echo(`127.0.0.1:${echo.rec.port}`, credentials.createInsecure()) as unknown as {
+      Echo(req: unknown, cb: (err: unknown, res: unknown) => void): void;
+    };
+    const payload = { payload: JSON.stringify({ name: "testbed__echo", arguments: { value: "hello" } }) };
+    const raw = await scenario(
+      "raw_grpc",
+      () => new Promise<boolean>((res) => echoClient.Echo(payload, (err) => res(!err))),
+      requests,
+    );
+
+    // The tool server: the testbed over Streamable HTTP (default) or stdio.
+    const testbed = toolTransport === "http" ? await startTestbedHttp() : undefined;
+    if (testbed) children.push(testbed.child);
+    const serverEntry = testbed
+      ? { url: testbed.url }
+      : { command: process.execPath, args: [TESTBED_SERVER_PATH, "--stdio"] };
+
+    // 2. direct MCP client → tool server
+    const mcp = new Client({ name: "bench", version: "0" }, { versionNegotiation: { mode: "auto" } });
+    await mcp.connect(
+      testbed
+        ? new StreamableHTTPClientTransport(new URL(testbed.url))
+        : new StdioClientTransport({ command: process.execPath, args: [TESTBED_SERVER_PATH, "--stdio"] }),
+    );
+    const direct = await scenario(
+      "direct_mcp",
+      async () => !(await mcp.callTool({ name: "echo", arguments: { value: "hello" } })).isError,
+      requests,
+    );
+    await mcp.close();
+
+    // 3 + 4. the gateway in its own process, as deployed
+    const { writeFileSync: write, mkdtempSync } = await import("node:fs");
+    const dir = mkdtempSync(join((await import("node:os")).tmpdir(), "rlf-bench-"));
+    const config = join(dir, "gateway.json");
+    write(
+      config,
+      JSON.stringify({
+        grpc: { port: 0 },
+        admin: { port: 0 },
+        servers: { testbed: { ...serverEntry, tools: { echo: { cache: true } } } },
+      }),
+    );
+    const gw = await spawnJsonLine([RLF, "gateway", "--config", config], (r) => r.msg === "gateway listening");
+    children.push(gw.child);
+    const client = new GatewayClient(String(gw.rec.grpc));
+    const call = { name: "testbed__echo", arguments_json: JSON.stringify({ value: "hello" }) };
+    await client.callTool(call);
+    const cached = await scenario(
+      "gateway_cached",
+      async () => {
+        const r = await client.callTool(call);
+        return r.error_code === "OK" && r.cache_hit;
+      },
+      requests,
+    );
+    const uncached = await scenario(
+      "gateway_uncached",
+      async () => (await client.callTool({ ...call, cache: "CACHE_BYPASS" })).error_code === "OK",
+      requests,
+    );
+    client.close();
+
+    const ratios = {
+      cached_vs_raw_grpc: round(cached.c64.throughput_per_s / raw.c64.throughput_per_s),
+      uncached_vs_direct_mcp: round(uncached.c64.throughput_per_s / direct.c64.throughput_per_s),
+    };
+    const report = {
+      benchmark: "gateway",
+      date: new Date().toISOString(),
+      machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model ?? "", node: process.version },
+      tool_transport: toolTransport,
+      requests_at_c64: requests,
+      scenarios: { raw_grpc: raw, gateway_cached: cached, direct_mcp: direct, gateway_uncached: uncached },
+      ratios,
+      targets: {
+        cached_vs_raw_grpc: { min: 0.8, met: ratios.cached_vs_raw_grpc >= 0.8 },
+        uncached_vs_direct_mcp: { min: 1.0, met: ratios.uncached_vs_direct_mcp >= 1.0 },
+        uncached_p99_within_3x_p50: {
+          met: uncached.c64.p99_ms <= 3 * uncached.c64.p50_ms,
+          p50_ms: uncached.c64.p50_ms,
+          p99_ms: uncached.c64.p99_ms,
+        },
+      },
+    };
+    writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+    process.stderr.write(`ratios ${JSON.stringify(ratios)}; written to ${out}\n`);
+  } finally {
+    for (const c of children) c.kill("SIGTERM");
+  }
+}
+
+const [which, ...rest] = process.argv.slice(2);
+const { values } = parseArgs({
+  args: rest,
+  options: {
+    out: { type: "string", default: "bench-gateway.json" },
+    requests: { type: "string", default: "5000" },
+    "tool-transport": { type: "string", default: "http" },
+  },
+});
+if (which !== "gateway") {
+  process.stderr.write("usage: npm run bench -- gateway --out FILE.json [--requests N] [--tool-transport http|stdio]\n");
+  process.exit(2);
+}
+const transport = values["tool-transport"] === "stdio" ? "stdio" : "http";
+await benchGateway(values.out, Number(values.requests), transport);
+process.exit(0);
