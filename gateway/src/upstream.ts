@@ -17,6 +17,7 @@ import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotoc
 import type { Logger } from "pino";
 import type { ServerConfig } from "./config.ts";
 import { GatewayError, toGatewayError } from "./errors.ts";
+import { createPooledFetch } from "./http-fetch.ts";
 
 export type UpstreamState = "connecting" | "ready" | "down" | "closed";
 
@@ -56,6 +57,8 @@ export class McpUpstream extends EventEmitter implements Upstream {
   #failures = 0;
   #reconnectTimer: NodeJS.Timeout | undefined;
   #connecting: Promise<void> | undefined;
+  /** Keep-alive HTTP pool shared by every connection to this upstream (HTTP upstreams only). */
+  #http = createPooledFetch();
 
   constructor(config: ServerConfig, log: Logger) {
     super();
@@ -112,6 +115,7 @@ export class McpUpstream extends EventEmitter implements Upstream {
     const client = this.#client;
     this.#client = undefined;
     await client?.close().catch(() => {});
+    await this.#http.close().catch(() => {});
   }
 
   #setState(state: UpstreamState): void {
@@ -235,7 +239,7 @@ export class McpUpstream extends EventEmitter implements Upstream {
     const requestInit = { headers: t.headers };
     return t.kind === "sse"
       ? new SSEClientTransport(new URL(t.url), { requestInit })
-      : new StreamableHTTPClientTransport(new URL(t.url), { requestInit });
+      : new StreamableHTTPClientTransport(new URL(t.url), { requestInit, fetch: this.#http.fetch });
   }
 }
 

@@ -15,7 +15,12 @@ import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { credentials, type GrpcObject, loadPackageDefinition, type ServiceClientConstructor } from "@grpc/grpc-js";
+import {
+  credentials,
+  type GrpcObject,
+  loadPackageDefinition,
+  type ServiceClientConstructor,
+} from "@grpc/grpc-js";
 import { loadSync } from "@grpc/proto-loader";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
@@ -79,8 +84,16 @@ async function scenario(name: string, fn: () => Promise<boolean>, requests: numb
   return { c1, c64 };
 }
 
-function spawnJsonLine(args: string[], pick: (rec: Record<string, unknown>) => boolean, stream: "stdout" | "stderr" = "stdout") {
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, LOG_LEVEL: "info" } });
+function spawnJsonLine(
+  args: string[],
+  pick: (rec: Record<string, unknown>) => boolean,
+  stream: "stdout" | "stderr" = "stdout",
+) {
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, LOG_LEVEL: "info" },
+  });
   return new Promise<{ child: ChildProcess; rec: Record<string, unknown> }>((resolvePromise, reject) => {
     child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited with ${code}`)));
     createInterface({ input: child[stream]! }).on("line", (line) => {
@@ -101,7 +114,8 @@ async function benchGateway(out: string, requests: number, toolTransport: "http"
     const echo = await spawnJsonLine([join(here, "echo-server.ts")], (r) => typeof r.port === "number");
     children.push(echo.child);
     const def = loadSync(join(here, "echo.proto"), { keepCase: true });
-    const Echo = ((loadPackageDefinition(def).rlfactory as GrpcObject).bench as GrpcObject).Echo as ServiceClientConstructor;
+    const Echo = ((loadPackageDefinition(def).rlfactory as GrpcObject).bench as GrpcObject)
+      .Echo as ServiceClientConstructor;
     const echoClient = new Echo(`127.0.0.1:${echo.rec.port}`, credentials.createInsecure()) as unknown as {
       Echo(req: unknown, cb: (err: unknown, res: unknown) => void): void;
     };
@@ -145,7 +159,10 @@ async function benchGateway(out: string, requests: number, toolTransport: "http"
         servers: { testbed: { ...serverEntry, tools: { echo: { cache: true } } } },
       }),
     );
-    const gw = await spawnJsonLine([RLF, "gateway", "--config", config], (r) => r.msg === "gateway listening");
+    const gw = await spawnJsonLine(
+      [RLF, "gateway", "--config", config],
+      (r) => r.msg === "gateway listening",
+    );
     children.push(gw.child);
     const client = new GatewayClient(String(gw.rec.grpc));
     const call = { name: "testbed__echo", arguments_json: JSON.stringify({ value: "hello" }) };
@@ -204,7 +221,9 @@ const { values } = parseArgs({
   },
 });
 if (which !== "gateway") {
-  process.stderr.write("usage: npm run bench -- gateway --out FILE.json [--requests N] [--tool-transport http|stdio]\n");
+  process.stderr.write(
+    "usage: npm run bench -- gateway --out FILE.json [--requests N] [--tool-transport http|stdio]\n",
+  );
   process.exit(2);
 }
 const transport = values["tool-transport"] === "stdio" ? "stdio" : "http";
