@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 // `rlf`: the one entry point of every rlfactory service.
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -42,8 +41,9 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main(process.argv.slice(2)).then(
+/** Runs `rlf ARGS` as a process: exit code and error printing. */
+export function runCli(argv: string[]): void {
+  main(argv).then(
     (code) => {
       // Long-running commands resolve with -1 and keep the process alive until a signal.
       if (code >= 0) process.exitCode = code;
@@ -58,4 +58,8 @@ if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.me
       }
     },
   );
+}
+
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  runCli(process.argv.slice(2));
 }

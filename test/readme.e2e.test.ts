@@ -1,0 +1,125 @@
+// The README's commands, run as written: `npm start` brings up the local stack on its fixed ports,
+// then every `npx rlf`, `curl` and `grpcurl` line of the README's sh blocks runs against it, and
+// the toolkit example is served behind a gateway.
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT, startTestGateway, stopChild, waitFor } from "./gateway/harness.ts";
+
+const run = promisify(execFile);
+const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+
+/** Lines of the README's ```sh blocks. */
+function shellLines(): string[] {
+  const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] ?? "");
+  return blocks.flatMap((b) => b.split("\n").map((l) => l.trim())).filter((l) => l && !l.startsWith("#"));
+}
+
+const hasGrpcurl = existsSync(join(ROOT, ".ci/bin/grpcurl")) || !!process.env.CI;
+const env = { ...process.env, PATH: `${join(ROOT, ".ci/bin")}:${process.env.PATH}` };
+
+describe("README", () => {
+  let stack: ChildProcess;
+  let output = "";
+
+  beforeAll(async () => {
+    expect(shellLines()).toContain("npm install && npm start");
+    // `npm install` has run (CI: npm ci); `npm start` is what a user runs next.
+    stack = spawn("npm", ["start"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    stack.stdout?.on("data", (d: Buffer) => {
+      output += d.toString();
+    });
+    stack.stderr?.on("data", (d: Buffer) => {
+      output += d.toString();
+    });
+    await waitFor(
+      async () => (await fetch("http://127.0.0.1:8080/readyz")).ok,
+      60_000,
+      "npm start to serve /readyz on 127.0.0.1:8080",
+    ).catch((err: Error) => {
+      throw new Error(`${err.message}\n${output}`);
+    });
+  });
+
+  afterAll(async () => {
+    if (stack?.pid && stack.exitCode === null && stack.signalCode === null) {
+      // npm start → node rlf: signal the whole group, as Ctrl-C does.
+      process.kill(-stack.pid, "SIGINT");
+      await stopChild(stack, 10_000);
+    }
+  });
+
+  it("every npx rlf / curl / grpcurl command succeeds against the local stack", async () => {
+    const commands = shellLines().filter((l) => /^(npx rlf tools|curl|grpcurl)\b/.test(l));
+    expect(commands.length).toBeGreaterThanOrEqual(6);
+    for (const command of commands) {
+      if (command.startsWith("grpcurl") && !hasGrpcurl) continue;
+      const { stdout } = await run("bash", ["-c", command], { cwd: ROOT, env, timeout: 30_000 }).catch(
+        (err: { stderr?: string }) => {
+          throw new Error(`README command failed: ${command}\n${err.stderr ?? ""}`);
+        },
+      );
+      expect(stdout.length, command).toBeGreaterThan(0);
+      if (command.includes("12 * (3 + 4)")) expect(stdout).toContain("84");
+      if (command.includes("2^10"))
+        expect(JSON.parse(stdout)).toMatchObject({ error_code: "OK", structured_content: { result: 1024 } });
+      if (command.includes("/readyz")) expect(JSON.parse(stdout)).toMatchObject({ status: "ready" });
+      if (command.includes("/metrics")) expect(stdout).toContain("rlf_gateway_calls_total");
+      if (command.endsWith(" list")) expect(stdout).toContain("rlfactory.v1.ToolGateway");
+    }
+  });
+
+  it("stops cleanly on Ctrl-C", async () => {
+    if (!stack.pid) throw new Error("no stack");
+    process.kill(-stack.pid, "SIGINT");
+    const exit = await new Promise<{ code: number | null; signal: string | null }>((resolve) => {
+      if (stack.exitCode !== null || stack.signalCode !== null)
+        resolve({ code: stack.exitCode, signal: stack.signalCode });
+      else stack.once("exit", (code, signal) => resolve({ code, signal }));
+    });
+    // npm itself re-raises SIGINT after its child exits; rlf exits 0.
+    expect(exit.code === 0 || exit.signal === "SIGINT").toBe(true);
+    expect(output).toContain("SIGINT, shutting down");
+    expect(output).not.toMatch(/shutdown failed|Error:/);
+    await waitFor(
+      async () =>
+        !(await fetch("http://127.0.0.1:7002/healthz").then(
+          (r) => r.ok,
+          () => false,
+        )),
+      10_000,
+      "tool servers to stop",
+    );
+  });
+});
+
+describe("README toolkit example", () => {
+  const dir = join(ROOT, "test/.tmp-readme");
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("serves its tool behind a gateway", async () => {
+    const example = /```ts\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(example).toContain("defineTool");
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, "geo.ts");
+    writeFileSync(file, example ?? "");
+    const gw = await startTestGateway({
+      servers: { geo: { command: process.execPath, args: [file, "--stdio"] } },
+    });
+    try {
+      const ok = await gw.client.callTool({ name: "geo__capital", arguments_json: '{"country": "Japan"}' });
+      expect(JSON.parse(ok.structured_content_json)).toEqual({ capital: "Tokyo" });
+      expect(ok.content[0]?.text?.text).toBe("Tokyo");
+      const unknown = await gw.client.callTool({
+        name: "geo__capital",
+        arguments_json: '{"country": "Atlantis"}',
+      });
+      expect(unknown).toMatchObject({ is_error: true, error_code: "OK" });
+      expect(unknown.content[0]?.text?.text).toBe("no capital known for Atlantis");
+    } finally {
+      await gw.stop();
+    }
+  });
+});
