@@ -35,7 +35,10 @@ function walk(dir: string): string[] {
   });
 }
 for (const file of walk(outDir)) {
-  const text = readFileSync(file, "utf8").replace(/from '(\.{1,2}\/[^']+)'/g, "from '$1.ts'");
+  const text = readFileSync(file, "utf8")
+    .replace(/from '(\.{1,2}\/[^']+)'/g, "from '$1.ts'")
+    // Keep the output independent of where the repository is checked out.
+    .replaceAll(`// Original file: ${root}/`, "// Original file: ");
   writeFileSync(file, text);
 }
 console.log(`generated types in ${outDir}`);

@@ -1,4 +1,4 @@
-// Original file: /work/main/proto/rlfactory/v1/gateway.proto
+// Original file: proto/rlfactory/v1/gateway.proto
 
 import type { ToolCall as _rlfactory_v1_ToolCall, ToolCall__Output as _rlfactory_v1_ToolCall__Output } from '../../rlfactory/v1/ToolCall.ts';
 

@@ -1,4 +1,4 @@
-// Original file: /work/main/proto/rlfactory/v1/gateway.proto
+// Original file: proto/rlfactory/v1/gateway.proto
 
 import type { TextContent as _rlfactory_v1_TextContent, TextContent__Output as _rlfactory_v1_TextContent__Output } from '../../rlfactory/v1/TextContent.ts';
 import type { ImageContent as _rlfactory_v1_ImageContent, ImageContent__Output as _rlfactory_v1_ImageContent__Output } from '../../rlfactory/v1/ImageContent.ts';

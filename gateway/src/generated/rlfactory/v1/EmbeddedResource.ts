@@ -1,4 +1,4 @@
-// Original file: /work/main/proto/rlfactory/v1/gateway.proto
+// Original file: proto/rlfactory/v1/gateway.proto
 
 
 export interface EmbeddedResource {

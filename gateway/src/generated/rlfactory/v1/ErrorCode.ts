@@ -1,4 +1,4 @@
-// Original file: /work/main/proto/rlfactory/v1/gateway.proto
+// Original file: proto/rlfactory/v1/gateway.proto
 
 /**
  * Why a call failed (as opposed to the tool reporting an error in its result).

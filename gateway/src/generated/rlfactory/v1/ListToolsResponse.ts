@@ -1,4 +1,4 @@
-// Original file: /work/main/proto/rlfactory/v1/gateway.proto
+// Original file: proto/rlfactory/v1/gateway.proto
 
 import type { Tool as _rlfactory_v1_Tool, Tool__Output as _rlfactory_v1_Tool__Output } from '../../rlfactory/v1/Tool.ts';
 

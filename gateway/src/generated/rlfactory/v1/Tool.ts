@@ -1,4 +1,4 @@
-// Original file: /work/main/proto/rlfactory/v1/gateway.proto
+// Original file: proto/rlfactory/v1/gateway.proto
 
 import type { ToolAnnotations as _rlfactory_v1_ToolAnnotations, ToolAnnotations__Output as _rlfactory_v1_ToolAnnotations__Output } from '../../rlfactory/v1/ToolAnnotations.ts';
 

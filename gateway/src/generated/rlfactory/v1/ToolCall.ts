@@ -1,4 +1,4 @@
-// Original file: /work/main/proto/rlfactory/v1/gateway.proto
+// Original file: proto/rlfactory/v1/gateway.proto
 
 import type { CacheMode as _rlfactory_v1_CacheMode, CacheMode__Output as _rlfactory_v1_CacheMode__Output } from '../../rlfactory/v1/CacheMode.ts';
 

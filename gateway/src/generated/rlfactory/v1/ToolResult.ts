@@ -1,4 +1,4 @@
-// Original file: /work/main/proto/rlfactory/v1/gateway.proto
+// Original file: proto/rlfactory/v1/gateway.proto
 
 import type { Content as _rlfactory_v1_Content, Content__Output as _rlfactory_v1_Content__Output } from '../../rlfactory/v1/Content.ts';
 import type { ErrorCode as _rlfactory_v1_ErrorCode, ErrorCode__Output as _rlfactory_v1_ErrorCode__Output } from '../../rlfactory/v1/ErrorCode.ts';
