@@ -1,18 +1,21 @@
-// A gateway fronting three real MCP servers in child processes: our calculator over Streamable HTTP
+// A gateway fronting real MCP servers in child processes: our calculator over Streamable HTTP
 // (2026-07-28, stateless), our testbed over stdio, and the third-party reference "everything" server
-// from npm over stdio (a 2025-era server). Every tool is listed under `server__tool` and called.
+// from npm (a 2025-era server) over stdio and over Streamable HTTP (sessions). Every tool is listed
+// under `server__tool` and called.
 import { type ChildProcess, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import type { WireToolResult } from "@rlfactory/gateway";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   EVERYTHING,
+  freePort,
   type InProcessGateway,
   RLF,
   ROOT,
   startTestGateway,
   stopChild,
   testbedStdio,
+  waitFor,
 } from "./harness.ts";
 
 /** Arguments for every tool we call, by gateway name. Tools left out are listed in `notCalled`. */
@@ -46,6 +49,15 @@ const CALLS: Record<string, { args: Record<string, unknown>; check: (r: WireTool
     args: { a: 2, b: 3 },
     check: (r) => expect(r.content[0]?.text?.text).toContain("5"),
   },
+  everything_http__echo: {
+    args: { message: "over http" },
+    check: (r) => expect(r.content[0]?.text?.text).toBe("Echo: over http"),
+  },
+  "everything_http__get-sum": {
+    args: { a: 40, b: 2 },
+    check: (r) => expect(r.content[0]?.text?.text).toContain("42"),
+  },
+
   "everything__get-tiny-image": {
     args: {},
     check: (r) =>
@@ -80,6 +92,7 @@ const notCalled = new Set(["everything__gzip-file-as-resource", "everything__sim
 
 describe("a gateway over three real MCP servers", () => {
   let calculator: ChildProcess;
+  let everythingHttp: ChildProcess;
   let gw: InProcessGateway;
 
   beforeAll(async () => {
@@ -98,23 +111,38 @@ describe("a gateway over three real MCP servers", () => {
         }
       });
     });
+    const port = await freePort();
+    everythingHttp = spawn(process.execPath, [EVERYTHING, "streamableHttp"], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: String(port) },
+      stdio: "ignore",
+    });
+    const everythingUrl = `http://127.0.0.1:${port}/mcp`;
+    await waitFor(
+      () => fetch(everythingUrl, { method: "GET" }).then(() => true),
+      15_000,
+      "everything over HTTP",
+    );
     gw = await startTestGateway({
       servers: {
         calculator: { url },
         testbed: testbedStdio(),
         everything: { command: process.execPath, args: [EVERYTHING, "stdio"] },
+        everything_http: { url: everythingUrl, include: ["echo", "get-sum"] },
       },
     });
   });
   afterAll(async () => {
     await gw?.stop();
     if (calculator) await stopChild(calculator);
+    if (everythingHttp) await stopChild(everythingHttp);
   });
 
   it("negotiates each server's protocol era", () => {
     const detail = Object.fromEntries(gw.gateway.upstreams.map((u) => [u.name, u.detail]));
     expect(detail.calculator).toBe("protocol 2026-07-28");
     expect(detail.everything).toMatch(/^protocol 2025-/);
+    expect(detail.everything_http).toMatch(/^protocol 2025-/);
   });
 
   it("lists every tool with a namespaced name", async () => {
@@ -123,7 +151,13 @@ describe("a gateway over three real MCP servers", () => {
     for (const name of [...Object.keys(CALLS).filter((n) => !n.endsWith("__extra")), ...notCalled]) {
       expect(names).toContain(name);
     }
-    expect(names.every((n) => /^(calculator|testbed|everything)__[a-zA-Z0-9._-]+$/.test(n))).toBe(true);
+    expect(
+      names.every((n) => /^(calculator|testbed|everything|everything_http)__[a-zA-Z0-9._-]+$/.test(n)),
+    ).toBe(true);
+    expect(names.filter((n) => n.startsWith("everything_http__"))).toEqual([
+      "everything_http__echo",
+      "everything_http__get-sum",
+    ]);
     const calc = tools.find((t) => t.name === "calculator__calculate");
     expect(calc).toMatchObject({ server: "calculator", upstream_name: "calculate" });
     expect(JSON.parse(calc?.input_schema_json ?? "{}")).toMatchObject({
