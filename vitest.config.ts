@@ -1,12 +1,37 @@
 import { defineConfig } from "vitest/config";
 
+// Tests spawn real servers on loopback. Two groups, run one after the other:
+//  - "parallel": everything that does not measure time, two files at a time;
+//  - "exclusive": files that assert deadlines/concurrency against wall time (and the benchmark
+//    smoke run, which loads the machine), one file at a time on an otherwise idle machine.
+const EXCLUSIVE = ["test/gateway/policies.e2e.test.ts", "test/bench/**/*.test.ts"];
+
 export default defineConfig({
   test: {
-    include: ["gateway/src/**/*.test.ts", "services/*/src/**/*.test.ts", "test/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // Tests spawn real servers on loopback; keep parallelism modest on small CI machines.
-    maxWorkers: 2,
     pool: "forks",
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "parallel",
+          include: ["gateway/src/**/*.test.ts", "services/*/src/**/*.test.ts", "test/**/*.test.ts"],
+          exclude: [...EXCLUSIVE, "**/node_modules/**"],
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "exclusive",
+          include: EXCLUSIVE,
+          maxWorkers: 1,
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+        },
+      },
+    ],
   },
 });

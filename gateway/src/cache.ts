@@ -23,29 +23,32 @@ export function cacheKey(server: string, tool: string, args: unknown, schemaVers
 
 export class MemoryResultCache implements ResultCache {
   readonly backend = "memory" as const;
-  #lru: LRUCache<string, string>;
+  #lru: LRUCache<string, CallToolResult>;
 
   constructor(opts: { maxEntries: number; maxBytes: number }) {
-    this.#lru = new LRUCache<string, string>({
-      max: opts.maxEntries,
-      maxSize: opts.maxBytes,
-      sizeCalculation: (v) => Math.max(1, v.length),
-    });
+    this.#lru = new LRUCache<string, CallToolResult>({ max: opts.maxEntries, maxSize: opts.maxBytes });
   }
 
   async get(key: string): Promise<CallToolResult | undefined> {
-    const text = this.#lru.get(key);
-    // Stored as JSON text so callers can never mutate a cached result.
-    return text === undefined ? undefined : (JSON.parse(text) as CallToolResult);
+    return this.#lru.get(key);
   }
 
   async set(key: string, value: CallToolResult, ttlMs: number): Promise<void> {
-    this.#lru.set(key, JSON.stringify(value), { ttl: ttlMs });
+    // Frozen: a hit hands the same object to every caller, so nobody may change it.
+    this.#lru.set(key, deepFreeze(value), { ttl: ttlMs, size: Math.max(1, JSON.stringify(value).length) });
   }
 
   async close(): Promise<void> {
     this.#lru.clear();
   }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
 }
 
 export class RedisResultCache implements ResultCache {
