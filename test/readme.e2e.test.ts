@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startOtlpReceiver } from "./fixtures/otlp-receiver.ts";
 import { ROOT, startTestGateway, stopChild, waitFor } from "./gateway/harness.ts";
 
 const run = promisify(execFile);
@@ -52,7 +53,10 @@ describe("README", () => {
   });
 
   it("every npx rlf / curl / grpcurl command succeeds against the local stack", async () => {
-    const commands = shellLines().filter((l) => /^(npx rlf tools|curl|grpcurl)\b/.test(l));
+    // Lines for the example gateway on 50052 run in the next test, with that gateway up.
+    const commands = shellLines().filter(
+      (l) => /^(npx rlf tools|curl|grpcurl)\b/.test(l) && !l.includes(":50052"),
+    );
     expect(commands.length).toBeGreaterThanOrEqual(6);
     for (const command of commands) {
       if (command.startsWith("grpcurl") && !hasGrpcurl) continue;
@@ -68,6 +72,33 @@ describe("README", () => {
       if (command.includes("/readyz")) expect(JSON.parse(stdout)).toMatchObject({ status: "ready" });
       if (command.includes("/metrics")) expect(stdout).toContain("rlf_gateway_calls_total");
       if (command.endsWith(" list")) expect(stdout).toContain("rlfactory.v1.ToolGateway");
+    }
+  });
+
+  it("runs the example gateway.yaml next to the stack", async () => {
+    const yaml = /```yaml\n(# gateway\.yaml\n[\s\S]*?)```/.exec(readme)?.[1];
+    expect(yaml).toBeDefined();
+    const dir = join(ROOT, "test/.tmp-readme");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "gateway.yaml"), yaml ?? "");
+    const start = shellLines().find((l) => l.startsWith("npx rlf gateway --config gateway.yaml"));
+    expect(start).toBeDefined();
+    const gateway = spawn("bash", ["-c", start ?? ""], { cwd: dir, env, stdio: "ignore", detached: true });
+    try {
+      await waitFor(
+        async () => (await fetch("http://127.0.0.1:8081/readyz")).ok,
+        30_000,
+        "the example gateway",
+      );
+      const calls = shellLines().filter((l) => l.startsWith("npx rlf tools") && l.includes(":50052"));
+      expect(calls.length).toBeGreaterThan(0);
+      for (const command of calls) {
+        const { stdout } = await run("bash", ["-c", command], { cwd: dir, env, timeout: 30_000 });
+        if (command.includes("get-sum")) expect(stdout).toContain("5");
+      }
+    } finally {
+      if (gateway.pid && gateway.exitCode === null) process.kill(-gateway.pid, "SIGTERM");
+      await stopChild(gateway, 10_000);
     }
   });
 
@@ -93,6 +124,64 @@ describe("README", () => {
       "tool servers to stop",
     );
   });
+});
+
+describe("README tracing command", () => {
+  it("exports spans from the gateway and the tool server in one trace", async () => {
+    const line = shellLines().find((l) => l.startsWith("OTEL_EXPORTER_OTLP_ENDPOINT="));
+    expect(line).toBe("OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 npm start");
+    const receiver = await startOtlpReceiver(4318);
+    const stack = spawn("bash", ["-c", line ?? ""], {
+      cwd: ROOT,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
+    let log = "";
+    stack.stdout?.on("data", (d: Buffer) => {
+      log += d.toString();
+    });
+    stack.stderr?.on("data", (d: Buffer) => {
+      log += d.toString();
+    });
+    try {
+      await waitFor(
+        async () => (await fetch("http://127.0.0.1:8080/readyz")).ok,
+        60_000,
+        "the traced stack",
+      ).catch((err: Error) => {
+        throw new Error(`${err.message}\n${log}`);
+      });
+      await run(process.execPath, [
+        join(ROOT, "services/cli/bin/rlf.js"),
+        "tools",
+        "call",
+        "calculator__calculate",
+        "--args",
+        '{"expression": "6*7"}',
+        "--no-cache",
+      ]);
+      const [toolSpan] = await receiver.waitFor(
+        (s) => s.serviceName === "rlf-tool-calculator" && s.kind === "SERVER",
+        15_000,
+      );
+      const trace = await receiver.waitFor((s) => s.traceId === toolSpan?.traceId, 15_000, 3);
+      expect(trace.map((s) => `${s.serviceName} ${s.kind} ${s.name}`).sort()).toEqual([
+        "rlf-gateway CLIENT tools/call calculate",
+        "rlf-gateway SERVER rlfactory.v1.ToolGateway/CallTool",
+        "rlf-tool-calculator SERVER tools/call calculate",
+      ]);
+    } catch (err) {
+      throw new Error(
+        `${(err as Error).message}\nspans: ${JSON.stringify(receiver.spans())}\n${log.slice(-3000)}`,
+      );
+    } finally {
+      if (stack.pid && stack.exitCode === null && stack.signalCode === null)
+        process.kill(-stack.pid, "SIGINT");
+      await stopChild(stack, 10_000);
+      await receiver.close();
+    }
+  }, 120_000);
 });
 
 describe("README toolkit example", () => {
