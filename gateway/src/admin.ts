@@ -8,7 +8,7 @@ import type { ApiKeyAuth } from "./auth.ts";
 import type { Catalog } from "./catalog.ts";
 import { httpStatusFor } from "./errors.ts";
 import type { Content } from "./generated/rlfactory/v1/Content.ts";
-import { toWireTool } from "./grpc-server.ts";
+import { toWireResult, toWireTool } from "./grpc-server.ts";
 import type { CallOutcome, Invoker } from "./invoker.ts";
 import type { UpstreamPolicies } from "./policies.ts";
 import type { Upstream } from "./upstream.ts";
@@ -131,22 +131,13 @@ function errorBody(code: string, message: string) {
   return { error: { code, message } };
 }
 
-/** The HTTP JSON form of a result: MCP-shaped content blocks (binary as base64). */
+/** The HTTP JSON form of a result: the gRPC fields, with MCP-shaped content blocks (binary as base64). */
 export function toJsonResult(o: CallOutcome) {
+  const { content, structured_content_json, ...rest } = toWireResult(o);
   return {
-    name: o.name,
-    call_id: o.callId,
-    content: (o.output?.content ?? []).map(toJsonContent),
-    structured_content: o.output?.structuredContentJson
-      ? JSON.parse(o.output.structuredContentJson)
-      : undefined,
-    is_error: o.output?.isError ?? false,
-    error_code: o.error?.code ?? "OK",
-    error_message: o.error?.message ?? "",
-    latency_ms: o.latencyMs,
-    cache_hit: o.cacheHit,
-    attempts: o.attempts,
-    truncated: o.output?.truncated ?? false,
+    ...rest,
+    content: (content ?? []).map(toJsonContent),
+    structured_content: structured_content_json ? JSON.parse(structured_content_json) : undefined,
   };
 }
 

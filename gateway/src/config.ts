@@ -304,28 +304,12 @@ export function normaliseConfig(raw: unknown, baseDir = process.cwd()): GatewayC
   };
 }
 
-function pickToolPolicy(p: (ToolPolicyInput & object) | undefined): ToolPolicyInput | undefined {
+const TOOL_POLICY_KEYS = ToolPolicyInput.keyof().options;
+
+/** The tool-policy part of a combined tool + upstream policy object. */
+function pickToolPolicy(p: ToolPolicyInput | undefined): ToolPolicyInput | undefined {
   if (!p) return undefined;
-  const {
-    deadlineMs,
-    maxDeadlineMs,
-    cache,
-    cacheTtlMs,
-    idempotent,
-    retry,
-    maxOutputBytes,
-    maxArgumentBytes,
-  } = p;
-  return {
-    deadlineMs,
-    maxDeadlineMs,
-    cache,
-    cacheTtlMs,
-    idempotent,
-    retry,
-    maxOutputBytes,
-    maxArgumentBytes,
-  };
+  return Object.fromEntries(TOOL_POLICY_KEYS.map((k) => [k, p[k]])) as ToolPolicyInput;
 }
 
 function toTransport(server: z.infer<typeof ServerInput>, baseDir: string): Transport {

@@ -254,7 +254,3 @@ function otelEnv(): Record<string, string> {
 export function createUpstream(config: ServerConfig, log: Logger): Upstream {
   return new McpUpstream(config, log);
 }
-
-/** Convenience for errors raised before a call reaches an upstream. */
-export const unavailable = (server: string, why: string) =>
-  new GatewayError("UNAVAILABLE", `tool server "${server}" ${why}`);

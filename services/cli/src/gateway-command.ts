@@ -1,6 +1,6 @@
 // `rlf gateway --config FILE`
 import { parseArgs } from "node:util";
-import { type GatewayHandle, loadConfigFile, startGateway } from "@rlfactory/gateway";
+import { loadConfigFile, startGateway } from "@rlfactory/gateway";
 import { startTelemetry } from "@rlfactory/telemetry";
 import { UsageError } from "./usage-error.ts";
 
@@ -52,5 +52,3 @@ export function stopOnSignals(stop: () => Promise<void>): void {
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
 }
-
-export type { GatewayHandle };
