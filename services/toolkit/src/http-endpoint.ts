@@ -6,11 +6,12 @@
 // traffic, served with sessions (legacy-http-sessions.ts) rather than the SDK's per-request
 // stateless fallback, so a long-lived gateway connection keeps one instance.
 import { once } from "node:events";
-import { createServer, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { localhostHostValidation, toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler, isLegacyRequest, type Server } from "@modelcontextprotocol/server";
 import { z } from "zod";
+import { type HttpRoute, RouteBodyError, readJsonBody } from "./http-route.ts";
 import { InFlight } from "./in-flight.ts";
 import { LegacyHttpSessions } from "./legacy-http-sessions.ts";
 import type { LiveInstances } from "./live-instances.ts";
@@ -42,6 +43,8 @@ export interface HttpEndpointDeps {
   registry: ToolRegistry;
   live: LiveInstances;
   log: Logger;
+  /** Extra JSON routes served beside /mcp and /healthz. */
+  routes?: readonly HttpRoute[];
 }
 
 const DEFAULT_GRACE_MS = 10_000;
@@ -72,6 +75,28 @@ async function jsonRpcMessage(request: Request): Promise<JsonRpcMessage | undefi
 
 function json(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+}
+
+/** Runs an extra route: parse JSON, call the handler (aborted if the client hangs up), answer JSON. */
+function serveRoute(route: HttpRoute, req: IncomingMessage, res: ServerResponse, log: Logger): void {
+  const controller = new AbortController();
+  res.once("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  readJsonBody(req)
+    .then((body) => route.handler(body, req, controller.signal))
+    .then(
+      (answer) => json(res, answer.status, answer.body),
+      (error: unknown) => {
+        if (error instanceof RouteBodyError) {
+          json(res, error.status, { error: error.message });
+          return;
+        }
+        log.error({ err: error, path: route.path }, "http route failed");
+        if (!res.headersSent) json(res, 500, { error: "internal error" });
+        else res.end();
+      },
+    );
 }
 
 export async function serveHttpEndpoint(
@@ -131,6 +156,15 @@ export async function serveHttpEndpoint(
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
     if (path === "/healthz" && (req.method === "GET" || req.method === "HEAD")) {
       json(res, draining ? 503 : 200, { status: draining ? "draining" : "ok" });
+      return;
+    }
+    const extra = deps.routes?.find((r) => r.path === path && r.method === req.method);
+    if (extra) {
+      if (draining) {
+        json(res, 503, { error: "server is shutting down" });
+        return;
+      }
+      serveRoute(extra, req, res, log);
       return;
     }
     if (path !== "/mcp") {

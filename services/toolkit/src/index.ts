@@ -8,6 +8,7 @@ export type {
 } from "./define-tool.ts";
 export { defineTool } from "./define-tool.ts";
 export type { HttpServeOptions, HttpServing } from "./http-endpoint.ts";
+export type { HttpRoute, HttpRouteResponse } from "./http-route.ts";
 export type { Logger } from "./logger.ts";
 export { logger } from "./logger.ts";
 export type { RawToolResult } from "./raw-result.ts";

@@ -311,3 +311,35 @@ describe("tools added at runtime", () => {
     expect(() => server.addTool(tools[0]!)).toThrow(/already registered/);
   });
 });
+
+describe("extra HTTP routes", () => {
+  it("serves JSON routes beside /mcp, with typed errors for bad bodies", async () => {
+    const server = createToolServer({
+      name: "routes",
+      version: "1.0.0",
+      tools: [],
+      routes: [
+        {
+          method: "POST",
+          path: "/double",
+          handler: async (body) => ({
+            status: 200,
+            body: { doubled: 2 * Number((body as { n: number }).n) },
+          }),
+        },
+      ],
+    });
+    const serving = await server.serveHttp({ port: 0 });
+    try {
+      const base = `http://127.0.0.1:${serving.port}`;
+      const ok = await fetch(`${base}/double`, { method: "POST", body: JSON.stringify({ n: 21 }) });
+      expect(await ok.json()).toEqual({ doubled: 42 });
+      const bad = await fetch(`${base}/double`, { method: "POST", body: "{nope" });
+      expect(bad.status).toBe(400);
+      expect(((await bad.json()) as { error: string }).error).toMatch(/not valid JSON/);
+      expect((await fetch(`${base}/double`)).status).toBe(404);
+    } finally {
+      await serving.close();
+    }
+  });
+});

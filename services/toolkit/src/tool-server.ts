@@ -2,6 +2,7 @@
 // can be added at runtime (clients then get notifications/tools/list_changed).
 import type { ToolDefinition } from "./define-tool.ts";
 import { type HttpServeOptions, type HttpServing, serveHttpEndpoint } from "./http-endpoint.ts";
+import type { HttpRoute } from "./http-route.ts";
 import { LiveInstances } from "./live-instances.ts";
 import { type Logger, logger } from "./logger.ts";
 import { createMcpInstance } from "./mcp-instance.ts";
@@ -14,6 +15,8 @@ export interface ToolServerOptions {
   tools: readonly ToolDefinition[];
   /** Where logs go; default: the toolkit's pino logger on stderr. */
   logger?: Logger;
+  /** Plain JSON HTTP routes served beside /mcp when serving over HTTP (e.g. search's /retrieve). */
+  routes?: readonly HttpRoute[];
 }
 
 export interface ToolServer {
@@ -42,6 +45,10 @@ export function createToolServer(opts: ToolServerOptions): ToolServer {
     addTool: (def) => registry.add(def),
     hasTool: (name) => registry.has(name),
     serveStdio: (stdioOpts) => serveStdioEndpoint({ createInstance, live, log }, stdioOpts),
-    serveHttp: (httpOpts) => serveHttpEndpoint({ createInstance, registry, live, log }, httpOpts),
+    serveHttp: (httpOpts) =>
+      serveHttpEndpoint(
+        { createInstance, registry, live, log, ...(opts.routes ? { routes: opts.routes } : {}) },
+        httpOpts,
+      ),
   };
 }
