@@ -23,6 +23,7 @@ export async function runStackCommand(argv: string[]): Promise<number> {
   const supervisors = Object.keys(toolServers)
     .filter((name) => TOOL_PORTS[name] !== undefined)
     .map((name) => supervise(name, ["tool", name, "--http", String(TOOL_PORTS[name])]));
+  // (each server runs with its defaults: search serves the bundled sample corpus, sql the sample databases)
   await Promise.all(supervisors.map((s) => s.healthy(TOOL_PORTS[s.name] ?? 0)));
   const gateway = await startGateway(config);
   await gateway.waitReady(30_000);

@@ -1,9 +1,15 @@
-import type { ToolServer } from "@rlfactory/toolkit";
 import { createCalculatorServer } from "./calculator/calculator-server.ts";
+import type { ToolServerEntry } from "./tool-server-entry.ts";
 
 export { createCalculatorServer } from "./calculator/calculator-server.ts";
+export type { ToolOptionValues, ToolServerEntry } from "./tool-server-entry.ts";
 
-/** The bundled tool servers by name: `toolServers[name]()` builds one, ready for `serveFromArgs`. */
-export const toolServers: Record<string, () => ToolServer> = {
-  calculator: () => createCalculatorServer(),
+/** The bundled tool servers by name, for `rlf tool NAME [options] [--stdio | --http PORT]`. */
+export const toolServers: Record<string, ToolServerEntry> = {
+  calculator: {
+    summary: "safe arithmetic and math functions (mathjs, restricted)",
+    options: {},
+    usage: "",
+    create: () => createCalculatorServer(),
+  },
 };

@@ -18,8 +18,8 @@ describe("calculator tool server", () => {
     await serving.close();
   });
 
-  it("is registered as `calculator`", () => {
-    expect(toolServers.calculator?.().name).toBe("calculator");
+  it("is registered as `calculator`", async () => {
+    expect((await toolServers.calculator?.create({}))?.name).toBe("calculator");
   });
 
   it("lists `calculate` as read-only and idempotent", async () => {
