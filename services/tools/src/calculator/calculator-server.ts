@@ -1,6 +1,7 @@
 // The `calculator` tool server: one tool, `calculate`, evaluating a math expression with mathjs.
 import { createToolServer, defineTool, ToolError, type ToolServer } from "@rlfactory/toolkit";
 import { z } from "zod";
+import { NumberMode } from "./evaluation-messages.ts";
 import { IsolatedEvaluator, type IsolatedEvaluatorOptions } from "./isolated-evaluator.ts";
 import { formatResult, MAX_EXPRESSION_LENGTH } from "./math-evaluator.ts";
 
@@ -15,6 +16,9 @@ export function createCalculatorServer(opts: IsolatedEvaluatorOptions = {}): Too
       "round, gcd, mean, matrices like [1, 2; 3, 4], units like `2 inch to cm`. One expression; no variables.",
     input: z.object({
       expression: z.string().min(1).max(MAX_EXPRESSION_LENGTH).describe("e.g. 12 * (3 + 4)"),
+      number: NumberMode.optional().describe(
+        "number (default, IEEE double), fraction (exact rationals: 1/3 + 1/6 = 1/2) or bignumber (64 significant digits)",
+      ),
     }),
     output: z.object({
       result: z
@@ -23,8 +27,8 @@ export function createCalculatorServer(opts: IsolatedEvaluatorOptions = {}): Too
       expression: z.string(),
     }),
     annotations: { readOnlyHint: true, idempotentHint: true },
-    handler: async ({ expression }, ctx) => {
-      const outcome = await evaluator.evaluate(expression, ctx.signal);
+    handler: async ({ expression, number }, ctx) => {
+      const outcome = await evaluator.evaluate(expression, ctx.signal, number ?? "number");
       if (!outcome.ok) throw new ToolError(outcome.error);
       return { result: outcome.result, expression };
     },

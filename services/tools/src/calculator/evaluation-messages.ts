@@ -1,7 +1,15 @@
 // Messages between the calculator and its evaluation worker.
 import { z } from "zod";
 
-export const EvaluationRequest = z.object({ id: z.number().int(), expression: z.string() });
+/** How numbers are represented: IEEE doubles, exact fractions, or 64-digit decimals. */
+export const NumberMode = z.enum(["number", "fraction", "bignumber"]);
+export type NumberMode = z.infer<typeof NumberMode>;
+
+export const EvaluationRequest = z.object({
+  id: z.number().int(),
+  expression: z.string(),
+  mode: NumberMode.default("number"),
+});
 export type EvaluationRequest = z.infer<typeof EvaluationRequest>;
 
 export const EvaluationReply = z.discriminatedUnion("ok", [

@@ -10,7 +10,7 @@ port.on("message", (raw: unknown) => {
   const request = EvaluationRequest.parse(raw);
   let reply: EvaluationReply;
   try {
-    reply = { id: request.id, ok: true, result: evaluateExpression(request.expression) };
+    reply = { id: request.id, ok: true, result: evaluateExpression(request.expression, request.mode) };
   } catch (error) {
     const message =
       error instanceof EvaluationError ? error.message : "The expression could not be evaluated";

@@ -1,8 +1,10 @@
 // Runs expression evaluation in a worker thread with a heap cap and a time limit, so that no
 // expression can exhaust the tool server's memory or block its event loop. A worker that runs out
 // of time or memory is discarded and replaced on the next call. Evaluations run one at a time.
+
 import { once } from "node:events";
 import { Worker } from "node:worker_threads";
+import type { NumberMode } from "./evaluation-messages.ts";
 import { EvaluationReply, WorkerReady } from "./evaluation-messages.ts";
 
 export interface IsolatedEvaluatorOptions {
@@ -40,11 +42,15 @@ export class IsolatedEvaluator {
     this.current ??= this.spawn();
   }
 
-  evaluate(expression: string, signal?: AbortSignal): Promise<EvaluationOutcome> {
+  evaluate(
+    expression: string,
+    signal?: AbortSignal,
+    mode: NumberMode = "number",
+  ): Promise<EvaluationOutcome> {
     const run = this.queue.then(() =>
       signal?.aborted === true
         ? { ok: false as const, error: "The evaluation was cancelled" }
-        : this.run(expression),
+        : this.run(expression, mode),
     );
     this.queue = run.catch(() => {});
     return run;
@@ -89,7 +95,7 @@ export class IsolatedEvaluator {
     void spawned.worker.terminate();
   }
 
-  private async run(expression: string): Promise<EvaluationOutcome> {
+  private async run(expression: string, mode: NumberMode): Promise<EvaluationOutcome> {
     this.current ??= this.spawn();
     const spawned = this.current;
     try {
@@ -133,7 +139,7 @@ export class IsolatedEvaluator {
       worker.on("message", onMessage);
       worker.once("error", onError);
       worker.once("exit", onExit);
-      worker.postMessage({ id, expression });
+      worker.postMessage({ id, expression, mode });
     });
   }
 }

@@ -70,3 +70,22 @@ describe("formatResult", () => {
     expect(formatResult("[1, 2]")).toBe("[1, 2]");
   });
 });
+
+describe("exact number modes", () => {
+  it("fraction mode keeps rationals exact", () => {
+    expect(evaluateExpression("1/3 + 1/6", "fraction")).toBe("1/2");
+    expect(evaluateExpression("0.1 + 0.2", "fraction")).toBe("3/10");
+    expect(evaluateExpression("0.1 + 0.2")).toBe(0.30000000000000004);
+  });
+  it("bignumber mode keeps 64 significant digits", () => {
+    expect(evaluateExpression("2^100", "bignumber")).toBe("1.267650600228229401496703205376e+30");
+    expect(evaluateExpression("0.1 + 0.2", "bignumber")).toBe("0.3");
+    expect(evaluateExpression("1/3", "bignumber")).toBe(`0.${"3".repeat(64)}`);
+  });
+  it("the restricted scope holds in every mode", () => {
+    for (const mode of ["fraction", "bignumber"] as const) {
+      expect(() => evaluateExpression('evaluate("1+1")', mode)).toThrow(/not allowed/);
+      expect(() => evaluateExpression("f(x) = x", mode)).toThrow(/Function definitions are not allowed/);
+    }
+  });
+});

@@ -5,7 +5,8 @@
 // so expressions cannot reach them. On top of that, expressions may not assign variables or
 // define functions (no recursion: an expression is a single formula), and results must be values
 // of bounded size. CPU and memory bounds are enforced around this, by the isolated evaluator.
-import { all, create, type MathNode } from "mathjs";
+import { all, create, type MathJsInstance, type MathNode } from "mathjs";
+import type { NumberMode } from "./evaluation-messages.ts";
 
 export const MAX_EXPRESSION_LENGTH = 1_000;
 export const MAX_RESULT_ELEMENTS = 1_000;
@@ -15,9 +16,8 @@ export class EvaluationError extends Error {
   override readonly name = "EvaluationError";
 }
 
-const math = create(all!);
-// Kept before the namespace entries are disabled below.
-const parse = math.parse;
+/** Digits kept by the `bignumber` mode. */
+export const BIGNUMBER_PRECISION = 64;
 
 export const DISABLED_FUNCTIONS = [
   "import",
@@ -39,17 +39,45 @@ export const DISABLED_FUNCTIONS = [
   "replacer",
 ] as const;
 
-math.import(
-  Object.fromEntries(
-    DISABLED_FUNCTIONS.map((name) => [
-      name,
-      () => {
-        throw new EvaluationError(`Function ${name} is not allowed`);
-      },
-    ]),
-  ),
-  { override: true },
-);
+interface Instance {
+  math: MathJsInstance;
+  /** Kept before the namespace entries are disabled. */
+  parse: MathJsInstance["parse"];
+}
+
+/** One restricted mathjs instance per number mode, created on first use. */
+const instances = new Map<NumberMode, Instance>();
+
+function instance(mode: NumberMode): Instance {
+  let found = instances.get(mode);
+  if (!found) {
+    const math = create(
+      all!,
+      mode === "number"
+        ? {}
+        : mode === "fraction"
+          ? { number: "Fraction" }
+          : { number: "BigNumber", precision: BIGNUMBER_PRECISION },
+    );
+    const parse = math.parse;
+    math.import(
+      Object.fromEntries(
+        DISABLED_FUNCTIONS.map((name) => [
+          name,
+          () => {
+            throw new EvaluationError(`Function ${name} is not allowed`);
+          },
+        ]),
+      ),
+      { override: true },
+    );
+    found = { math, parse };
+    instances.set(mode, found);
+  }
+  return found;
+}
+
+const math = instance("number").math;
 
 const FORBIDDEN_NODES: Record<string, string> = {
   AssignmentNode: "Assignments are not allowed",
@@ -87,7 +115,8 @@ function present(value: unknown): number | string {
 }
 
 /** Evaluates one expression; throws EvaluationError with a short message on any problem. */
-export function evaluateExpression(expression: string): number | string {
+export function evaluateExpression(expression: string, mode: NumberMode = "number"): number | string {
+  const { math: m, parse } = instance(mode);
   if (expression.length > MAX_EXPRESSION_LENGTH) {
     throw new EvaluationError(`The expression is longer than ${MAX_EXPRESSION_LENGTH} characters`);
   }
@@ -107,6 +136,9 @@ export function evaluateExpression(expression: string): number | string {
   } catch (error) {
     throw error instanceof EvaluationError ? error : new EvaluationError(shortMessage(error));
   }
+  // Exact modes answer in text so no digit is lost to a double: "1/3", "0.1000…0001".
+  if (mode !== "number" && (m.isFraction(value) || m.isBigNumber(value)))
+    return m.format(value as never, { fraction: "ratio" });
   return present(value);
 }
 
