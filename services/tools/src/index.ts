@@ -1,7 +1,9 @@
 import { createCalculatorServer } from "./calculator/calculator-server.ts";
+import { codeServerEntry } from "./code/index.ts";
 import type { ToolServerEntry } from "./tool-server-entry.ts";
 
 export { createCalculatorServer } from "./calculator/calculator-server.ts";
+export { createCodeServer } from "./code/index.ts";
 export type { ToolOptionValues, ToolServerEntry } from "./tool-server-entry.ts";
 
 /** The bundled tool servers by name, for `rlf tool NAME [options] [--stdio | --http PORT]`. */
@@ -12,4 +14,5 @@ export const toolServers: Record<string, ToolServerEntry> = {
     usage: "",
     create: () => createCalculatorServer(),
   },
+  code: codeServerEntry,
 };

@@ -1,0 +1,41 @@
+// The `code` tool server for `rlf tool code`: sandboxed Python/JavaScript execution.
+import type { ToolServerEntry } from "../tool-server-entry.ts";
+import { createCodeServer } from "./code-server.ts";
+import type { SandboxSettings } from "./sandbox-limits.ts";
+
+export { CodeSandbox } from "./code-sandbox.ts";
+export { type CodeServerOptions, createCodeServer } from "./code-server.ts";
+export type { RunResult, RunStatus } from "./run-result.ts";
+export { DEFAULT_SETTINGS, type SandboxSettings } from "./sandbox-limits.ts";
+
+const NUMERIC_OPTIONS = {
+  concurrency: "concurrency",
+  "max-run-timeout": "maxRunTimeoutSec",
+  "max-memory": "maxMemoryMb",
+  "uid-base": "uidBase",
+} as const satisfies Record<string, keyof SandboxSettings>;
+
+export const codeServerEntry: ToolServerEntry = {
+  summary: "run Python/JavaScript in a bubblewrap sandbox (run_code, run_tests, SandboxFusion /run_code)",
+  options: {
+    concurrency: { type: "string" },
+    "max-run-timeout": { type: "string" },
+    "max-memory": { type: "string" },
+    "uid-base": { type: "string" },
+    node: { type: "string" },
+  },
+  usage: "[--concurrency N] [--max-run-timeout SEC] [--max-memory MB] [--uid-base UID] [--node PATH]",
+  create: (values) => {
+    const settings: Partial<SandboxSettings> = {};
+    for (const [flag, key] of Object.entries(NUMERIC_OPTIONS)) {
+      const raw = values[flag];
+      if (raw === undefined) continue;
+      const n = Number(raw);
+      if (typeof raw !== "string" || !Number.isFinite(n) || n <= 0)
+        throw new Error(`--${flag} needs a positive number`);
+      settings[key] = n;
+    }
+    if (typeof values.node === "string") settings.nodePath = values.node;
+    return createCodeServer(settings);
+  },
+};
