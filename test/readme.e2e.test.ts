@@ -65,7 +65,18 @@ describe("README", () => {
           throw new Error(`README command failed: ${command}\n${err.stderr ?? ""}`);
         },
       );
+      if (command.startsWith("npx rlf data")) {
+        const out = /--out (\S+)/.exec(command)?.[1] ?? "";
+        expect(readFileSync(out, "utf8").split("\n").filter(Boolean).length).toBe(991);
+        continue;
+      }
       expect(stdout.length, command).toBeGreaterThan(0);
+      if (command.includes("search__search")) expect(stdout).toMatch(/^Doc 1\(Title: "[^"]+"\) /);
+      if (command.includes("code__run_code")) expect(stdout).toContain("45");
+      if (command.includes("sql__query")) expect(stdout).toMatch(/name \| country/i);
+      if (command.includes("/retrieve")) expect(JSON.parse(stdout).result[0][0]).toHaveProperty("score");
+      if (command.includes("/run_code"))
+        expect(JSON.parse(stdout)).toMatchObject({ status: "Success", run_result: { stdout: "42\n" } });
       if (command.includes("12 * (3 + 4)")) expect(stdout).toContain("84");
       if (command.includes("2^10"))
         expect(JSON.parse(stdout)).toMatchObject({ error_code: "OK", structured_content: { result: 1024 } });

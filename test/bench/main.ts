@@ -1,6 +1,7 @@
 // Benchmarks (JSON output; never timing asserts in tests).
 //
 //   npm run bench -- gateway --out FILE.json [--requests N] [--tool-transport http|stdio]
+//   npm run bench -- search --out FILE.json [--passages N]     (test/bench/search.ts)
 //
 // `gateway` measures, in one run on loopback, each at concurrency 1 and 64:
 //   raw_grpc          a raw grpc-js unary echo (the floor any gRPC service pays)
@@ -211,21 +212,40 @@ async function benchGateway(out: string, requests: number, toolTransport: "http"
   }
 }
 
+const USAGE = `usage: npm run bench -- gateway --out FILE.json [--requests N] [--tool-transport http|stdio]
+       npm run bench -- search --out FILE.json [--passages N] [--queries N] [--dir DIR]
+`;
+
 const [which, ...rest] = process.argv.slice(2);
-const { values } = parseArgs({
-  args: rest,
-  options: {
-    out: { type: "string", default: "bench-gateway.json" },
-    requests: { type: "string", default: "5000" },
-    "tool-transport": { type: "string", default: "http" },
-  },
-});
-if (which !== "gateway") {
-  process.stderr.write(
-    "usage: npm run bench -- gateway --out FILE.json [--requests N] [--tool-transport http|stdio]\n",
-  );
+if (which === "gateway") {
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      out: { type: "string", default: "bench-gateway.json" },
+      requests: { type: "string", default: "5000" },
+      "tool-transport": { type: "string", default: "http" },
+    },
+  });
+  const transport = values["tool-transport"] === "stdio" ? "stdio" : "http";
+  await benchGateway(values.out, Number(values.requests), transport);
+} else if (which === "search") {
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      out: { type: "string", default: "bench-search.json" },
+      passages: { type: "string" },
+      queries: { type: "string" },
+      dir: { type: "string" },
+    },
+  });
+  const { benchSearch } = await import("./search.ts");
+  await benchSearch(values.out, {
+    ...(values.passages ? { passages: Number(values.passages) } : {}),
+    ...(values.queries ? { queries: Number(values.queries) } : {}),
+    ...(values.dir ? { dir: values.dir } : {}),
+  });
+} else {
+  process.stderr.write(USAGE);
   process.exit(2);
 }
-const transport = values["tool-transport"] === "stdio" ? "stdio" : "http";
-await benchGateway(values.out, Number(values.requests), transport);
 process.exit(0);

@@ -8,7 +8,11 @@ const USAGE = `rlf — rlfactory command line
 Usage:
   rlf gateway --config FILE              run the tool gateway (gRPC + admin HTTP)
   rlf stack [--config FILE]              run the local stack: bundled tool servers + gateway
-  rlf tool NAME [--stdio | --http PORT]  run a bundled MCP tool server (calculator)
+  rlf tool NAME [options] [--stdio | --http PORT]
+                                         run a bundled MCP tool server: search, calculator, code, sql
+                                         ('rlf tool' lists them; 'rlf tool NAME --help' shows options)
+  rlf data hotpotqa --in FILE --out CORPUS.jsonl
+                                         build a Search-R1 passage corpus from HotpotQA JSON
   rlf tools list --gateway HOST:PORT [--server NAME] [--json]
   rlf tools call NAME --args JSON --gateway HOST:PORT [--deadline-ms N] [--no-cache] [--json]
 
@@ -30,6 +34,8 @@ export async function main(argv: string[]): Promise<number> {
       return (await import("./tool-command.ts")).runToolCommand(rest);
     case "tools":
       return (await import("./tools-command.ts")).runToolsCommand(rest);
+    case "data":
+      return (await import("./data-command.ts")).runDataCommand(rest);
     case undefined:
     case "help":
     case "--help":

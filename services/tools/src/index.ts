@@ -1,13 +1,18 @@
 import { createCalculatorServer } from "./calculator/calculator-server.ts";
 import { codeServerEntry } from "./code/index.ts";
+import { searchServerEntry } from "./search/index.ts";
+import { sqlServerEntry } from "./sql/index.ts";
 import type { ToolServerEntry } from "./tool-server-entry.ts";
 
 export { createCalculatorServer } from "./calculator/calculator-server.ts";
 export { createCodeServer } from "./code/index.ts";
+export { buildHotpotqaCorpus, createSearchServer } from "./search/index.ts";
+export { createSqlServer } from "./sql/index.ts";
 export type { ToolOptionValues, ToolServerEntry } from "./tool-server-entry.ts";
 
 /** The bundled tool servers by name, for `rlf tool NAME [options] [--stdio | --http PORT]`. */
 export const toolServers: Record<string, ToolServerEntry> = {
+  search: searchServerEntry,
   calculator: {
     summary: "safe arithmetic and math functions (mathjs, restricted)",
     options: {},
@@ -15,4 +20,5 @@ export const toolServers: Record<string, ToolServerEntry> = {
     create: () => createCalculatorServer(),
   },
   code: codeServerEntry,
+  sql: sqlServerEntry,
 };

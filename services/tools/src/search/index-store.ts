@@ -1,0 +1,162 @@
+// Persists an inverted index as a directory of raw little-endian typed arrays plus meta.json, and
+// reopens it when the corpus is unchanged: same size and mtime, or (when only the mtime moved) the
+// same SHA-256. Writes go to a temporary directory renamed into place, so readers never see half.
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { homedir } from "node:os";
+import { basename, dirname, join, resolve } from "node:path";
+import { z } from "zod";
+import type { InvertedIndexData } from "./inverted-index.ts";
+
+/** Bump when the on-disk layout or the analysis changes: older indexes are then rebuilt. */
+const FORMAT = "rlf-bm25-v1 lucene-english-porter";
+
+const Meta = z.object({
+  format: z.string(),
+  corpus: z.object({ path: z.string(), size: z.number(), mtimeMs: z.number(), sha256: z.string() }),
+  docCount: z.number().int(),
+  fieldDocCount: z.number().int(),
+  sumTotalTermFreq: z.number().int(),
+  numTerms: z.number().int(),
+  numPostings: z.number().int(),
+  tfBytes: z.union([z.literal(2), z.literal(4)]),
+});
+type Meta = z.infer<typeof Meta>;
+
+export interface CorpusFingerprint {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  sha256: string;
+}
+
+/** Where an index of `corpusPath` lives by default: a per-corpus folder under the user's cache. */
+export function defaultIndexDir(corpusPath: string): string {
+  const abs = resolve(corpusPath);
+  const cache = process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache");
+  const key = createHash("sha256").update(abs).digest("hex").slice(0, 16);
+  return join(cache, "rlfactory", "search-index", `${basename(abs)}-${key}`);
+}
+
+export async function sha256File(path: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(path, { highWaterMark: 4 << 20 })) hash.update(chunk as Buffer);
+  return hash.digest("hex");
+}
+
+const FILES = {
+  termBytes: "terms.bin",
+  termOffsets: "term-offsets.u32",
+  postingOffsets: "posting-offsets.f64",
+  postingDocs: "posting-docs.u32",
+  postingTfs: "posting-tfs",
+  norms: "norms.u8",
+  docOffsets: "doc-offsets.f64",
+} as const;
+
+export async function saveIndex(
+  dir: string,
+  data: InvertedIndexData,
+  corpus: CorpusFingerprint,
+): Promise<void> {
+  const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
+  await mkdir(tmp, { recursive: true });
+  try {
+    for (const [key, file] of Object.entries(FILES)) {
+      const array = data[key as keyof typeof FILES];
+      await writeFile(join(tmp, file), new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
+    }
+    const meta: Meta = {
+      format: FORMAT,
+      corpus,
+      docCount: data.docCount,
+      fieldDocCount: data.fieldDocCount,
+      sumTotalTermFreq: data.sumTotalTermFreq,
+      numTerms: data.termOffsets.length - 1,
+      numPostings: data.postingDocs.length,
+      tfBytes: data.postingTfs.BYTES_PER_ELEMENT === 4 ? 4 : 2,
+    };
+    await writeFile(join(tmp, "meta.json"), `${JSON.stringify(meta, null, 2)}\n`);
+    await mkdir(dirname(dir), { recursive: true });
+    await rm(dir, { recursive: true, force: true });
+    await rename(tmp, dir);
+  } catch (err) {
+    await rm(tmp, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+export type LoadOutcome =
+  | { status: "loaded"; data: InvertedIndexData; corpus: CorpusFingerprint }
+  | { status: "stale" | "missing"; reason: string };
+
+/** Opens the index in `dir` if it was built from `corpusPath` as it is now. */
+export async function loadIndex(dir: string, corpusPath: string): Promise<LoadOutcome> {
+  let meta: Meta;
+  try {
+    meta = Meta.parse(JSON.parse(await readFile(join(dir, "meta.json"), "utf8")));
+  } catch {
+    return { status: "missing", reason: `no readable index in ${dir}` };
+  }
+  if (meta.format !== FORMAT) return { status: "stale", reason: `index format ${meta.format}` };
+  const st = await stat(corpusPath);
+  if (st.size !== meta.corpus.size) return { status: "stale", reason: "corpus size changed" };
+  let corpus: CorpusFingerprint = { ...meta.corpus, path: resolve(corpusPath) };
+  if (st.mtimeMs !== meta.corpus.mtimeMs) {
+    const sha256 = await sha256File(corpusPath);
+    if (sha256 !== meta.corpus.sha256) return { status: "stale", reason: "corpus contents changed" };
+    corpus = { ...corpus, mtimeMs: st.mtimeMs };
+    await writeFile(join(dir, "meta.json"), `${JSON.stringify({ ...meta, corpus }, null, 2)}\n`).catch(
+      () => {},
+    );
+  }
+  try {
+    return { status: "loaded", data: await readData(dir, meta), corpus };
+  } catch (err) {
+    return { status: "stale", reason: `unreadable index (${(err as Error).message})` };
+  }
+}
+
+async function readData(dir: string, meta: Meta): Promise<InvertedIndexData> {
+  const numTerms = meta.numTerms;
+  return {
+    docCount: meta.docCount,
+    fieldDocCount: meta.fieldDocCount,
+    sumTotalTermFreq: meta.sumTotalTermFreq,
+    termBytes: new Uint8Array(await readArrayBuffer(join(dir, FILES.termBytes))),
+    termOffsets: new Uint32Array(await readArrayBuffer(join(dir, FILES.termOffsets), (numTerms + 1) * 4)),
+    postingOffsets: new Float64Array(
+      await readArrayBuffer(join(dir, FILES.postingOffsets), (numTerms + 1) * 8),
+    ),
+    postingDocs: new Uint32Array(await readArrayBuffer(join(dir, FILES.postingDocs), meta.numPostings * 4)),
+    postingTfs:
+      meta.tfBytes === 4
+        ? new Uint32Array(await readArrayBuffer(join(dir, FILES.postingTfs), meta.numPostings * 4))
+        : new Uint16Array(await readArrayBuffer(join(dir, FILES.postingTfs), meta.numPostings * 2)),
+    norms: new Uint8Array(await readArrayBuffer(join(dir, FILES.norms), meta.docCount)),
+    docOffsets: new Float64Array(await readArrayBuffer(join(dir, FILES.docOffsets), (meta.docCount + 1) * 8)),
+  };
+}
+
+/** Reads a whole file into a fresh (aligned) ArrayBuffer, in chunks (files may exceed 2 GiB). */
+async function readArrayBuffer(path: string, expectedBytes?: number): Promise<ArrayBuffer> {
+  const handle = await open(path, "r");
+  try {
+    const size = (await handle.stat()).size;
+    if (expectedBytes !== undefined && size !== expectedBytes) {
+      throw new Error(`${path}: ${size} bytes, expected ${expectedBytes}`);
+    }
+    const buffer = new ArrayBuffer(size);
+    const bytes = new Uint8Array(buffer);
+    const CHUNK = 1 << 30;
+    for (let at = 0; at < size; ) {
+      const { bytesRead } = await handle.read(bytes, at, Math.min(CHUNK, size - at), at);
+      if (bytesRead === 0) throw new Error(`${path}: truncated`);
+      at += bytesRead;
+    }
+    return buffer;
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,257 @@
+// The `sql` tool server: read-only access to a directory of SQLite databases (Spider's layout) for
+// NL2SQL agents: list_tables, describe_table, query, and verify (execution match of a predicted
+// query against a gold one, the usual NL2SQL reward). All database work runs in a small pool of
+// child processes, killed at a statement's time limit, so no query can block the server.
+import { fileURLToPath } from "node:url";
+import { createToolServer, defineTool, ToolError, type ToolServer } from "@rlfactory/toolkit";
+import { z } from "zod";
+import { DatabaseDirectory } from "./database-directory.ts";
+import { hasTopLevelOrderBy } from "./order-by.ts";
+import {
+  Cell,
+  DescribeResult,
+  type FailureKind,
+  type QueryRequest,
+  QueryResult,
+  RowsResult,
+  TablesResult,
+} from "./query-messages.ts";
+import { QueryProcessPool } from "./query-process-pool.ts";
+import { type CompareMode, resultsMatch } from "./result-comparison.ts";
+import { renderTable } from "./result-table.ts";
+
+/** The small attributed sample shipped with the repository (two Spider databases). */
+export const DEFAULT_DB_DIR = fileURLToPath(new URL("../../data/sql/", import.meta.url));
+
+export const LIMITS = {
+  /** Time limit of one statement (or one table listing/description), unless `timeoutMs` is given. */
+  timeoutMs: 2_000,
+  /** Rows `query` returns when max_rows is not given, and the most it may ask for. */
+  defaultMaxRows: 100,
+  maxRowsCap: 1_000,
+  /** Characters of one text cell shown by `query`/`describe_table` before it is cut. */
+  maxCellChars: 1_000,
+  /** Approximate JSON characters of one `query` result; rows past it are left out (truncated). */
+  maxResultChars: 100_000,
+  /** Rows each side of `verify` may have; a larger result is an error. */
+  verifyMaxRows: 100_000,
+  /** Characters of one SQL statement. */
+  maxSqlChars: 20_000,
+  sampleRows: 3,
+} as const;
+
+export interface SqlServerOptions {
+  /** Directory of databases; default DEFAULT_DB_DIR. */
+  dbDir?: string;
+  /** Time limit of one statement, in ms; default 2000. */
+  timeoutMs?: number;
+  /** Query processes running statements at once; default 2. */
+  processes?: number;
+}
+
+type JobResult =
+  | { ok: true; result: unknown }
+  | { ok: false; kind: FailureKind | "timeout" | "crashed"; message: string };
+
+export function createSqlServer(opts: SqlServerOptions = {}): ToolServer {
+  const timeoutMs = opts.timeoutMs ?? LIMITS.timeoutMs;
+  let directory: DatabaseDirectory;
+  try {
+    directory = new DatabaseDirectory(opts.dbDir ?? DEFAULT_DB_DIR);
+  } catch (error) {
+    throw new Error(
+      `cannot read the database directory ${opts.dbDir ?? DEFAULT_DB_DIR}: ${(error as Error).message}`,
+    );
+  }
+  const pool = new QueryProcessPool({ size: opts.processes ?? 2 });
+  pool.warmUp();
+
+  const run = async (request: QueryRequest, signal: AbortSignal): Promise<JobResult> => {
+    const outcome = await pool.run(request, timeoutMs, signal);
+    switch (outcome.status) {
+      case "done":
+        return outcome.reply.ok
+          ? { ok: true, result: outcome.reply.result }
+          : { ok: false, kind: outcome.reply.kind, message: outcome.reply.message };
+      case "timeout":
+        return { ok: false, kind: "timeout", message: `query timed out after ${timeoutMs} ms` };
+      case "cancelled":
+        throw new ToolError("the call was cancelled");
+      case "crashed":
+        return { ok: false, kind: "crashed", message: outcome.message };
+    }
+  };
+  const mustRun = async (request: QueryRequest, signal: AbortSignal): Promise<unknown> => {
+    const job = await run(request, signal);
+    if (!job.ok) throw new ToolError(job.message);
+    return job.result;
+  };
+
+  const ids = directory.ids();
+  const Db = z
+    .string()
+    .min(1)
+    .max(200)
+    .describe(
+      `database id${ids.length > 0 ? `, one of: ${ids.slice(0, 30).join(", ")}${ids.length > 30 ? ", ..." : ""}` : ""}`,
+    );
+  const Sql = z.string().min(1).max(LIMITS.maxSqlChars);
+  const hints = { readOnlyHint: true, idempotentHint: true };
+
+  const listTables = defineTool({
+    name: "list_tables",
+    title: "List tables",
+    description: "Lists the tables (and views) of a SQLite database.",
+    input: z.object({ db: Db }),
+    output: TablesResult,
+    annotations: hints,
+    handler: async ({ db }, { signal }) =>
+      TablesResult.parse(await mustRun({ op: "tables", file: directory.fileOf(db) }, signal)),
+    render: ({ tables }) => (tables.length > 0 ? tables.join("\n") : "(no tables)"),
+  });
+
+  const describeTable = defineTool({
+    name: "describe_table",
+    title: "Describe table",
+    description:
+      "Shows a table's columns (type, NOT NULL, primary key, default), its foreign keys and its first rows.",
+    input: z.object({ db: Db, table: z.string().min(1).max(500) }),
+    output: DescribeResult,
+    annotations: hints,
+    handler: async ({ db, table }, { signal }) =>
+      DescribeResult.parse(
+        await mustRun(
+          {
+            op: "describe",
+            file: directory.fileOf(db),
+            table,
+            sampleRows: LIMITS.sampleRows,
+            maxCellChars: LIMITS.maxCellChars,
+          },
+          signal,
+        ),
+      ),
+    render: (d) => {
+      const columns = d.columns.map(
+        (c) =>
+          `  ${c.name} ${c.type || "(no type)"}${c.pk ? " PRIMARY KEY" : ""}${c.notnull ? " NOT NULL" : ""}` +
+          (c.default !== null ? ` DEFAULT ${c.default}` : ""),
+      );
+      const keys = d.foreign_keys.map(
+        (k) => `  ${k.column} -> ${k.ref_table}(${k.ref_column ?? "primary key"})`,
+      );
+      const parts = [`table ${d.table}`, "columns:", ...columns];
+      if (keys.length > 0) parts.push("foreign keys:", ...keys);
+      if (d.sample_rows !== undefined) {
+        parts.push(
+          "first rows:",
+          renderTable(
+            d.columns.map((c) => c.name),
+            d.sample_rows,
+            false,
+          ),
+        );
+      }
+      return parts.join("\n");
+    },
+  });
+
+  const query = defineTool({
+    name: "query",
+    title: "Run a SQL query",
+    description:
+      "Runs one read-only SQLite query (SELECT / WITH / VALUES) and returns its rows " +
+      `(the first max_rows, default ${LIMITS.defaultMaxRows}; truncated tells whether there were more). ` +
+      `Statements that change anything are refused; a query running over ${timeoutMs} ms is stopped.`,
+    input: z.object({
+      db: Db,
+      sql: Sql.describe("one SQLite SELECT statement"),
+      max_rows: z.number().int().min(1).max(LIMITS.maxRowsCap).optional(),
+    }),
+    output: z.object({
+      columns: z.array(z.string()),
+      rows: z.array(z.array(Cell)),
+      row_count: z.number().int().describe("rows returned here"),
+      truncated: z.boolean().describe("whether the result had more rows than returned"),
+    }),
+    annotations: hints,
+    handler: async ({ db, sql, max_rows }, { signal }) => {
+      const result = QueryResult.parse(
+        await mustRun(
+          {
+            op: "query",
+            file: directory.fileOf(db),
+            sql,
+            maxRows: max_rows ?? LIMITS.defaultMaxRows,
+            maxCellChars: LIMITS.maxCellChars,
+            maxResultChars: LIMITS.maxResultChars,
+          },
+          signal,
+        ),
+      );
+      return { ...result, row_count: result.rows.length };
+    },
+    render: ({ columns, rows, truncated }) => renderTable(columns, rows, truncated),
+  });
+
+  const verify = defineTool({
+    name: "verify",
+    title: "Check a query against a gold query",
+    description:
+      "Execution match: runs predicted_sql and gold_sql and says whether their results are equal. Rows are " +
+      "compared as multisets (`bag`), in order (`ordered`) when gold_sql ends with an ORDER BY, or as sets " +
+      "(`set`) if asked; columns may come in any order; 1 equals 1.0. A failing predicted query is no match.",
+    input: z.object({
+      db: Db,
+      predicted_sql: Sql,
+      gold_sql: Sql,
+      compare: z
+        .enum(["set", "bag", "ordered"])
+        .optional()
+        .describe("default: `ordered` if gold_sql has a top-level ORDER BY, else `bag`"),
+    }),
+    output: z.object({
+      match: z.boolean(),
+      compare: z.enum(["set", "bag", "ordered"]),
+      predicted_rows: z.number().int().nullable().describe("null when the predicted query failed"),
+      gold_rows: z.number().int(),
+      error: z.string().nullable().describe("why the predicted query failed, else null"),
+    }),
+    annotations: hints,
+    handler: async ({ db, predicted_sql, gold_sql, compare }, { signal }) => {
+      const file = directory.fileOf(db);
+      const mode: CompareMode = compare ?? (hasTopLevelOrderBy(gold_sql) ? "ordered" : "bag");
+      const rowsOf = (sql: string) => run({ op: "rows", file, sql, maxRows: LIMITS.verifyMaxRows }, signal);
+      const [gold, predicted] = await Promise.all([rowsOf(gold_sql), rowsOf(predicted_sql)]);
+      if (!gold.ok) throw new ToolError(`gold_sql failed: ${gold.message}`);
+      const goldRows = RowsResult.parse(gold.result).rows;
+      if (!predicted.ok) {
+        return {
+          match: false,
+          compare: mode,
+          predicted_rows: null,
+          gold_rows: goldRows.length,
+          error: predicted.message,
+        };
+      }
+      const predictedRows = RowsResult.parse(predicted.result).rows;
+      return {
+        match: resultsMatch(goldRows, predictedRows, mode),
+        compare: mode,
+        predicted_rows: predictedRows.length,
+        gold_rows: goldRows.length,
+        error: null,
+      };
+    },
+    render: (v) =>
+      v.error !== null
+        ? `no match: the predicted query failed: ${v.error}`
+        : `${v.match ? "match" : "no match"} (${v.compare} comparison; predicted ${v.predicted_rows} rows, gold ${v.gold_rows} rows)`,
+  });
+
+  return createToolServer({
+    name: "sql",
+    version: "0.1.0",
+    tools: [listTables, describeTable, query, verify],
+  });
+}

@@ -1,0 +1,345 @@
+// Benchmark of the `search` tool server's BM25 index (JSON output; never timing asserts in tests).
+//
+//   node test/bench/search.ts --out FILE.json [--passages N] [--queries N] [--dir DIR]
+//
+// Generates a synthetic Search-R1 corpus (default 1,000,000 passages of 80-120 words drawn from a
+// 50,000-word vocabulary with Zipf frequencies, exponent 1.0), then measures:
+//   build      index build time (analysis + inversion + save), peak RSS, index bytes in memory and on disk
+//   load       reopening the saved index in a fresh server process: time and that process's RSS
+//   search     in-process query latency (one query of 2-6 Zipf-sampled vocabulary words, top 10)
+//   retrieve   POST /retrieve over HTTP to that server process, one query per request, at concurrency 1 and 16
+import { type ChildProcess, spawn } from "node:child_process";
+import { createWriteStream, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { openBm25Retriever } from "../../services/tools/src/search/bm25-retriever.ts";
+import { ENGLISH_STOP_WORDS } from "../../services/tools/src/search/english-analyzer.ts";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(here, "../..");
+
+export interface SearchBenchOptions {
+  passages?: number;
+  vocabulary?: number;
+  zipfExponent?: number;
+  queries?: number;
+  /** Work directory for the corpus and index (default: a fresh temp dir, removed afterwards). */
+  dir?: string;
+}
+
+interface LatencyStats {
+  concurrency: number;
+  requests: number;
+  errors: number;
+  queries_per_s: number;
+  p50_ms: number;
+  p99_ms: number;
+  mean_ms: number;
+}
+
+const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
+const MB = 1024 * 1024;
+
+/** A small deterministic PRNG (mulberry32), so runs are comparable. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function makeVocabulary(size: number, random: () => number): string[] {
+  const consonants = "bcdfghjklmnprstvwz";
+  const vowels = "aeiou";
+  const words = new Set<string>();
+  while (words.size < size) {
+    const syllables = 1 + Math.floor(random() * 3);
+    let word = "";
+    for (let s = 0; s < syllables; s++) {
+      word += consonants[Math.floor(random() * consonants.length)];
+      word += vowels[Math.floor(random() * vowels.length)];
+      if (random() < 0.4) word += consonants[Math.floor(random() * consonants.length)];
+    }
+    if (!ENGLISH_STOP_WORDS.has(word)) words.add(word);
+  }
+  return [...words];
+}
+
+/** Samples ranks 0..n-1 with probability proportional to 1 / (rank + 1)^s. */
+function zipfSampler(n: number, s: number, random: () => number): () => number {
+  const cdf = new Float64Array(n);
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    total += 1 / (i + 1) ** s;
+    cdf[i] = total;
+  }
+  return () => {
+    const x = random() * total;
+    let lo = 0;
+    let hi = n - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((cdf[mid] as number) < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+}
+
+async function writeCorpus(
+  file: string,
+  passages: number,
+  word: () => string,
+  random: () => number,
+): Promise<void> {
+  const out = createWriteStream(file);
+  let batch = "";
+  for (let i = 0; i < passages; i++) {
+    const length = 80 + Math.floor(random() * 41);
+    const words: string[] = [];
+    for (let w = 0; w < length; w++) words.push(word());
+    batch += `${JSON.stringify({ id: String(i), contents: `"${word()} ${word()}"\n${words.join(" ")}` })}\n`;
+    if (batch.length > 4 * MB) {
+      if (!out.write(batch)) await new Promise<void>((done) => out.once("drain", () => done()));
+      batch = "";
+    }
+  }
+  out.end(batch);
+  await new Promise<void>((done) => out.once("finish", () => done()));
+}
+
+function dirSize(dir: string): number {
+  return readdirSync(dir).reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
+}
+
+function gc(): void {
+  setFlagsFromString("--expose-gc");
+  (runInNewContext("gc") as () => void)();
+}
+
+function stats(latencies: number[], concurrency: number, errors: number, wallMs: number): LatencyStats {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const q = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+  return {
+    concurrency,
+    requests: latencies.length,
+    errors,
+    queries_per_s: round(latencies.length / (wallMs / 1000), 1),
+    p50_ms: round(q(0.5), 3),
+    p99_ms: round(q(0.99), 3),
+    mean_ms: round(latencies.reduce((a, b) => a + b, 0) / latencies.length, 3),
+  };
+}
+
+async function measure(
+  fn: (i: number) => Promise<boolean>,
+  concurrency: number,
+  n: number,
+): Promise<LatencyStats> {
+  const latencies: number[] = [];
+  let errors = 0;
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < n) {
+        const i = next++;
+        const t0 = performance.now();
+        if (!(await fn(i).catch(() => false))) errors++;
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  return stats(latencies, concurrency, errors, performance.now() - started);
+}
+
+/** Starts a search server process over the saved index; resolves with its port, load time and RSS. */
+function startServer(corpus: string, indexDir: string) {
+  const script = `
+    import { createSearchServer } from ${JSON.stringify(join(ROOT, "services/tools/src/search/index.ts"))};
+    const t0 = performance.now();
+    const server = await createSearchServer({ corpus: process.argv[1], indexDir: process.argv[2] });
+    const load_ms = performance.now() - t0;
+    const serving = await server.serveHttp({ port: 0 });
+    globalThis.gc?.();
+    const { rss, heapUsed, arrayBuffers } = process.memoryUsage();
+    console.log(JSON.stringify({ port: serving.port, load_ms, rss, heapUsed, arrayBuffers }));`;
+  const child = spawn(
+    process.execPath,
+    ["--expose-gc", "--input-type=module", "-e", script, corpus, indexDir],
+    {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, LOG_LEVEL: "warn" },
+    },
+  );
+  return new Promise<{ child: ChildProcess; info: Record<string, number> }>((resolveStart, reject) => {
+    child.once("exit", (code) => reject(new Error(`search server exited with ${code}`)));
+    createInterface({ input: child.stdout }).on("line", (line) => {
+      const info = JSON.parse(line) as Record<string, number>;
+      if (typeof info.port === "number") resolveStart({ child, info });
+    });
+  });
+}
+
+export async function benchSearch(
+  out: string,
+  opts: SearchBenchOptions = {},
+): Promise<Record<string, unknown>> {
+  const passages = opts.passages ?? 1_000_000;
+  const vocabularySize = opts.vocabulary ?? 50_000;
+  const exponent = opts.zipfExponent ?? 1.0;
+  const numQueries = opts.queries ?? 2000;
+  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), "rlf-bench-search-"));
+  const corpus = join(dir, "synthetic-corpus.jsonl");
+  const indexDir = join(dir, "index");
+  const log = (msg: string) => process.stderr.write(`[bench search] ${msg}\n`);
+  let server: ChildProcess | undefined;
+  try {
+    const random = rng(42);
+    const vocabulary = makeVocabulary(vocabularySize, random);
+    const rank = zipfSampler(vocabulary.length, exponent, random);
+    const word = () => vocabulary[rank()] as string;
+
+    let t0 = performance.now();
+    await writeCorpus(corpus, passages, word, random);
+    const corpusBytes = statSync(corpus).size;
+    log(
+      `corpus: ${passages} passages, ${round(corpusBytes / MB, 1)} MiB in ${round((performance.now() - t0) / 1000, 1)} s`,
+    );
+
+    gc();
+    const before = process.memoryUsage();
+    t0 = performance.now();
+    rmSync(indexDir, { recursive: true, force: true });
+    const { retriever, built } = await openBm25Retriever({ corpus, indexDir });
+    const buildMs = performance.now() - t0;
+    if (!built) throw new Error("expected a fresh index build");
+    const peakRss = process.resourceUsage().maxRSS * 1024;
+    gc();
+    const after = process.memoryUsage();
+    const data = retriever.index.data;
+    const indexBytes =
+      data.termBytes.byteLength +
+      data.termOffsets.byteLength +
+      data.postingOffsets.byteLength +
+      data.postingDocs.byteLength +
+      data.postingTfs.byteLength +
+      data.norms.byteLength +
+      data.docOffsets.byteLength +
+      data.docCount * 12; // per-query scratch (scores + touched list)
+    const diskBytes = dirSize(indexDir);
+    log(
+      `build: ${round(buildMs / 1000, 1)} s, ${data.postingDocs.length} postings, ${retriever.index.numTerms} terms`,
+    );
+
+    const queries = Array.from({ length: numQueries }, () =>
+      Array.from({ length: 2 + Math.floor(random() * 5) }, word).join(" "),
+    );
+    for (const q of queries.slice(0, 100)) await retriever.retrieve([q], 10); // warm-up
+    const inProcess = await measure(
+      async (i) => {
+        await retriever.retrieve([queries[i % queries.length] as string], 10);
+        return true;
+      },
+      1,
+      numQueries,
+    );
+    await retriever.close();
+    log(`in-process: p50 ${inProcess.p50_ms} ms, p99 ${inProcess.p99_ms} ms, ${inProcess.queries_per_s}/s`);
+
+    const started = await startServer(corpus, indexDir);
+    server = started.child;
+    const url = `http://127.0.0.1:${started.info.port}/retrieve`;
+    const call = async (i: number) => {
+      const response = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ queries: [queries[i % queries.length]], topk: 10, return_scores: true }),
+      });
+      await response.arrayBuffer();
+      return response.ok;
+    };
+    await measure(call, 16, 200); // warm-up: JIT, connections
+    const c1 = await measure(call, 1, numQueries);
+    const c16 = await measure(call, 16, numQueries);
+    log(
+      `/retrieve c1: p50 ${c1.p50_ms} ms, ${c1.queries_per_s}/s | c16: p50 ${c16.p50_ms} ms, p99 ${c16.p99_ms} ms, ${c16.queries_per_s}/s`,
+    );
+
+    const result = {
+      benchmark: "search",
+      date: new Date().toISOString(),
+      node: process.version,
+      corpus: {
+        passages,
+        words_per_passage: "80-120 (+2 title words)",
+        vocabulary: vocabularySize,
+        zipf_exponent: exponent,
+        bytes: corpusBytes,
+      },
+      index: {
+        terms: retriever.index.numTerms,
+        postings: data.postingDocs.length,
+        tf_bytes: data.postingTfs.BYTES_PER_ELEMENT,
+      },
+      build: {
+        seconds: round(buildMs / 1000, 2),
+        passages_per_s: Math.round(passages / (buildMs / 1000)),
+        peak_rss_mb: round(peakRss / MB, 1),
+        rss_delta_mb: round((after.rss - before.rss) / MB, 1),
+        heap_delta_mb: round((after.heapUsed - before.heapUsed) / MB, 1),
+        array_buffers_delta_mb: round((after.arrayBuffers - before.arrayBuffers) / MB, 1),
+        index_memory_mb: round(indexBytes / MB, 1),
+        index_bytes_per_passage: round(indexBytes / passages, 1),
+        on_disk_mb: round(diskBytes / MB, 1),
+        on_disk_bytes_per_passage: round(diskBytes / passages, 1),
+      },
+      load: {
+        seconds: round((started.info.load_ms ?? 0) / 1000, 2),
+        server_rss_mb: round((started.info.rss ?? 0) / MB, 1),
+        server_heap_used_mb: round((started.info.heapUsed ?? 0) / MB, 1),
+      },
+      queries: { count: numQueries, words: "2-6, Zipf-sampled from the vocabulary", topk: 10 },
+      search_in_process: inProcess,
+      retrieve_http: { c1, c16 },
+    };
+    writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+    return result;
+  } finally {
+    server?.kill("SIGTERM");
+    if (!opts.dir) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({
+    options: {
+      out: { type: "string" },
+      passages: { type: "string" },
+      queries: { type: "string" },
+      dir: { type: "string" },
+    },
+    strict: true,
+  });
+  if (!values.out) {
+    process.stderr.write(
+      "usage: node test/bench/search.ts --out FILE.json [--passages N] [--queries N] [--dir DIR]\n",
+    );
+    process.exit(2);
+  }
+  await benchSearch(values.out, {
+    ...(values.passages ? { passages: Number(values.passages) } : {}),
+    ...(values.queries ? { queries: Number(values.queries) } : {}),
+    ...(values.dir ? { dir: values.dir } : {}),
+  });
+}
