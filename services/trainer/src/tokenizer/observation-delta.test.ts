@@ -1,0 +1,117 @@
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type ModelTokenizer, qwen3Tokenizer } from "./model-tokenizer.ts";
+import { createObservationDelta } from "./observation-delta.ts";
+import { truncateToTokens } from "./truncate-to-tokens.ts";
+
+let tok: ModelTokenizer;
+beforeAll(async () => {
+  tok = await qwen3Tokenizer();
+});
+
+const tools = [
+  {
+    type: "function" as const,
+    function: { name: "search", parameters: { type: "object", properties: { query: { type: "string" } } } },
+  },
+];
+const OPEN = "<|im_start|>user\n<tool_response>\n";
+const CLOSE = "\n</tool_response><|im_end|>\n<|im_start|>assistant\n";
+
+describe("observationDelta (fixed base, Qwen3)", () => {
+  it("after <|im_end|>, starts with the unsampled \\n and wraps parallel results in one user turn", () => {
+    const delta = createObservationDelta(tok, { tools });
+    const d = delta(
+      [
+        { role: "tool", content: "result A" },
+        { role: "tool", content: "result B" },
+      ],
+      { lastAssistantEndedWithEos: true },
+    );
+    expect(d.text).toBe(`\n${OPEN}result A\n</tool_response>\n<tool_response>\nresult B${CLOSE}`);
+    expect(d.ids).toEqual(tok.encode(d.text));
+    expect(tok.tokenText(d.ids[0]!)).toBe("Ċ"); // the "\n" the model never sampled
+    expect(d.ids.filter((id) => id === tok.tokenId("<tool_response>"))).toHaveLength(2);
+    expect(d.bodies.map((b) => b.truncated)).toEqual([false, false]);
+  });
+
+  it("closes the turn itself when generation stopped without <|im_end|>", () => {
+    const d = createObservationDelta(tok)([{ role: "tool", content: "r" }], {
+      lastAssistantEndedWithEos: false,
+    });
+    expect(d.text).toBe(`<|im_end|>\n${OPEN}r${CLOSE}`);
+    expect(d.ids[0]).toBe(tok.tokenId("<|im_end|>"));
+  });
+
+  it("includes the empty think block when thinking is disabled", () => {
+    const d = createObservationDelta(tok, { enableThinking: false })([{ role: "tool", content: "r" }], {
+      lastAssistantEndedWithEos: true,
+    });
+    expect(d.text).toBe(`\n${OPEN}r${CLOSE}<think>\n\n</think>\n\n`);
+    expect(d.ids.slice(-4).map((id) => tok.tokenText(id))).toEqual(["<think>", "ĊĊ", "</think>", "ĊĊ"]);
+  });
+
+  it("handles a new user message too (the default base has no user turn)", () => {
+    const d = createObservationDelta(tok)([{ role: "user", content: "And then?" }], {
+      lastAssistantEndedWithEos: true,
+    });
+    expect(d.text).toBe("\n<|im_start|>user\nAnd then?<|im_end|>\n<|im_start|>assistant\n");
+  });
+
+  it("refuses a base the template does not extend append-only", () => {
+    // With a user turn in the base, Qwen3 renders the base's last assistant turn with an empty
+    // <think> block, and drops it once a tool result follows: the base is no longer a prefix.
+    const delta = createObservationDelta(tok, {
+      base: [
+        { role: "user", content: "q" },
+        { role: "assistant", content: "a" },
+      ],
+    });
+    expect(() => delta([{ role: "tool", content: "r" }], { lastAssistantEndedWithEos: true })).toThrow(
+      /not append-only/,
+    );
+  });
+
+  it("truncates each body to its budget, keeps the wrapper whole and says how much was cut", () => {
+    const long = Array.from({ length: 600 }, (_, i) => `line ${i}: some retrieved text`).join("\n");
+    const d = createObservationDelta(tok)(
+      [
+        { role: "tool", content: long },
+        { role: "tool", content: "short" },
+      ],
+      { lastAssistantEndedWithEos: true, maxBodyTokens: 50 },
+    );
+    expect(d.text.startsWith(`\n${OPEN}line 0: some retrieved text`)).toBe(true);
+    expect(d.text.endsWith(`\n</tool_response>\n<tool_response>\nshort${CLOSE}`)).toBe(true);
+    const [first, second] = d.bodies;
+    expect(first!.truncated).toBe(true);
+    expect(first!.originalTokens).toBe(tok.encode(long).length);
+    expect(first!.tokens).toBeLessThanOrEqual(50);
+    expect(second).toEqual({ originalTokens: 1, tokens: 1, truncated: false });
+    const omitted = Number(/truncated: (\d+) tokens omitted/.exec(d.text)?.[1]);
+    const body = d.text.slice(`\n${OPEN}`.length, d.text.indexOf("\n[... truncated"));
+    expect(long.startsWith(body)).toBe(true);
+    expect(omitted).toBe(first!.originalTokens - tok.encode(body).length);
+  });
+
+  it("never cuts inside a UTF-8 character, and rejects budgets below the marker", () => {
+    const text = "日本語のテキスト🙂🙃 ".repeat(40);
+    fc.assert(
+      fc.property(fc.integer({ min: 12, max: 80 }), (budget) => {
+        const t = truncateToTokens(tok, text, budget);
+        expect(t.truncated).toBe(true);
+        expect(t.tokens).toBeLessThanOrEqual(budget);
+        expect(t.text).not.toContain("\uFFFD");
+        expect(text.startsWith(t.text.slice(0, t.text.indexOf("\n[... truncated")))).toBe(true);
+      }),
+      { numRuns: 30 },
+    );
+    expect(() => truncateToTokens(tok, text, 3)).toThrow(/smaller than the truncation marker/);
+    expect(truncateToTokens(tok, "fits", 3)).toEqual({
+      text: "fits",
+      originalTokens: 1,
+      tokens: 1,
+      truncated: false,
+    });
+  });
+});

@@ -1,0 +1,119 @@
+import type { ChatMessage, ChatTool } from "./chat-message.ts";
+import type { ModelTokenizer } from "./model-tokenizer.ts";
+import { defaultTruncationMarker, type TruncationMarker, truncateToTokens } from "./truncate-to-tokens.ts";
+
+const BASE_REPLY = "BASE-ASSISTANT-REPLY";
+
+/**
+ * The fixed base conversation: a system and an assistant message, no user message. With Qwen3's
+ * template this renders the assistant turn identically whatever is appended (tool results or a new
+ * user message): with a user message in the base, the assistant turn would follow "the last query",
+ * and as the last message it would gain an empty `<think>\n\n</think>\n\n` block that it loses once
+ * something is appended, so the base would not be a prefix (see docs/trajectory.md).
+ */
+export const DEFAULT_BASE: readonly ChatMessage[] = [
+  { role: "system", content: "BASE-SYSTEM" },
+  { role: "assistant", content: BASE_REPLY },
+];
+
+export interface ObservationDeltaConfig {
+  /** Tools as in the real prompt (templates may render them; they cancel out of the suffix). */
+  tools?: readonly ChatTool[];
+  /** As in the real prompt: Qwen3 adds `<think>\n\n</think>\n\n` after the next assistant header when false. */
+  enableThinking?: boolean;
+  /** A replacement base; it must end with an assistant message whose content appears nowhere after it. */
+  base?: readonly ChatMessage[];
+  marker?: TruncationMarker;
+}
+
+export interface ObservationDeltaOptions {
+  /**
+   * True when the sampled turn ended with an end token (Qwen3: `<|im_end|>`): the delta then starts
+   * with what the template puts after it (`\n`). False when generation stopped otherwise (a stop
+   * string, a length cap): the delta then closes the turn itself (`<|im_end|>\n`).
+   */
+  lastAssistantEndedWithEos: boolean;
+  /** Token budget of each tool message's body (the wrapper is never cut). */
+  maxBodyTokens?: number;
+}
+
+export interface ObservationBody {
+  originalTokens: number;
+  tokens: number;
+  truncated: boolean;
+}
+
+export interface ObservationDelta {
+  /** Token ids to append to the response (loss mask 0). */
+  ids: number[];
+  /** The text they encode. */
+  text: string;
+  /** One entry per tool message, in order. */
+  bodies: ObservationBody[];
+}
+
+export type ObservationDeltaFn = (
+  messages: readonly ChatMessage[],
+  options: ObservationDeltaOptions,
+) => ObservationDelta;
+
+/**
+ * "Fixed-base" observation deltas: render the base conversation alone and with the new messages
+ * appended (plus the generation prompt), take the rendered suffix, prefix it with the template text
+ * that follows the last sampled token, and tokenize that text alone. Template tokens the model never
+ * samples (Qwen3's `\n` after `<|im_end|>`, the next `<|im_start|>assistant\n`, an empty think block)
+ * are part of the delta. The model's own tokens are never re-tokenized.
+ */
+export function createObservationDelta(
+  tokenizer: ModelTokenizer,
+  config: ObservationDeltaConfig = {},
+): ObservationDeltaFn {
+  const base = config.base ?? DEFAULT_BASE;
+  const last = base.at(-1);
+  if (last?.role !== "assistant") throw new Error("the fixed base must end with an assistant message");
+  const render = (messages: readonly ChatMessage[], addGenerationPrompt: boolean): string =>
+    tokenizer.renderChat(messages, {
+      addGenerationPrompt,
+      ...(config.tools === undefined ? {} : { tools: config.tools }),
+      ...(config.enableThinking === undefined ? {} : { enableThinking: config.enableThinking }),
+    });
+  const baseText = render(base, false);
+  const replyAt = baseText.lastIndexOf(last.content);
+  if (replyAt < 0) throw new Error("the base assistant content does not appear in the rendered base");
+  // Template text after the assistant's content: Qwen3 `<|im_end|>\n`.
+  const turnClose = baseText.slice(replyAt + last.content.length);
+  const eosTexts = tokenizer.eosTokenIds.map((id) => tokenizer.decode([id]));
+  const afterEos = (): string => {
+    const eos = eosTexts.find((t) => t.length > 0 && turnClose.startsWith(t));
+    if (eos === undefined) {
+      throw new Error(
+        `the template closes an assistant turn with ${JSON.stringify(turnClose)}, which does not start with an end token (${eosTexts.map((t) => JSON.stringify(t)).join(", ")})`,
+      );
+    }
+    return turnClose.slice(eos.length);
+  };
+  const marker = config.marker ?? defaultTruncationMarker;
+
+  return (messages, options) => {
+    if (messages.length === 0) throw new Error("observationDelta: no messages");
+    const bodies: ObservationBody[] = [];
+    const fitted = messages.map((m) => {
+      if (options.maxBodyTokens === undefined) {
+        const n = tokenizer.encode(m.content).length;
+        bodies.push({ originalTokens: n, tokens: n, truncated: false });
+        return m;
+      }
+      const t = truncateToTokens(tokenizer, m.content, options.maxBodyTokens, marker);
+      bodies.push({ originalTokens: t.originalTokens, tokens: t.tokens, truncated: t.truncated });
+      return t.truncated ? { ...m, content: t.text } : m;
+    });
+    const full = render([...base, ...fitted], true);
+    if (!full.startsWith(baseText)) {
+      throw new Error(
+        "chat template is not append-only for the fixed base: rendering base + observation does not start with the rendered base",
+      );
+    }
+    const text = (options.lastAssistantEndedWithEos ? afterEos() : turnClose) + full.slice(baseText.length);
+    return { ids: tokenizer.encode(text), text, bodies };
+  };
+}

@@ -1,0 +1,228 @@
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  appendTrajectoriesJsonl,
+  readTrajectoriesJsonl,
+  type Trajectory,
+  TrajectoryAlignmentError,
+  TrajectoryBuilder,
+  trajectorySchema,
+} from "./trajectory.ts";
+
+const VOCAB = 1000;
+const builder = () =>
+  new TrajectoryBuilder({
+    taskId: "t1",
+    groupId: "g1",
+    sampleIndex: 2,
+    promptIds: [1, 2, 3],
+    vocabSize: VOCAB,
+    policyVersion: 7,
+  });
+
+function sample(): TrajectoryBuilder {
+  const b = builder();
+  const turn = b.appendSampled([10, 11, 12], [-0.1, -2, 0], { policyVersion: 7 });
+  b.recordToolCall({
+    name: "search",
+    arguments: { query: "x" },
+    result: "r",
+    latency_ms: 12.5,
+    error_code: null,
+    is_error: false,
+    turn,
+  });
+  b.appendObservation([20, 21]);
+  b.appendSampled([30], [-0.5], { policyVersion: 8 });
+  b.setReward(1.1, { em: 1, format: 0.1 });
+  b.addTiming("generate_ms", 5);
+  b.addTiming("generate_ms", 7);
+  b.finish("completed");
+  return b;
+}
+
+describe("TrajectoryBuilder", () => {
+  it("builds aligned ids, mask, logprobs and turn boundaries", () => {
+    const r = sample().toJSON();
+    expect(r.prompt_ids).toEqual([1, 2, 3]);
+    expect(r.response_ids).toEqual([10, 11, 12, 20, 21, 30]);
+    expect(r.loss_mask).toEqual([1, 1, 1, 0, 0, 1]);
+    expect(r.rollout_logprobs).toEqual([-0.1, -2, 0, 0, 0, -0.5]);
+    expect(r.turns).toEqual([
+      { kind: "sampled", start: 0, end: 3, policy_version: 7 },
+      { kind: "observation", start: 3, end: 5 },
+      { kind: "sampled", start: 5, end: 6, policy_version: 8 },
+    ]);
+    expect(r.timings).toEqual({ generate_ms: 12 });
+    expect(r.reward).toBe(1.1);
+    expect(r.reward_components).toEqual({ em: 1, format: 0.1 });
+    expect(r.status).toBe("completed");
+    expect(r.policy_version).toBe(7);
+    expect(Object.is(r.rollout_logprobs[2], -0)).toBe(false);
+  });
+
+  it("refuses misaligned sampled turns, naming the numbers", () => {
+    const b = builder();
+    expect(() => b.appendSampled([1, 2, 3], [-1, -1])).toThrow(
+      /3 ids but 2 logprobs \(turn 0, response at 0\)/,
+    );
+    expect(() => b.appendSampled([1, 2], [-1, 0.5])).toThrow(
+      /logprobs\[1\] = 0.5 for id 2 must be finite and ≤ 0/,
+    );
+    expect(() => b.appendSampled([1], [Number.NaN])).toThrow(/logprobs\[0\] = NaN/);
+    expect(() => b.appendSampled([1], [Number.NEGATIVE_INFINITY])).toThrow(/-Infinity/);
+    expect(() => b.appendSampled([1, 1000], [-1, -1])).toThrow(
+      /ids \(turn 0\)\[1\] = 1000 is not an integer id in \[0, 1000\)/,
+    );
+    expect(() => b.appendSampled([1.5], [-1])).toThrow(/= 1.5 is not an integer id/);
+    expect(() => b.appendObservation([-1])).toThrow(/\[0\] = -1 is not an integer id/);
+    expect(() => b.appendSampled([], [])).toThrow(TrajectoryAlignmentError);
+    expect(() => b.appendObservation([])).toThrow(/no ids/);
+    expect(b.responseLength).toBe(0); // failed appends leave nothing behind
+    expect(
+      () =>
+        new TrajectoryBuilder({
+          taskId: "t",
+          groupId: "g",
+          sampleIndex: 0,
+          promptIds: [5000],
+          vocabSize: VOCAB,
+        }),
+    ).toThrow(/promptIds\[0\] = 5000/);
+  });
+
+  it("takes policy_version from the first sampled turn when not given at start (SGLang strings too)", () => {
+    const b = new TrajectoryBuilder({
+      taskId: "t",
+      groupId: "g",
+      sampleIndex: 0,
+      promptIds: [1],
+      vocabSize: VOCAB,
+    });
+    b.appendSampled([1], [-1]);
+    b.appendSampled([2], [-1], { policyVersion: "v12" });
+    b.appendSampled([3], [-1], { policyVersion: "v13" });
+    b.finish("aborted", "weights updated");
+    expect(b.toJSON().policy_version).toBe("v12");
+  });
+
+  it("is closed by finish() and cannot be serialized before it", () => {
+    const b = builder();
+    b.appendSampled([1], [-1]);
+    expect(() => b.toJSON()).toThrow(/before finish/);
+    b.finish("truncated", "max_response_tokens");
+    expect(() => b.appendObservation([2])).toThrow(/after finish\(truncated\)/);
+    expect(b.toJSON().status_reason).toBe("max_response_tokens");
+  });
+
+  it("keeps the invariants for any sequence of valid appends", () => {
+    const turnArb = fc.oneof(
+      fc.record({
+        kind: fc.constant("sampled" as const),
+        ids: fc.array(fc.integer({ min: 0, max: VOCAB - 1 }), { minLength: 1, maxLength: 8 }),
+      }),
+      fc.record({
+        kind: fc.constant("observation" as const),
+        ids: fc.array(fc.integer({ min: 0, max: VOCAB - 1 }), { minLength: 1, maxLength: 8 }),
+      }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(turnArb, { maxLength: 10 }),
+        fc.double({ min: -20, max: 0, noNaN: true }),
+        (turns, lp) => {
+          const b = builder();
+          for (const t of turns) {
+            if (t.kind === "sampled")
+              b.appendSampled(
+                t.ids,
+                t.ids.map(() => lp),
+              );
+            else b.appendObservation(t.ids);
+          }
+          b.finish("completed");
+          const r = b.toJSON();
+          expect(r.response_ids).toEqual(turns.flatMap((t) => t.ids));
+          expect(r.loss_mask).toEqual(turns.flatMap((t) => t.ids.map(() => (t.kind === "sampled" ? 1 : 0))));
+          expect(r.rollout_logprobs.every((x, i) => (r.loss_mask[i] === 0 ? x === 0 : x === lp + 0))).toBe(
+            true,
+          );
+          expect(r.turns.map((t) => t.end - t.start)).toEqual(turns.map((t) => t.ids.length));
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+});
+
+describe("trajectorySchema", () => {
+  const good = (): Trajectory => sample().toJSON();
+  const issues = (r: unknown) => {
+    const p = trajectorySchema.safeParse(r);
+    return p.success ? [] : p.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+  };
+
+  it("rejects records whose arrays, turns or masks disagree", () => {
+    expect(issues(good())).toEqual([]);
+    expect(issues({ ...good(), loss_mask: [1, 1, 1, 0, 0] })).toContain(
+      "loss_mask: length 5 ≠ response_ids 6",
+    );
+    expect(issues({ ...good(), loss_mask: [1, 1, 1, 1, 0, 1] })).toContain(
+      "loss_mask.3: must be 0 in observation turn 1",
+    );
+    expect(issues({ ...good(), rollout_logprobs: [-0.1, -2, 0, -1, 0, -0.5] })).toContain(
+      "rollout_logprobs.3: must be 0.0 where masked",
+    );
+    const g = good();
+    expect(issues({ ...g, turns: g.turns.slice(0, 2) })).toContain("turns: turns cover 5 of 6 tokens");
+    expect(issues({ ...g, turns: [{ kind: "sampled", start: 0, end: 6 }] })).toContain(
+      "loss_mask.3: must be 1 in sampled turn 0",
+    );
+    expect(issues({ ...g, tool_calls: [{ ...g.tool_calls[0]!, is_error: true }] })).toContain(
+      "tool_calls.0: is_error must equal error_code !== null",
+    );
+    expect(issues({ ...g, tool_calls: [{ ...g.tool_calls[0]!, turn: 1 }] })).toContain(
+      "tool_calls.0.turn: must index a sampled turn",
+    );
+    expect(issues({ ...g, rollout_logprobs: [-0.1, 2, 0, 0, 0, -0.5] }).length).toBeGreaterThan(0);
+    expect(issues({ ...g, status: "done" }).length).toBeGreaterThan(0);
+  });
+});
+
+describe("JSONL files", () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "trajectory-"));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("appends one validated line per record and reads them back", async () => {
+    const path = join(dir, "rollouts.jsonl");
+    await appendTrajectoriesJsonl(path, [sample(), good()]);
+    await appendTrajectoriesJsonl(path, [sample()]);
+    const text = await readFile(path, "utf8");
+    expect(text.trimEnd().split("\n")).toHaveLength(3);
+    const back = await readTrajectoriesJsonl(path);
+    expect(back).toEqual([good(), good(), good()]);
+    await expect(appendTrajectoriesJsonl(path, [good(), { ...good(), loss_mask: [] }])).rejects.toThrow();
+    expect(await readFile(path, "utf8")).toBe(text); // nothing written when one record is bad
+  });
+
+  it("names the bad line when reading", async () => {
+    const path = join(dir, "bad.jsonl");
+    await writeFile(
+      path,
+      `${JSON.stringify(good())}\n${JSON.stringify({ ...good(), sample_index: -1 })}\n{oops\n`,
+    );
+    await expect(readTrajectoriesJsonl(path)).rejects.toThrow(/bad\.jsonl:2: .*sample_index/s);
+  });
+
+  function good(): Trajectory {
+    return sample().toJSON();
+  }
+});
