@@ -27,51 +27,11 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { GatewayClient } from "@rlfactory/gateway";
 import { startTestbedHttp, TESTBED_SERVER_PATH } from "../fixtures/testbed-process.ts";
+import { measure } from "./measure.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(here, "../..");
 const RLF = join(ROOT, "services/cli/src/main.ts");
-
-interface Stats {
-  concurrency: number;
-  requests: number;
-  errors: number;
-  throughput_per_s: number;
-  p50_ms: number;
-  p99_ms: number;
-  mean_ms: number;
-}
-
-/** Runs `n` calls of `fn` with `concurrency` workers; latencies per call, throughput over the wall time. */
-async function measure(fn: () => Promise<boolean>, concurrency: number, n: number): Promise<Stats> {
-  const latencies: number[] = [];
-  let errors = 0;
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < n) {
-        next++;
-        const t0 = performance.now();
-        const ok = await fn().catch(() => false);
-        latencies.push(performance.now() - t0);
-        if (!ok) errors++;
-      }
-    }),
-  );
-  const wall = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
-  return {
-    concurrency,
-    requests: n,
-    errors,
-    throughput_per_s: round(n / wall),
-    p50_ms: round(q(0.5)),
-    p99_ms: round(q(0.99)),
-    mean_ms: round(latencies.reduce((a, b) => a + b, 0) / latencies.length),
-  };
-}
 
 const round = (x: number) => Math.round(x * 100) / 100;
 

@@ -19,6 +19,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { openBm25Retriever } from "../../services/tools/src/search/bm25-retriever.ts";
 import { ENGLISH_STOP_WORDS } from "../../services/tools/src/search/english-analyzer.ts";
+import { measure } from "./measure.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(here, "../..");
@@ -30,16 +31,6 @@ export interface SearchBenchOptions {
   queries?: number;
   /** Work directory for the corpus and index (default: a fresh temp dir, removed afterwards). */
   dir?: string;
-}
-
-interface LatencyStats {
-  concurrency: number;
-  requests: number;
-  errors: number;
-  queries_per_s: number;
-  p50_ms: number;
-  p99_ms: number;
-  mean_ms: number;
 }
 
 const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
@@ -124,42 +115,6 @@ function dirSize(dir: string): number {
 function gc(): void {
   setFlagsFromString("--expose-gc");
   (runInNewContext("gc") as () => void)();
-}
-
-function stats(latencies: number[], concurrency: number, errors: number, wallMs: number): LatencyStats {
-  const sorted = [...latencies].sort((a, b) => a - b);
-  const q = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
-  return {
-    concurrency,
-    requests: latencies.length,
-    errors,
-    queries_per_s: round(latencies.length / (wallMs / 1000), 1),
-    p50_ms: round(q(0.5), 3),
-    p99_ms: round(q(0.99), 3),
-    mean_ms: round(latencies.reduce((a, b) => a + b, 0) / latencies.length, 3),
-  };
-}
-
-async function measure(
-  fn: (i: number) => Promise<boolean>,
-  concurrency: number,
-  n: number,
-): Promise<LatencyStats> {
-  const latencies: number[] = [];
-  let errors = 0;
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < n) {
-        const i = next++;
-        const t0 = performance.now();
-        if (!(await fn(i).catch(() => false))) errors++;
-        latencies.push(performance.now() - t0);
-      }
-    }),
-  );
-  return stats(latencies, concurrency, errors, performance.now() - started);
 }
 
 /** Starts a search server process over the saved index; resolves with its port, load time and RSS. */
@@ -255,7 +210,9 @@ export async function benchSearch(
       numQueries,
     );
     await retriever.close();
-    log(`in-process: p50 ${inProcess.p50_ms} ms, p99 ${inProcess.p99_ms} ms, ${inProcess.queries_per_s}/s`);
+    log(
+      `in-process: p50 ${inProcess.p50_ms} ms, p99 ${inProcess.p99_ms} ms, ${inProcess.throughput_per_s}/s`,
+    );
 
     const started = await startServer(corpus, indexDir);
     server = started.child;
@@ -273,7 +230,7 @@ export async function benchSearch(
     const c1 = await measure(call, 1, numQueries);
     const c16 = await measure(call, 16, numQueries);
     log(
-      `/retrieve c1: p50 ${c1.p50_ms} ms, ${c1.queries_per_s}/s | c16: p50 ${c16.p50_ms} ms, p99 ${c16.p99_ms} ms, ${c16.queries_per_s}/s`,
+      `/retrieve c1: p50 ${c1.p50_ms} ms, ${c1.throughput_per_s}/s | c16: p50 ${c16.p50_ms} ms, p99 ${c16.p99_ms} ms, ${c16.throughput_per_s}/s`,
     );
 
     const result = {
