@@ -5,6 +5,8 @@
 // 'single-quoted' literal and prepare again (see read-only-statement.ts), which gives the
 // statement the meaning it has elsewhere.
 
+import { scanSql } from "./sql-lexer.ts";
+
 const UNRESOLVED = /^no such column: "(.*)" - should this be a string literal in single-quotes\?$/s;
 
 /** The token SQLite could not resolve as a column, from its error message, or undefined. */
@@ -17,43 +19,14 @@ export function unresolvedQuotedName(message: string): string | undefined {
  * (outside string literals and comments), or undefined if there is none.
  */
 export function quoteAsString(sql: string, name: string): string | undefined {
-  let out = "";
   let changed = false;
-  let i = 0;
-  while (i < sql.length) {
-    const ch = sql[i]!;
-    let end: number;
-    if (ch === "-" && sql[i + 1] === "-") {
-      const newline = sql.indexOf("\n", i);
-      end = newline === -1 ? sql.length : newline + 1;
-    } else if (ch === "/" && sql[i + 1] === "*") {
-      const close = sql.indexOf("*/", i + 2);
-      end = close === -1 ? sql.length : close + 2;
-    } else if (ch === "'" || ch === '"' || ch === "`") {
-      end = i + 1;
-      while (end < sql.length) {
-        if (sql[end] !== ch) end++;
-        else if (sql[end + 1] === ch) end += 2;
-        else break;
-      }
-      end = Math.min(end + 1, sql.length);
-      if (ch === '"') {
-        const value = sql.slice(i + 1, end - 1).replaceAll('""', '"');
-        if (value === name || sql.slice(i + 1, end - 1) === name) {
-          out += `'${value.replaceAll("'", "''")}'`;
-          changed = true;
-          i = end;
-          continue;
-        }
-      }
-    } else if (ch === "[") {
-      const close = sql.indexOf("]", i + 1);
-      end = close === -1 ? sql.length : close + 1;
-    } else {
-      end = i + 1;
-    }
-    out += sql.slice(i, end);
-    i = end;
-  }
-  return changed ? out : undefined;
+  const out = scanSql(sql).map((segment) => {
+    if (segment.kind !== "quoted" || segment.quote !== '"') return segment.text;
+    const inner = segment.text.slice(1, -1);
+    const value = inner.replaceAll('""', '"');
+    if (value !== name && inner !== name) return segment.text;
+    changed = true;
+    return `'${value.replaceAll("'", "''")}'`;
+  });
+  return changed ? out.join("") : undefined;
 }
