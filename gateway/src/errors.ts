@@ -40,6 +40,11 @@ const SDK_UNAVAILABLE = new Set([
   "CLIENT_HTTP_FAILED_TO_OPEN_STREAM",
 ]);
 
+/** `s` cut to `n` characters with an ellipsis (for caller-supplied names inside messages). */
+export function truncate(s: string, n = 100): string {
+  return s.length > n ? `${s.slice(0, n)}…` : s;
+}
+
 /** The first line of a message, bounded: upstream texts can be long or multi-line tracebacks. */
 export function shortMessage(text: string, max = 300): string {
   const firstLine = text.split("\n", 1)[0]?.trim() ?? "";

@@ -17,6 +17,7 @@ import { contextFromGrpcMetadata } from "@rlfactory/telemetry";
 import { HealthImplementation } from "grpc-health-check";
 import type { ApiKeyAuth } from "./auth.ts";
 import type { Catalog, CatalogEntry } from "./catalog.ts";
+import { truncate } from "./errors.ts";
 import type { CallToolsRequest__Output } from "./generated/rlfactory/v1/CallToolsRequest.ts";
 import type { CallToolsResponse } from "./generated/rlfactory/v1/CallToolsResponse.ts";
 import type { ListToolsRequest__Output } from "./generated/rlfactory/v1/ListToolsRequest.ts";
@@ -251,8 +252,4 @@ function isRpcError(e: unknown): e is RpcError {
 function firstString(md: Metadata, key: string): string | undefined {
   const v = md.get(key)[0];
   return typeof v === "string" ? v : undefined;
-}
-
-function truncate(s: string, n = 100): string {
-  return s.length > n ? `${s.slice(0, n)}…` : s;
 }

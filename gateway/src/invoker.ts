@@ -13,7 +13,7 @@ import { injectTraceMeta } from "@rlfactory/telemetry";
 import { isBrokenCircuitError } from "cockatiel";
 import { cacheKey, type ResultCache } from "./cache.ts";
 import type { Catalog, CatalogEntry } from "./catalog.ts";
-import { GatewayError, isGatewayError, toGatewayError } from "./errors.ts";
+import { GatewayError, isGatewayError, toGatewayError, truncate } from "./errors.ts";
 import { toWireOutput, type WireOutput } from "./output.ts";
 import type { UpstreamPolicies } from "./policies.ts";
 import { raceSignal, SingleFlight } from "./single-flight.ts";
@@ -317,8 +317,4 @@ function annotate(span: Span, o: CallOutcome, req: CallRequest): void {
   } else if (o.output?.isError) {
     span.setAttribute("error.type", "tool_error");
   }
-}
-
-function truncate(s: string, n: number): string {
-  return s.length > n ? `${s.slice(0, n)}…` : s;
 }
