@@ -10,6 +10,9 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { GatewayClient, type GatewayHandle, normaliseConfig, startGateway } from "@rlfactory/gateway";
 import { pino } from "pino";
+import { waitFor } from "../fixtures/wait-for.ts";
+
+export { waitFor };
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const RLF = join(ROOT, "services/cli/src/main.ts");
@@ -165,25 +168,6 @@ export async function startRedis(): Promise<{ url: string; stop(): Promise<void>
     });
   });
   return { url: `redis://127.0.0.1:${port}`, stop: () => stopChild(child) };
-}
-
-/** Polls `check` until it returns true; fails with `what` after timeoutMs. */
-export async function waitFor(
-  check: () => Promise<boolean> | boolean,
-  timeoutMs: number,
-  what: string,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      if (await check()) return;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ""}`);
 }
 
 /** Readiness JSON of a gateway's admin surface. */

@@ -5,6 +5,7 @@ import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { resolve } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { waitFor } from "../../../../test/fixtures/wait-for.ts";
 import { CodeSandbox } from "./code-sandbox.ts";
 
 const REPO_PACKAGE_JSON = resolve(import.meta.dirname, "../../../../package.json");
@@ -205,7 +206,7 @@ describe("code sandbox", () => {
     const secondRun = sandbox.run(sleeper, second.signal);
     const programs = () =>
       runningSandboxProcesses(sandbox).filter((p) => /^\s*\d+\s+\S+\s+\/usr\/bin\/python3 main\.py$/.test(p));
-    await until(() => programs().length === 2);
+    await waitFor(() => programs().length === 2, 5_000, "both programs to run");
     first.abort();
     expect(await firstRun).toMatchObject({ return_code: null, stdout: "" });
     expect(programs()).toHaveLength(1);
@@ -213,12 +214,3 @@ describe("code sandbox", () => {
     await secondRun;
   });
 });
-
-/** Polls `condition` every 20 ms, failing after 5 s. */
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 250; i++) {
-    if (condition()) return;
-    await new Promise((done) => setTimeout(done, 20));
-  }
-  throw new Error("condition not reached in 5 s");
-}

@@ -5,6 +5,7 @@ import type { Client } from "@modelcontextprotocol/client";
 import type { HttpServing } from "@rlfactory/toolkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectHttp, connectStdio, ERAS } from "../../../../test/fixtures/mcp-client.ts";
+import { waitFor } from "../../../../test/fixtures/wait-for.ts";
 import { codeServerEntry } from "./index.ts";
 
 const UID_BASE = 61_100;
@@ -162,10 +163,10 @@ describe("code tool server", () => {
         },
         { signal: controller.signal },
       );
-      await until(() => runningPrograms().length === 1);
+      await waitFor(() => runningPrograms().length === 1, 5_000, "the program to start");
       controller.abort("test cancels");
       await expect(call).rejects.toThrow();
-      await until(() => runningPrograms().length === 0);
+      await waitFor(() => runningPrograms().length === 0, 5_000, "the program to be killed");
     } finally {
       await client.close();
     }
@@ -250,12 +251,3 @@ describe("code tool server over stdio", () => {
     }
   });
 });
-
-/** Polls `condition` every 20 ms, failing after 5 s. */
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 250; i++) {
-    if (condition()) return;
-    await new Promise((done) => setTimeout(done, 20));
-  }
-  throw new Error("condition not reached in 5 s");
-}
