@@ -22,7 +22,6 @@ import {
   ExponentialBackoff,
   handleWhen,
   type IPolicy,
-  type RetryPolicy,
   retry,
   wrap,
 } from "cockatiel";
@@ -49,7 +48,8 @@ export class UpstreamPolicies {
   readonly breaker: CircuitBreakerPolicy;
   readonly bulkhead: BulkheadPolicy;
   readonly #bulkheadSize: { maxConcurrent: number; maxQueue: number };
-  readonly #retries = new Map<string, RetryPolicy>();
+  readonly #withRetry = new Map<string, IPolicy>();
+  readonly #noRetry: IPolicy;
 
   constructor(policy: UpstreamPolicy) {
     this.breaker = circuitBreaker(handleWhen(isUpstreamFault), {
@@ -58,6 +58,7 @@ export class UpstreamPolicies {
     });
     this.bulkhead = bulkhead(policy.bulkhead.maxConcurrent, policy.bulkhead.maxQueue);
     this.#bulkheadSize = policy.bulkhead;
+    this.#noRetry = wrap(this.breaker, this.bulkhead);
   }
 
   get breakerState(): BreakerState {
@@ -74,16 +75,13 @@ export class UpstreamPolicies {
    * The stack below the cache for one call: retry (idempotent tools only) → breaker → bulkhead.
    * `fn` receives the attempt's signal and 1-based attempt number.
    */
-  stackFor(idempotent: boolean, retrySettings: RetrySettings): IPolicy {
-    if (!idempotent || retrySettings.maxAttempts <= 1) return wrap(this.breaker, this.bulkhead);
-    return wrap(this.#retry(retrySettings), this.breaker, this.bulkhead);
-  }
-
-  #retry(s: RetrySettings): RetryPolicy {
+  stackFor(idempotent: boolean, s: RetrySettings): IPolicy {
+    if (!idempotent || s.maxAttempts <= 1) return this.#noRetry;
+    // Built once per distinct retry setting, not per call.
     const key = `${s.maxAttempts}/${s.initialDelayMs}/${s.maxDelayMs}`;
-    let policy = this.#retries.get(key);
-    if (!policy) {
-      policy = retry(handleWhen(isRetryable), {
+    let stack = this.#withRetry.get(key);
+    if (!stack) {
+      const retryPolicy = retry(handleWhen(isRetryable), {
         // cockatiel counts retries, we count attempts.
         maxAttempts: s.maxAttempts - 1,
         // Exponential with cockatiel's decorrelated jitter.
@@ -92,8 +90,9 @@ export class UpstreamPolicies {
           maxDelay: s.maxDelayMs,
         }),
       });
-      this.#retries.set(key, policy);
+      stack = wrap(retryPolicy, this.breaker, this.bulkhead);
+      this.#withRetry.set(key, stack);
     }
-    return policy;
+    return stack;
   }
 }
