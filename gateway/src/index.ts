@@ -3,6 +3,7 @@ export { Catalog, gatewayToolName, NAME_SEPARATOR } from "./catalog.ts";
 export { GatewayClient, type GatewayClientOptions, resultText } from "./client.ts";
 export type { GatewayConfig, ServerConfig, ToolPolicy } from "./config.ts";
 export { ConfigError, loadConfigFile, normaliseConfig, parseConfigText } from "./config.ts";
+export { fixMapEntryNames, mapEntryName } from "./descriptor-fix.ts";
 export { type CallErrorCode, GatewayError, isGatewayError } from "./errors.ts";
 export { type GatewayHandle, startGateway } from "./gateway.ts";
 export type { ErrorCode } from "./generated/rlfactory/v1/ErrorCode.ts";
@@ -10,3 +11,4 @@ export type { Tool__Output as WireTool } from "./generated/rlfactory/v1/Tool.ts"
 export type { ToolCall as WireToolCall } from "./generated/rlfactory/v1/ToolCall.ts";
 export type { ToolResult__Output as WireToolResult } from "./generated/rlfactory/v1/ToolResult.ts";
 export { GATEWAY_SERVICE, loadGatewayProto, PROTO_ROOT } from "./proto.ts";
+export { PROTO_LOADER_OPTIONS } from "./proto-options.ts";

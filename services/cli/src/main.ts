@@ -13,6 +13,12 @@ Usage:
                                          ('rlf tool' lists them; 'rlf tool NAME --help' shows options)
   rlf data hotpotqa --in FILE --out CORPUS.jsonl
                                          build a Search-R1 passage corpus from HotpotQA JSON
+  rlf rollout --config FILE [--out DIR] run a dataset through the rollout engine: trajectories,
+                                         summary.json and report.html in DIR
+  rlf trainer serve --config FILE        the rollout engine as a service (gRPC + HTTP JSON)
+  rlf simulate-llm --port PORT --policy NAME
+                                         TEST FIXTURE: a simulated inference server (vLLM/SGLang
+                                         protocols, real tokenizer, scripted policies); not a model
   rlf tools list --gateway HOST:PORT [--server NAME] [--json]
   rlf tools call NAME --args JSON --gateway HOST:PORT [--deadline-ms N] [--no-cache] [--json]
 
@@ -36,6 +42,12 @@ export async function main(argv: string[]): Promise<number> {
       return (await import("./tools-command.ts")).runToolsCommand(rest);
     case "data":
       return (await import("./data-command.ts")).runDataCommand(rest);
+    case "rollout":
+      return (await import("./rollout-command.ts")).runRolloutCommand(rest);
+    case "trainer":
+      return (await import("./trainer-command.ts")).runTrainerCommand(rest);
+    case "simulate-llm":
+      return (await import("./simulate-llm-command.ts")).runSimulateLlmCommand(rest);
     case undefined:
     case "help":
     case "--help":

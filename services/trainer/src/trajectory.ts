@@ -38,6 +38,14 @@ export const toolCallRecordSchema = z.object({
   turn: nonNegInt.optional(),
 });
 
+export const rewardErrorSchema = z.object({
+  /** The reward component that failed (`judge`, `tool_verified`, ...). */
+  component: z.string(),
+  /** Machine-readable code (`TIMEOUT`, `UNAVAILABLE`, `JUDGE_PARSE_ERROR`, ...). */
+  code: z.string(),
+  message: z.string(),
+});
+
 export const trajectoryStatusSchema = z.enum(["completed", "truncated", "aborted", "failed"]);
 
 export const trajectorySchema = z
@@ -54,8 +62,15 @@ export const trajectorySchema = z
     rollout_logprobs: z.array(z.number().finite().max(0)),
     turns: z.array(turnSchema),
     tool_calls: z.array(toolCallRecordSchema),
+    /** Null when not scored yet, or when scoring hit an infrastructure failure (see `reward_error`). */
     reward: z.number().finite().nullable(),
     reward_components: z.record(z.string(), z.number().finite()),
+    /** Set when scoring failed for infrastructure reasons (judge down, verify tool timed out): never a silent 0. */
+    reward_error: rewardErrorSchema.nullable().optional(),
+    /** Optional per-turn process rewards, one per entry of `turns` (0 on observation turns). */
+    turn_rewards: z.array(z.number().finite()).optional(),
+    /** GRPO group-normalised advantage (null when the group could not be normalised, e.g. reward null). */
+    advantage: z.number().finite().nullable().optional(),
     status: trajectoryStatusSchema,
     status_reason: z.string().nullable(),
     /** Milliseconds by phase (`generate_ms`, `tool_ms`, `reward_ms`, `total_ms`, ...). */
@@ -101,6 +116,13 @@ export const trajectorySchema = z
       }
       at = turn.end;
     });
+    if (t.turn_rewards !== undefined && t.turn_rewards.length !== t.turns.length) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["turn_rewards"],
+        message: `length ${t.turn_rewards.length} ≠ turns ${t.turns.length}`,
+      });
+    }
     if (at !== n)
       ctx.addIssue({ code: "custom", path: ["turns"], message: `turns cover ${at} of ${n} tokens` });
     for (const [i, c] of t.tool_calls.entries()) {
@@ -125,6 +147,7 @@ export type Turn = z.infer<typeof turnSchema>;
 export type ToolCallRecord = z.infer<typeof toolCallRecordSchema>;
 export type TrajectoryStatus = z.infer<typeof trajectoryStatusSchema>;
 export type Trajectory = z.infer<typeof trajectorySchema>;
+export type RewardError = z.infer<typeof rewardErrorSchema>;
 
 /** Thrown when an append would break the record's alignment; the message carries the numbers. */
 export class TrajectoryAlignmentError extends Error {

@@ -67,12 +67,13 @@ export type ObservationInput =
   | { kind: "malformed"; malformed: MalformedCall };
 
 /** One `role: "tool"` message; the chat template adds the family's wrapper (`<tool_response>`, ipython header). */
-export interface ToolMessage {
+// A type alias, not an interface: it then fits `ChatMessage` (whose loose schema adds an index signature).
+export type ToolMessage = {
   role: "tool";
   /** The tool's name; empty for a malformed call. */
   name: string;
   content: string;
-}
+};
 
 /**
  * What goes back to the model after a turn's tools ran:

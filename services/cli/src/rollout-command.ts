@@ -1,0 +1,137 @@
+// `rlf rollout --config FILE --out DIR`: run a dataset through the rollout engine and write
+// trajectories (JSONL as groups complete, then Parquet), summary.json and report.html.
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { startTelemetry } from "@rlfactory/telemetry";
+import {
+  appendTrajectoriesJsonl,
+  createRolloutEngine,
+  formatSummary,
+  loadRolloutConfig,
+  loadTasks,
+  renderHtmlReport,
+  summarizeRollout,
+  type Trajectory,
+  writeTrajectoriesParquet,
+} from "@rlfactory/trainer";
+import { SingleBar } from "cli-progress";
+import { UsageError } from "./usage-error.ts";
+
+const HELP = `rlf rollout --config FILE [--out DIR] [--limit N] [--group-size N] [--no-progress]
+
+Runs every task of the config's dataset group-size times against the inference server and the tool
+gateway, scores the trajectories and writes into DIR (default: the config's output.dir):
+  trajectories.jsonl     one trajectory per line, appended as each GRPO group completes
+  trajectories.parquet   the same records as Parquet (output.parquet)
+  summary.json           reward mean, EM, turns, tool calls, errors by code, tokens/s
+  report.html            charts: reward distribution, turns, tool latency (output.html_report)
+Ctrl-C stops the run: trajectories in flight end as "aborted" and are still written.
+`;
+
+export async function runRolloutCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      config: { type: "string", short: "c" },
+      out: { type: "string", short: "o" },
+      limit: { type: "string" },
+      "group-size": { type: "string" },
+      "no-progress": { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  if (!values.config) throw new UsageError("rlf rollout needs --config FILE");
+  const config = await loadRolloutConfig(values.config, values.out === undefined ? {} : { out: values.out });
+  const outDir = config.output.dir;
+  if (outDir === undefined) throw new UsageError("rlf rollout needs --out DIR (or output.dir in the config)");
+  if (config.dataset === undefined)
+    throw new UsageError(`${values.config} has no dataset: nothing to roll out`);
+  const limit = positiveIntArg(values.limit, "--limit");
+  const groupSize = positiveIntArg(values["group-size"], "--group-size") ?? config.rollout.group_size;
+  const tasks = await loadTasks(limit === undefined ? config.dataset : { ...config.dataset, limit });
+
+  await mkdir(outDir, { recursive: true });
+  const jsonl = join(outDir, "trajectories.jsonl");
+  await rm(jsonl, { force: true });
+
+  const telemetry = await startTelemetry({ serviceName: "rlf-trainer" });
+  const engine = await createRolloutEngine(config);
+  const abort = new AbortController();
+  let interrupted = false;
+  const onSignal = () => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    process.stderr.write("\nrlf rollout: interrupted, finishing trajectories in flight as aborted\n");
+    abort.abort();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+
+  const total = tasks.length * groupSize;
+  const showBar = !values["no-progress"] && process.stderr.isTTY === true;
+  const bar = new SingleBar({
+    format: "rollout [{bar}] {value}/{total} trajectories | {eta_formatted} left | reward {reward}",
+    stream: process.stderr,
+    hideCursor: true,
+  });
+  if (showBar) bar.start(total, 0, { reward: "-" });
+  process.stderr.write(`rlf rollout: ${tasks.length} tasks × ${groupSize} samples → ${outDir}\n`);
+
+  const started = performance.now();
+  const startedAt = new Date().toISOString();
+  const all: Trajectory[] = [];
+  let rewardSum = 0;
+  let scored = 0;
+  let lastLine = 0;
+  try {
+    for await (const group of engine.rollout(tasks, { groupSize, signal: abort.signal })) {
+      await appendTrajectoriesJsonl(jsonl, group.trajectories);
+      all.push(...group.trajectories);
+      for (const t of group.trajectories) {
+        if (t.reward !== null) {
+          rewardSum += t.reward;
+          scored += 1;
+        }
+      }
+      const reward = scored > 0 ? (rewardSum / scored).toFixed(3) : "-";
+      if (showBar) bar.update(all.length, { reward });
+      else if (performance.now() - lastLine > 2000 || all.length === total) {
+        lastLine = performance.now();
+        process.stderr.write(`rlf rollout: ${all.length}/${total} trajectories, reward mean ${reward}\n`);
+      }
+    }
+  } finally {
+    if (showBar) bar.stop();
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    await engine.close();
+  }
+  const wallMs = performance.now() - started;
+
+  const summary = summarizeRollout(all, { wallMs, startedAt, config: { ...config } });
+  await writeFile(join(outDir, "summary.json"), `${JSON.stringify(summary, null, 2)}\n`);
+  if (config.output.parquet) await writeTrajectoriesParquet(join(outDir, "trajectories.parquet"), all);
+  if (config.output.html_report) {
+    await writeFile(
+      join(outDir, "report.html"),
+      renderHtmlReport(all, summary, { title: `rollout ${startedAt}` }),
+    );
+  }
+  process.stdout.write(`${formatSummary(summary)}\n`);
+  process.stdout.write(`wrote ${all.length} trajectories to ${outDir}\n`);
+  await telemetry.shutdown();
+  return interrupted ? 130 : 0;
+}
+
+function positiveIntArg(text: string | undefined, flag: string): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${flag} must be a positive integer`);
+  return n;
+}

@@ -1,0 +1,76 @@
+// `rlf trainer serve --config FILE`: the rollout engine as a service for a training engine
+// (gRPC rlfactory.v1.RolloutService + HTTP JSON; see services/trainer/src/serve/README.md).
+import { parseArgs } from "node:util";
+import { startTelemetry } from "@rlfactory/telemetry";
+import {
+  createRolloutEngine,
+  defaultServiceLogger,
+  loadRolloutConfig,
+  type RolloutServiceHandle,
+  startRolloutService,
+} from "@rlfactory/trainer";
+import { portArg, stopOnSignals } from "./gateway-command.ts";
+import { UsageError } from "./usage-error.ts";
+
+const HELP = `rlf trainer serve --config FILE [--grpc-port 50061] [--http-port 8091] [--host 127.0.0.1]
+
+Runs the rollout engine of the config (inference servers, tool gateway, rewards) as a service: a
+training engine sends tasks and gets back scored GRPO groups of token-level trajectories as each
+group completes.
+  gRPC   rlfactory.v1.RolloutService/Rollout (stream) and /RolloutBatch, health, reflection
+  HTTP   POST /v1/rollout (JSON, or NDJSON with Accept: application/x-ndjson), GET /healthz
+Cancelling a call (or its deadline passing, or the client disconnecting) aborts its trajectories.
+Ctrl-C stops taking requests, ends those in flight as "aborted" and returns them, then exits.
+`;
+
+export async function runTrainerCommand(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === "--help" || sub === "-h" || sub === "help") {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  if (sub !== "serve") throw new UsageError(`rlf trainer needs "serve", not "${sub ?? ""}"`);
+  let values: { config?: string; "grpc-port"?: string; "http-port"?: string; host?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: rest,
+      options: {
+        config: { type: "string", short: "c" },
+        "grpc-port": { type: "string", default: "50061" },
+        "http-port": { type: "string", default: "8091" },
+        host: { type: "string", default: "127.0.0.1" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+    }));
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}\n\n${HELP}`);
+  }
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  if (!values.config) throw new UsageError("rlf trainer serve needs --config FILE");
+  const grpcPort = portArg(values["grpc-port"] ?? "50061", "--grpc-port");
+  const httpPort = portArg(values["http-port"] ?? "8091", "--http-port");
+  const host = values.host ?? "127.0.0.1";
+
+  const log = defaultServiceLogger();
+  const config = await loadRolloutConfig(values.config);
+  const telemetry = await startTelemetry({ serviceName: "rlf-trainer" });
+  const engine = await createRolloutEngine(config, { log });
+  let service: RolloutServiceHandle;
+  try {
+    service = await startRolloutService(engine, { grpcHost: host, grpcPort, httpPort, log });
+  } catch (err) {
+    await engine.close();
+    await telemetry.shutdown();
+    throw err;
+  }
+  stopOnSignals(async () => {
+    await service.close();
+    await engine.close();
+    await telemetry.shutdown();
+  });
+  return -1;
+}

@@ -1,0 +1,24 @@
+// Original file: proto/rlfactory/v1/rollout.proto
+
+import type { Trajectory as _rlfactory_v1_Trajectory, Trajectory__Output as _rlfactory_v1_Trajectory__Output } from '../../rlfactory/v1/Trajectory.ts';
+import type { GroupStats as _rlfactory_v1_GroupStats, GroupStats__Output as _rlfactory_v1_GroupStats__Output } from '../../rlfactory/v1/GroupStats.ts';
+
+/**
+ * The group_size samples of one task, scored, with GRPO advantages set on each trajectory.
+ */
+export interface TrajectoryGroup {
+  'task_id'?: (string);
+  'group_id'?: (string);
+  'trajectories'?: (_rlfactory_v1_Trajectory)[];
+  'stats'?: (_rlfactory_v1_GroupStats | null);
+}
+
+/**
+ * The group_size samples of one task, scored, with GRPO advantages set on each trajectory.
+ */
+export interface TrajectoryGroup__Output {
+  'task_id': (string);
+  'group_id': (string);
+  'trajectories': (_rlfactory_v1_Trajectory__Output)[];
+  'stats': (_rlfactory_v1_GroupStats__Output | null);
+}

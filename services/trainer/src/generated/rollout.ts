@@ -1,0 +1,41 @@
+import type * as grpc from '@grpc/grpc-js';
+import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-loader';
+
+import type { ChatMessage as _rlfactory_v1_ChatMessage, ChatMessage__Output as _rlfactory_v1_ChatMessage__Output } from './rlfactory/v1/ChatMessage.ts';
+import type { GroupStats as _rlfactory_v1_GroupStats, GroupStats__Output as _rlfactory_v1_GroupStats__Output } from './rlfactory/v1/GroupStats.ts';
+import type { RewardError as _rlfactory_v1_RewardError, RewardError__Output as _rlfactory_v1_RewardError__Output } from './rlfactory/v1/RewardError.ts';
+import type { RolloutBatchResponse as _rlfactory_v1_RolloutBatchResponse, RolloutBatchResponse__Output as _rlfactory_v1_RolloutBatchResponse__Output } from './rlfactory/v1/RolloutBatchResponse.ts';
+import type { RolloutRequest as _rlfactory_v1_RolloutRequest, RolloutRequest__Output as _rlfactory_v1_RolloutRequest__Output } from './rlfactory/v1/RolloutRequest.ts';
+import type { RolloutServiceClient as _rlfactory_v1_RolloutServiceClient, RolloutServiceDefinition as _rlfactory_v1_RolloutServiceDefinition } from './rlfactory/v1/RolloutService.ts';
+import type { SamplingOverrides as _rlfactory_v1_SamplingOverrides, SamplingOverrides__Output as _rlfactory_v1_SamplingOverrides__Output } from './rlfactory/v1/SamplingOverrides.ts';
+import type { Task as _rlfactory_v1_Task, Task__Output as _rlfactory_v1_Task__Output } from './rlfactory/v1/Task.ts';
+import type { ToolCallRecord as _rlfactory_v1_ToolCallRecord, ToolCallRecord__Output as _rlfactory_v1_ToolCallRecord__Output } from './rlfactory/v1/ToolCallRecord.ts';
+import type { Trajectory as _rlfactory_v1_Trajectory, Trajectory__Output as _rlfactory_v1_Trajectory__Output } from './rlfactory/v1/Trajectory.ts';
+import type { TrajectoryGroup as _rlfactory_v1_TrajectoryGroup, TrajectoryGroup__Output as _rlfactory_v1_TrajectoryGroup__Output } from './rlfactory/v1/TrajectoryGroup.ts';
+import type { Turn as _rlfactory_v1_Turn, Turn__Output as _rlfactory_v1_Turn__Output } from './rlfactory/v1/Turn.ts';
+
+type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
+  new(...args: ConstructorParameters<Constructor>): Subtype;
+};
+
+export interface ProtoGrpcType {
+  rlfactory: {
+    v1: {
+      ChatMessage: MessageTypeDefinition<_rlfactory_v1_ChatMessage, _rlfactory_v1_ChatMessage__Output>
+      GroupStats: MessageTypeDefinition<_rlfactory_v1_GroupStats, _rlfactory_v1_GroupStats__Output>
+      RewardError: MessageTypeDefinition<_rlfactory_v1_RewardError, _rlfactory_v1_RewardError__Output>
+      RolloutBatchResponse: MessageTypeDefinition<_rlfactory_v1_RolloutBatchResponse, _rlfactory_v1_RolloutBatchResponse__Output>
+      RolloutRequest: MessageTypeDefinition<_rlfactory_v1_RolloutRequest, _rlfactory_v1_RolloutRequest__Output>
+      RolloutService: SubtypeConstructor<typeof grpc.Client, _rlfactory_v1_RolloutServiceClient> & { service: _rlfactory_v1_RolloutServiceDefinition }
+      SamplingOverrides: MessageTypeDefinition<_rlfactory_v1_SamplingOverrides, _rlfactory_v1_SamplingOverrides__Output>
+      Task: MessageTypeDefinition<_rlfactory_v1_Task, _rlfactory_v1_Task__Output>
+      ToolCallRecord: MessageTypeDefinition<_rlfactory_v1_ToolCallRecord, _rlfactory_v1_ToolCallRecord__Output>
+      Trajectory: MessageTypeDefinition<_rlfactory_v1_Trajectory, _rlfactory_v1_Trajectory__Output>
+      TrajectoryGroup: MessageTypeDefinition<_rlfactory_v1_TrajectoryGroup, _rlfactory_v1_TrajectoryGroup__Output>
+      TrajectoryStatus: EnumTypeDefinition
+      Turn: MessageTypeDefinition<_rlfactory_v1_Turn, _rlfactory_v1_Turn__Output>
+      TurnKind: EnumTypeDefinition
+    }
+  }
+}
+

@@ -1,0 +1,38 @@
+// The caller's AbortSignal, made prompt: a cancelled request rejects at once with
+// `InferenceError("CANCELLED")`, even while it waits in the concurrency queue, in a retry back-off or
+// on a value shared with other callers (the work underneath is aborted through the same signal).
+import { InferenceError } from "./types.ts";
+
+export function cancelledError(signal: AbortSignal): InferenceError {
+  const reason: unknown = signal.reason;
+  const detail = reason instanceof Error && reason.name !== "AbortError" ? `: ${reason.message}` : "";
+  return new InferenceError("CANCELLED", `inference request cancelled by the caller${detail}`, {
+    cause: reason,
+  });
+}
+
+/** Settles like `work`, or rejects with CANCELLED as soon as `signal` aborts (whichever comes first). */
+export function raceAbort<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return work;
+  if (signal.aborted) {
+    work.catch(() => {});
+    return Promise.reject(cancelledError(signal));
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      work.catch(() => {}); // its own failure, after the abort, is no longer anyone's concern
+      reject(cancelledError(signal));
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}

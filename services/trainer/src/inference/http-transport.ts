@@ -1,0 +1,290 @@
+// JSON over HTTP to a pool of inference servers, behind the resilience stack every client shares.
+//
+// The stack for one call, outermost first:
+//
+//   cancellation (raceAbort)   the caller's signal rejects the call at once with CANCELLED, wherever it is
+//                              (queued, backing off, in flight); the same signal aborts the HTTP request
+//   retry                      network errors, 5xx and 429 only, exponential back-off with jitter; each
+//                              attempt picks its server again, so a retry lands on another server when
+//                              the pool has one (the failed server is ejected, or avoided for a 429).
+//                              Never on other 4xx, a malformed body, a timeout or a cancellation
+//   bulkhead                   the client-wide limit on HTTP requests in flight; beyond it requests queue
+//                              (never rejected). Sits inside retry: a request backing off holds no slot
+//   timeout                    per attempt, from the moment it holds a slot (queueing does not count):
+//                              aborts the HTTP request → TIMEOUT. Not retried: a generation that ran out
+//                              of time on one server would most likely do so on the next one too
+//   attempt                    pick a server (ServerPool), POST/GET with undici on its keep-alive pool,
+//                              read the body, validate it with zod
+import {
+  bulkhead,
+  ExponentialBackoff,
+  handleType,
+  type IDisposable,
+  type IPolicy,
+  type RetryPolicy,
+  retry,
+  TaskCancelledError,
+  TimeoutStrategy,
+  timeout,
+  wrap,
+} from "cockatiel";
+import type { z } from "zod";
+import { cancelledError, raceAbort } from "./cancellation.ts";
+import { ServerPool, type ServerStatus } from "./server-pool.ts";
+import { InferenceError } from "./types.ts";
+
+export interface TransportOptions {
+  /** Base URLs of the servers (`http://host:port`, optionally with a path prefix). */
+  urls: readonly string[];
+  /** Sent as `Authorization: Bearer <apiKey>`. */
+  apiKey?: string;
+  /** Per-attempt timeout. Default 120 s. */
+  timeoutMs?: number;
+  /** Retries after the first attempt (network errors, 5xx, 429). Default 2. */
+  retries?: number;
+  /** Most HTTP requests in flight across all servers; the rest wait in a queue. Default 256. */
+  maxConcurrency?: number;
+  /** Retry back-off: first delay and cap (exponential with decorrelated jitter). Default 100 ms / 2 s. */
+  retryInitialDelayMs?: number;
+  retryMaxDelayMs?: number;
+  /** Server ejection after a failure: first cool-down and cap. Default 5 s / 60 s. */
+  cooldownMs?: number;
+  maxCooldownMs?: number;
+  /** Most sticky sessions remembered. Default 100,000. */
+  maxSessions?: number;
+}
+
+/** Options of every sampler client: its transport, plus the model name where the protocol needs one. */
+export interface SamplerOptions extends TransportOptions {
+  /** Model name for OpenAI-style requests; when absent, the first id of `GET /v1/models`. */
+  model?: string;
+}
+
+export interface HttpCall<T> {
+  method: "GET" | "POST";
+  /** Endpoint path, e.g. `/v1/completions` (put after the server's base URL). */
+  path: string;
+  /** JSON body (POST). */
+  body?: unknown;
+  /** Shape of a 2xx body; a body that does not match is BAD_RESPONSE. */
+  schema: z.ZodType<T>;
+  sessionId?: string;
+  signal?: AbortSignal;
+}
+
+export interface HttpAnswer<T> {
+  data: T;
+  /** Base URL of the server that answered. */
+  server: string;
+}
+
+export interface RetryEvent {
+  /** 1 for the first retry. */
+  attempt: number;
+  delayMs: number;
+  /** Why the previous attempt failed. */
+  error: InferenceError;
+}
+
+/** A failure worth another attempt; carries the error to report if no attempt is left. */
+class RetryableFailure extends Error {
+  readonly error: InferenceError;
+  constructor(error: InferenceError) {
+    super(error.message, { cause: error });
+    this.error = error;
+  }
+}
+
+const MAX_ERROR_TEXT = 300;
+
+export class HttpTransport {
+  readonly pool: ServerPool;
+  readonly #headers: Record<string, string>;
+  readonly #timeoutMs: number;
+  readonly #retry: RetryPolicy;
+  readonly #stack: IPolicy;
+
+  constructor(options: TransportOptions) {
+    const maxConcurrency = options.maxConcurrency ?? 256;
+    this.#timeoutMs = options.timeoutMs ?? 120_000;
+    this.pool = new ServerPool(options.urls, {
+      connections: maxConcurrency,
+      ...(options.cooldownMs !== undefined && { cooldownMs: options.cooldownMs }),
+      ...(options.maxCooldownMs !== undefined && { maxCooldownMs: options.maxCooldownMs }),
+      ...(options.maxSessions !== undefined && { maxSessions: options.maxSessions }),
+    });
+    this.#headers = {
+      "content-type": "application/json",
+      accept: "application/json",
+      ...(options.apiKey !== undefined && { authorization: `Bearer ${options.apiKey}` }),
+    };
+    this.#retry = retry(handleType(RetryableFailure), {
+      maxAttempts: options.retries ?? 2,
+      backoff: new ExponentialBackoff({
+        initialDelay: options.retryInitialDelayMs ?? 100,
+        maxDelay: options.retryMaxDelayMs ?? 2_000,
+      }),
+    });
+    // Order matters; see the header. wrap()'s first argument is the outermost policy.
+    this.#stack = wrap(
+      this.#retry,
+      bulkhead(maxConcurrency, Number.POSITIVE_INFINITY),
+      timeout(this.#timeoutMs, TimeoutStrategy.Cooperative),
+    );
+  }
+
+  /** Runs one call through the stack; rejects only with `InferenceError`. */
+  async call<T>(call: HttpCall<T>): Promise<HttpAnswer<T>> {
+    const callerSignal = call.signal;
+    if (callerSignal?.aborted) throw cancelledError(callerSignal);
+    const tried = new Set<string>();
+    const work = this.#stack.execute(
+      ({ signal }) => this.#attempt(call, signal, tried),
+      callerSignal,
+    ) as Promise<HttpAnswer<T>>;
+    try {
+      return await raceAbort(work, callerSignal);
+    } catch (error) {
+      throw finalError(error, callerSignal);
+    }
+  }
+
+  /** Subscribes to retries (for logs and metrics). */
+  onRetry(listener: (event: RetryEvent) => void): IDisposable {
+    return this.#retry.onRetry((e) => {
+      if ("error" in e && e.error instanceof RetryableFailure) {
+        listener({ attempt: e.attempt, delayMs: e.delay, error: e.error.error });
+      }
+    });
+  }
+
+  status(): ServerStatus[] {
+    return this.pool.status();
+  }
+
+  /** Closes the keep-alive connections once the requests in flight are done (abort them to stop sooner). */
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+
+  async #attempt<T>(call: HttpCall<T>, signal: AbortSignal, tried: Set<string>): Promise<HttpAnswer<T>> {
+    const server = this.pool.pick(call.sessionId, tried);
+    tried.add(server.url);
+    const where = `${server.url}${call.path}`;
+    this.pool.begin(server);
+    try {
+      const res = await server.dispatcher.request({
+        method: call.method,
+        path: `${server.basePath}${call.path}`,
+        headers: this.#headers,
+        ...(call.body !== undefined && { body: JSON.stringify(call.body) }),
+        signal,
+      });
+      const text = await res.body.text();
+      const status = res.statusCode;
+      if (status >= 200 && status < 300) {
+        this.pool.succeeded(server);
+        return { data: parseBody(text, call.schema, where), server: server.url };
+      }
+      const error = new InferenceError(
+        "HTTP_ERROR",
+        `${where} answered ${status}: ${serverErrorText(text)}`,
+        {
+          status,
+        },
+      );
+      if (status >= 500) {
+        this.pool.failed(server);
+        throw new RetryableFailure(error);
+      }
+      if (status === 429) throw new RetryableFailure(error); // busy, not broken: not ejected
+      throw error;
+    } catch (error) {
+      if (error instanceof InferenceError || error instanceof RetryableFailure) throw error;
+      if (call.signal?.aborted) throw cancelledError(call.signal);
+      if (signal.aborted) {
+        throw new InferenceError(
+          "TIMEOUT",
+          `${where} did not answer within the request timeout (${this.#timeoutMs} ms)`,
+          {
+            cause: error,
+          },
+        );
+      }
+      this.pool.failed(server);
+      throw new RetryableFailure(
+        new InferenceError("UNAVAILABLE", `${where} could not be reached: ${describeNetworkError(error)}`, {
+          cause: error,
+        }),
+      );
+    } finally {
+      this.pool.end(server);
+    }
+  }
+}
+
+function parseBody<T>(text: string, schema: z.ZodType<T>, where: string): T {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new InferenceError("BAD_RESPONSE", `${where} answered a body that is not JSON: ${shorten(text)}`);
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const issues = parsed.error.issues
+      .slice(0, 3)
+      .map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`)
+      .join("; ");
+    throw new InferenceError("BAD_RESPONSE", `${where} answered an unexpected body (${issues})`);
+  }
+  return parsed.data;
+}
+
+/** The server's own error message, short: OpenAI/vLLM `{error: {message}}`, `{message}`, FastAPI `{detail}`. */
+function serverErrorText(text: string): string {
+  try {
+    const body = JSON.parse(text) as Record<string, unknown> | null;
+    const candidates: unknown[] = [];
+    if (body && typeof body === "object") {
+      const err = body.error;
+      if (err && typeof err === "object") candidates.push((err as Record<string, unknown>).message);
+      candidates.push(err, body.message, body.detail);
+    }
+    for (const c of candidates) {
+      if (typeof c === "string" && c.trim()) return shorten(c);
+      if (Array.isArray(c) && c.length > 0) return shorten(JSON.stringify(c));
+    }
+  } catch {
+    // not JSON: the text itself
+  }
+  return shorten(text) || "(empty body)";
+}
+
+function shorten(text: string): string {
+  const oneLine = text.replace(/\s+/g, " ").trim();
+  return oneLine.length > MAX_ERROR_TEXT ? `${oneLine.slice(0, MAX_ERROR_TEXT)}…` : oneLine;
+}
+
+function describeNetworkError(error: unknown): string {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return typeof code === "string" && !error.message.includes(code)
+      ? `${code} ${error.message}`
+      : error.message;
+  }
+  return String(error);
+}
+
+/** What `call` rejects with: always an InferenceError. */
+function finalError(error: unknown, callerSignal: AbortSignal | undefined): InferenceError {
+  if (error instanceof RetryableFailure) return error.error;
+  if (error instanceof InferenceError) return error;
+  if (callerSignal?.aborted) return cancelledError(callerSignal);
+  if (error instanceof TaskCancelledError) {
+    return new InferenceError("CANCELLED", "inference request cancelled", { cause: error });
+  }
+  return new InferenceError("UNAVAILABLE", `inference request failed: ${describeNetworkError(error)}`, {
+    cause: error,
+  });
+}

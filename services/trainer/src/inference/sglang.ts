@@ -1,0 +1,113 @@
+// TokenSampler over SGLang's native `POST /generate`, token ids in and out.
+//
+// Wire names checked against SGLang's source:
+//   request   `managers/io_struct.py` GenerateReqInput: input_ids, sampling_params, return_logprob;
+//             `sampling/sampling_params.py` SamplingParams: max_new_tokens, temperature, top_p, top_k
+//             (-1 = whole vocabulary), min_p, stop, no_stop_trim (keep the stop string in the output),
+//             skip_special_tokens, repetition_penalty, sampling_seed
+//   response  `managers/tokenizer_manager.py`: output_ids, meta_info.output_token_logprobs as
+//             [logprob, token_id, text | null] triples, meta_info.finish_reason
+//             ({type: "stop", matched} | {type: "length", length} | {type: "abort", message}), and
+//             meta_info.weight_version (`utils/weight_versions.py`)
+// The triples' ids must equal output_ids one for one: a mismatch is BAD_RESPONSE.
+import { z } from "zod";
+import { toFinishReason } from "./finish-reason.ts";
+import { HttpTransport, type SamplerOptions } from "./http-transport.ts";
+import { checkTokenLogprobs } from "./token-logprobs.ts";
+import { type GenerateRequest, type GenerateResult, InferenceError, type TokenSampler } from "./types.ts";
+
+const PATH = "/generate";
+
+const tokenId = z.number().int().nonnegative();
+
+const generateSchema = z.looseObject({
+  output_ids: z.array(tokenId),
+  meta_info: z.looseObject({
+    finish_reason: z
+      .looseObject({
+        type: z.string(),
+        matched: z.union([z.string(), z.number(), z.array(z.number())]).nullish(),
+        message: z.string().nullish(),
+      })
+      .nullish(),
+    output_token_logprobs: z.array(z.tuple([z.number().nullable(), tokenId], z.unknown())).nullish(),
+    weight_version: z.union([z.string(), z.number()]).nullish(),
+  }),
+});
+
+export class SglangSampler implements TokenSampler {
+  readonly trainable = true as const;
+  readonly kind = "sglang";
+  readonly transport: HttpTransport;
+
+  constructor(options: SamplerOptions) {
+    this.transport = new HttpTransport(options);
+  }
+
+  async generate(request: GenerateRequest): Promise<GenerateResult> {
+    const started = performance.now();
+    const s = request.sampling;
+    const { data, server } = await this.transport.call({
+      method: "POST",
+      path: PATH,
+      body: {
+        input_ids: request.promptIds,
+        sampling_params: {
+          max_new_tokens: s.max_tokens,
+          temperature: s.temperature,
+          top_p: s.top_p,
+          top_k: s.top_k,
+          min_p: s.min_p,
+          stop: s.stop,
+          no_stop_trim: true,
+          skip_special_tokens: false,
+          repetition_penalty: s.repetition_penalty,
+          sampling_seed: s.seed,
+        },
+        return_logprob: true,
+        stream: false,
+      },
+      schema: generateSchema,
+      ...(request.sessionId !== undefined && { sessionId: request.sessionId }),
+      ...(request.signal !== undefined && { signal: request.signal }),
+    });
+    const where = `${server}${PATH}`;
+    const ids = data.output_ids;
+    const meta = data.meta_info;
+    if (!meta.output_token_logprobs) {
+      throw new InferenceError(
+        "BAD_RESPONSE",
+        `${where} returned no meta_info.output_token_logprobs despite return_logprob: true`,
+      );
+    }
+    const triples = meta.output_token_logprobs;
+    const logprobs = checkTokenLogprobs(
+      ids,
+      triples.map((t) => t[0]),
+      where,
+    );
+    const mismatch = triples.findIndex((t, i) => t[1] !== ids[i]);
+    if (mismatch >= 0) {
+      throw new InferenceError(
+        "BAD_RESPONSE",
+        `${where} returned output_token_logprobs[${mismatch}] for token id ${triples[mismatch]![1]} ` +
+          `but output_ids[${mismatch}] is ${ids[mismatch]}`,
+      );
+    }
+    const finish = meta.finish_reason;
+    const matched = finish?.matched;
+    return {
+      ids,
+      logprobs,
+      finishReason: toFinishReason(finish?.type, where),
+      matchedStop: Array.isArray(matched) ? (matched.at(-1) ?? null) : (matched ?? null),
+      weightVersion: meta.weight_version ?? null,
+      server,
+      latencyMs: performance.now() - started,
+    };
+  }
+
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+}

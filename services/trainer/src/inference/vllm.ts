@@ -1,0 +1,107 @@
+// TokenSampler over vLLM's OpenAI-compatible `POST /v1/completions`, token ids in and out.
+//
+// Wire names checked against vLLM's `vllm/entrypoints/openai/protocol.py` (CompletionRequest,
+// CompletionResponseChoice, CompletionLogProbs) and `serving_completion.py`:
+//   request   prompt: int[] (a token prompt), return_token_ids (the choice then carries `token_ids`),
+//             logprobs: 0 (the sampled token's logprob only), include_stop_str_in_output,
+//             skip_special_tokens, max_tokens, temperature, top_p, top_k, min_p, seed,
+//             repetition_penalty, stop, model
+//   response  choices[0].token_ids, choices[0].logprobs.token_logprobs (float | null; vLLM clamps -inf
+//             to -9999), finish_reason ("stop" | "length"), stop_reason (the stop string or token id,
+//             null for EOS)
+// A server too old for `return_token_ids` ignores it and sends no `token_ids`: that is BAD_RESPONSE,
+// never a silent re-tokenisation of the text.
+import { z } from "zod";
+import { toFinishReason } from "./finish-reason.ts";
+import { HttpTransport, type SamplerOptions } from "./http-transport.ts";
+import { ServedModel } from "./served-model.ts";
+import { checkTokenLogprobs } from "./token-logprobs.ts";
+import { type GenerateRequest, type GenerateResult, InferenceError, type TokenSampler } from "./types.ts";
+
+const PATH = "/v1/completions";
+
+const tokenId = z.number().int().nonnegative();
+
+const completionSchema = z.looseObject({
+  choices: z
+    .array(
+      z.looseObject({
+        token_ids: z.array(tokenId).nullish(),
+        logprobs: z.looseObject({ token_logprobs: z.array(z.number().nullable()) }).nullish(),
+        finish_reason: z.string().nullish(),
+        stop_reason: z.union([z.string(), z.number()]).nullish(),
+      }),
+    )
+    .min(1),
+});
+
+export class VllmSampler implements TokenSampler {
+  readonly trainable = true as const;
+  readonly kind = "vllm";
+  readonly transport: HttpTransport;
+  readonly #model: ServedModel;
+
+  constructor(options: SamplerOptions) {
+    this.transport = new HttpTransport(options);
+    this.#model = new ServedModel(this.transport, options.model);
+  }
+
+  async generate(request: GenerateRequest): Promise<GenerateResult> {
+    const started = performance.now();
+    const model = await this.#model.get(request.signal);
+    const s = request.sampling;
+    const { data, server } = await this.transport.call({
+      method: "POST",
+      path: PATH,
+      body: {
+        model,
+        prompt: request.promptIds,
+        max_tokens: s.max_tokens,
+        temperature: s.temperature,
+        top_p: s.top_p,
+        top_k: s.top_k,
+        min_p: s.min_p,
+        seed: s.seed,
+        repetition_penalty: s.repetition_penalty,
+        stop: s.stop,
+        n: 1,
+        stream: false,
+        logprobs: 0,
+        return_token_ids: true,
+        include_stop_str_in_output: true,
+        skip_special_tokens: false,
+      },
+      schema: completionSchema,
+      ...(request.sessionId !== undefined && { sessionId: request.sessionId }),
+      ...(request.signal !== undefined && { signal: request.signal }),
+    });
+    const where = `${server}${PATH}`;
+    const choice = data.choices[0]!;
+    if (!choice.token_ids) {
+      throw new InferenceError(
+        "BAD_RESPONSE",
+        `${where} returned no choices[0].token_ids: the server ignored return_token_ids (vLLM too old?)`,
+      );
+    }
+    if (!choice.logprobs) {
+      throw new InferenceError(
+        "BAD_RESPONSE",
+        `${where} returned no choices[0].logprobs despite logprobs: 0`,
+      );
+    }
+    const ids = choice.token_ids;
+    return {
+      ids,
+      logprobs: checkTokenLogprobs(ids, choice.logprobs.token_logprobs, where),
+      finishReason: toFinishReason(choice.finish_reason, where),
+      matchedStop: choice.stop_reason ?? null,
+      weightVersion: null,
+      server,
+      latencyMs: performance.now() - started,
+    };
+  }
+
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+}

@@ -1,0 +1,174 @@
+// The reward config (parsed once, zod) and the composed reward function.
+//
+// Config: `{ components: [{ type, weight?, name?, ...params }], process?: {...} }`, or just the list.
+//   total reward = Σ weight × value over the components; `reward_components` holds each unweighted value
+//   by name (weight-0 components run and are reported too: EM beside an F1-trained reward).
+// Components run concurrently. If any throws (an infrastructure failure, a config/data error, or a
+// bug), the reward is null and `error` names the component and why; the others' values are still
+// reported. Never a silent 0. README.md in this folder documents every component.
+import { z } from "zod";
+import type { RewardError, Trajectory } from "../trajectory.ts";
+import { toRewardError } from "./errors.ts";
+import { createFormat, formatSchema } from "./format.ts";
+import { createJudge, judgeSchema } from "./judge.ts";
+import { processRewardsSchema, processTurnRewards } from "./process-rewards.ts";
+import { createExactMatch, createF1, exactMatchSchema, f1Schema } from "./qa-match.ts";
+import { createToolPenalty, toolPenaltySchema } from "./tool-penalty.ts";
+import { createToolVerified, toolVerifiedSchema } from "./tool-verified.ts";
+import { componentName, type RewardComponent, type RewardContext, type RewardInput } from "./types.ts";
+
+export const rewardComponentSchema = z.discriminatedUnion("type", [
+  exactMatchSchema,
+  f1Schema,
+  formatSchema,
+  toolPenaltySchema,
+  toolVerifiedSchema,
+  judgeSchema,
+]);
+export type RewardComponentConfig = z.infer<typeof rewardComponentSchema>;
+
+const rewardConfigObject = z
+  .strictObject({
+    components: z.array(rewardComponentSchema).min(1, "at least one reward component"),
+    process: processRewardsSchema.optional(),
+  })
+  .superRefine((c, ctx) => {
+    const seen = new Set<string>();
+    c.components.forEach((entry, i) => {
+      const name = componentName(entry);
+      if (seen.has(name)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["components", i, "name"],
+          message: `component name "${name}" is used twice; give one a distinct \`name\``,
+        });
+      }
+      seen.add(name);
+    });
+  });
+
+/** The config object, or its bare component list. */
+export const rewardConfigSchema = z.preprocess(
+  (raw) => (Array.isArray(raw) ? { components: raw } : raw),
+  rewardConfigObject,
+);
+export type RewardConfig = z.infer<typeof rewardConfigObject>;
+export type RewardConfigInput = z.input<typeof rewardConfigObject> | z.input<typeof rewardComponentSchema>[];
+
+/** Parses a reward config; throws an Error listing every problem with its path. */
+export function parseRewardConfig(raw: unknown): RewardConfig {
+  const parsed = rewardConfigSchema.safeParse(raw);
+  if (!parsed.success) throw new Error(`invalid reward config:\n${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+export interface RewardResult {
+  /** Σ weight × component, or null when any component (or the process rewards) failed. */
+  reward: number | null;
+  /** Each component's unweighted value by name (those that produced one). */
+  components: Record<string, number>;
+  /** Why `reward` is null (the first failure in config order; the message lists the others). */
+  error: RewardError | null;
+  /** One-line notes by component name (why a 0, the judge's explanation). */
+  details: Record<string, string>;
+  /** Per-turn process rewards aligned with `trajectory.turns`, when `process` is configured. */
+  turnRewards?: number[];
+}
+
+export interface RewardFn {
+  readonly config: RewardConfig;
+  /** Component names in config order. */
+  readonly names: readonly string[];
+  score(input: RewardInput, ctx: RewardContext): Promise<RewardResult>;
+}
+
+function createComponent(entry: RewardComponentConfig): RewardComponent {
+  switch (entry.type) {
+    case "exact_match":
+      return createExactMatch(entry);
+    case "f1":
+      return createF1(entry);
+    case "format":
+      return createFormat(entry);
+    case "tool_call_penalty":
+      return createToolPenalty(entry);
+    case "tool_verified":
+      return createToolVerified(entry);
+    case "judge":
+      return createJudge(entry);
+  }
+}
+
+/** Builds the reward function of a config (raw, e.g. from YAML, or already parsed). */
+export function createRewardFn(config: RewardConfigInput | RewardConfig): RewardFn {
+  const parsed = parseRewardConfig(config);
+  const components = parsed.components.map(createComponent);
+  const processConfig = parsed.process;
+  return {
+    config: parsed,
+    names: components.map((c) => c.name),
+    async score(input, ctx) {
+      const settled = await Promise.allSettled(
+        components.map(async (c) => {
+          const out = await c.score(input, ctx);
+          if (!Number.isFinite(out.value)) throw new Error(`component returned ${out.value}`);
+          return out;
+        }),
+      );
+      const values: Record<string, number> = {};
+      const details: Record<string, string> = {};
+      const errors: RewardError[] = [];
+      let total = 0;
+      settled.forEach((s, i) => {
+        const c = components[i]!;
+        if (s.status === "rejected") {
+          errors.push(toRewardError(c.name, s.reason));
+          return;
+        }
+        values[c.name] = s.value.value;
+        if (s.value.detail !== undefined) details[c.name] = s.value.detail;
+        total += c.weight * s.value.value;
+      });
+      let turnRewards: number[] | undefined;
+      if (processConfig !== undefined) {
+        try {
+          turnRewards = processTurnRewards(processConfig, input);
+        } catch (err) {
+          errors.push(toRewardError("process", err));
+        }
+      }
+      const first = errors[0];
+      const error: RewardError | null =
+        first === undefined
+          ? null
+          : errors.length === 1
+            ? first
+            : {
+                ...first,
+                message: `${first.message} (also failed: ${errors
+                  .slice(1)
+                  .map((e) => `${e.component} ${e.code}`)
+                  .join(", ")})`,
+              };
+      return {
+        reward: error === null ? total : null,
+        components: values,
+        error,
+        details,
+        ...(turnRewards !== undefined ? { turnRewards } : {}),
+      };
+    },
+  };
+}
+
+/** The trajectory with the result's reward fields set (reward, components, error, turn rewards). */
+export function applyRewardResult(trajectory: Trajectory, result: RewardResult): Trajectory {
+  const out: Trajectory = {
+    ...trajectory,
+    reward: result.reward,
+    reward_components: { ...result.components },
+    reward_error: result.error,
+  };
+  if (result.turnRewards !== undefined) out.turn_rewards = [...result.turnRewards];
+  return out;
+}

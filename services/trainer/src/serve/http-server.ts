@@ -1,0 +1,142 @@
+// The HTTP JSON surface (fastify), for callers without gRPC:
+//   POST /v1/rollout   body: the request in JSON (rollout-request.ts) → `{ groups: [...] }`, or, with
+//                      `Accept: application/x-ndjson` or `?stream=1`, one group per line as each completes
+//   GET  /healthz      `{ status: "ok" }`
+// Trajectories are the JSON records of trajectory.ts, unchanged (float64 logprobs, no rounding).
+// A client that disconnects aborts its request. Bad input is 400 `{ error }`; a failure of the
+// rollout as a whole is 500 `{ error }`, or, once an NDJSON stream has started, a last line `{ "error" }`.
+import { once } from "node:events";
+import type { ServerResponse } from "node:http";
+import { PassThrough } from "node:stream";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import type { Logger } from "pino";
+import { z } from "zod";
+import type { RolloutEngine } from "../rollout/rollout-engine.ts";
+import { httpErrorFor } from "./errors.ts";
+import { type ParsedRolloutRequest, parseRolloutRequest } from "./rollout-request.ts";
+import { runRollout } from "./run-rollout.ts";
+import { groupToJson, type TrajectoryGroupJson } from "./trajectory-codec.ts";
+
+export interface RolloutHttpDeps {
+  engine: RolloutEngine;
+  log: Logger;
+  /** Fires when the service stops: requests in flight end with their trajectories `aborted`. */
+  stopping: AbortSignal;
+  bodyLimitBytes: number;
+}
+
+export const NDJSON = "application/x-ndjson";
+
+const ROUTE = "POST /v1/rollout";
+const rolloutQuery = z.object({ stream: z.enum(["0", "1", "true", "false"]).optional() });
+
+export interface RolloutHttpServer {
+  app: FastifyInstance;
+  /**
+   * Stops accepting, waits for the responses in flight to finish, then drops the connections left
+   * (idle keep-alive ones, and ones that never sent a request: Node would wait out headersTimeout).
+   */
+  close(): Promise<void>;
+}
+
+export function buildRolloutHttpServer(deps: RolloutHttpDeps): RolloutHttpServer {
+  const app = Fastify({ logger: false, bodyLimit: deps.bodyLimitBytes });
+  const open = new Set<ServerResponse>();
+  let drained: (() => void) | undefined;
+  app.addHook("onRequest", async (_req, reply) => {
+    open.add(reply.raw);
+    reply.raw.once("close", () => {
+      open.delete(reply.raw);
+      if (open.size === 0) drained?.();
+    });
+  });
+
+  // Fastify's own rejections (bad JSON, wrong content type, body too large) answer `{ error }` too.
+  app.setErrorHandler((err: Error & { statusCode?: number }, _req, reply) => {
+    const statusCode = err.statusCode ?? 500;
+    if (statusCode >= 500) deps.log.error({ err }, "http request failed");
+    return reply.code(statusCode).send({ error: err.message });
+  });
+
+  app.get("/healthz", async () => ({ status: "ok" }));
+
+  app.post("/v1/rollout", async (req, reply) => {
+    const query = rolloutQuery.safeParse(req.query);
+    if (!query.success) return reply.code(400).send({ error: "stream must be 1, 0, true or false" });
+    let request: ParsedRolloutRequest;
+    try {
+      request = parseRolloutRequest(req.body);
+    } catch (err) {
+      const { statusCode, body } = httpErrorFor(err);
+      return reply.code(statusCode).send(body);
+    }
+    // `?stream=` decides when given; else the Accept header.
+    const flag = query.data.stream;
+    const stream = flag === undefined ? wantsNdjson(req) : flag === "1" || flag === "true";
+    return stream ? streamGroups(deps, request, reply) : allGroups(deps, request, reply);
+  });
+
+  return {
+    app,
+    close: async () => {
+      const closed = app.close();
+      if (open.size > 0) await new Promise<void>((resolve) => (drained = resolve));
+      app.server.closeAllConnections();
+      await closed;
+    },
+  };
+}
+
+function wantsNdjson(req: FastifyRequest): boolean {
+  return (req.headers.accept ?? "").split(",").some((part) => part.trim().startsWith(NDJSON));
+}
+
+/** Aborts when the client hangs up before the response is complete. */
+function callerGone(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.once("close", () => {
+    if (!reply.raw.writableFinished) controller.abort(new Error("the client disconnected"));
+  });
+  return controller.signal;
+}
+
+async function allGroups(deps: RolloutHttpDeps, request: ParsedRolloutRequest, reply: FastifyReply) {
+  const groups: TrajectoryGroupJson[] = [];
+  try {
+    await runRollout({
+      engine: deps.engine,
+      request,
+      callerGone: callerGone(reply),
+      stop: deps.stopping,
+      log: deps.log,
+      via: ROUTE,
+      send: (group) => {
+        groups.push(groupToJson(group));
+      },
+    });
+  } catch (err) {
+    const { statusCode, body } = httpErrorFor(err);
+    return reply.code(statusCode).send(body);
+  }
+  return reply.send({ groups });
+}
+
+function streamGroups(deps: RolloutHttpDeps, request: ParsedRolloutRequest, reply: FastifyReply) {
+  const out = new PassThrough();
+  const gone = callerGone(reply);
+  runRollout({
+    engine: deps.engine,
+    request,
+    callerGone: gone,
+    stop: deps.stopping,
+    log: deps.log,
+    via: `${ROUTE} (ndjson)`,
+    send: async (group) => {
+      if (!out.write(`${JSON.stringify(groupToJson(group))}\n`)) await once(out, "drain", { signal: gone });
+    },
+  }).then(
+    () => out.end(),
+    (err: unknown) => out.end(`${JSON.stringify(httpErrorFor(err).body)}\n`),
+  );
+  return reply.type(NDJSON).send(out);
+}

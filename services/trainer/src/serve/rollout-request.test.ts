@@ -1,0 +1,138 @@
+// A rollout request in its JSON form and as a RolloutRequest message (through protobuf bytes) must
+// reach the engine as the same arguments, and be rejected with the same messages.
+import { describe, expect, it } from "vitest";
+import { samplingParamsSchema } from "../inference/types.ts";
+import { RolloutRequestError } from "./errors.ts";
+import { loadRolloutProto } from "./proto.ts";
+import {
+  parseRolloutRequest,
+  type RolloutRequestInput,
+  requestFromProto,
+  requestToProto,
+  samplingOverridesSchema,
+} from "./rollout-request.ts";
+
+const method = loadRolloutProto().grpc.rlfactory.v1.RolloutService.service.RolloutBatch;
+
+/** What the server does with a client's request: encode, bytes, decode, validate. */
+function viaProto(input: RolloutRequestInput) {
+  return parseRolloutRequest(
+    requestFromProto(method.requestDeserialize(method.requestSerialize(requestToProto(input)))),
+  );
+}
+
+const full: RolloutRequestInput = {
+  tasks: [
+    {
+      id: "hotpot-1",
+      data_source: "hotpotqa",
+      prompt: [
+        { role: "system", content: "Answer with <answer>." },
+        { role: "user", content: "Who wrote Dune?", name: "alice" },
+      ],
+      ground_truth: { target: ["Frank Herbert"] },
+      extra_info: { split: "dev", index: 3 },
+    },
+    { id: "plain", prompt: [{ role: "user", content: "2+2?" }] },
+  ],
+  group_size: 8,
+  sampling: { temperature: 0.7, top_p: 0.95, top_k: -1, max_tokens: 512, stop: ["</answer>"], seed: 1234 },
+  max_turns: 4,
+  policy_version: 17,
+};
+
+describe("rollout request", () => {
+  it("reaches the engine with the same tasks and options over gRPC as in JSON", () => {
+    const expected = {
+      tasks: [
+        {
+          id: "hotpot-1",
+          data_source: "hotpotqa",
+          prompt: [
+            { role: "system", content: "Answer with <answer>." },
+            { role: "user", content: "Who wrote Dune?", name: "alice" },
+          ],
+          ground_truth: { target: ["Frank Herbert"] },
+          extra_info: { split: "dev", index: 3 },
+        },
+        { id: "plain", data_source: "unknown", prompt: [{ role: "user", content: "2+2?" }], extra_info: {} },
+      ],
+      options: {
+        groupSize: 8,
+        sampling: {
+          temperature: 0.7,
+          top_p: 0.95,
+          top_k: -1,
+          max_tokens: 512,
+          stop: ["</answer>"],
+          seed: 1234,
+        },
+        maxTurns: 4,
+        policyVersion: 17,
+      },
+    };
+    expect(parseRolloutRequest(full)).toEqual(expected);
+    expect(viaProto(full)).toEqual(expected);
+  });
+
+  it("leaves every option to the server's config when the request sets none", () => {
+    const minimal = { tasks: [{ id: "a", prompt: [{ role: "user" as const, content: "hi" }] }] };
+    expect(parseRolloutRequest(minimal).options).toEqual({});
+    expect(viaProto(minimal).options).toEqual({});
+  });
+
+  it.each([
+    [{ tasks: [] }, /tasks: a rollout needs at least one task/],
+    [{}, /tasks: /],
+    [{ tasks: [{ id: "a", prompt: [] }] }, /tasks\[0\]\.prompt: /],
+    [{ tasks: [{ id: "", prompt: [{ role: "user", content: "x" }] }] }, /tasks\[0\]\.id: /],
+    [{ tasks: [{ id: "a", prompt: [{ role: "robot", content: "x" }] }] }, /tasks\[0\]\.prompt\[0\]\.role: /],
+    [
+      {
+        tasks: [
+          { id: "a", prompt: [{ role: "user", content: "x" }] },
+          { id: "a", prompt: [{ role: "user", content: "y" }] },
+        ],
+      },
+      /tasks\[1\]\.id: "a" is also the id of tasks\[0\]/,
+    ],
+    [
+      { tasks: [{ id: "a", prompt: [{ role: "user", content: "x" }] }], group_size: 0 },
+      /group_size: must be between 1 and 1024/,
+    ],
+    [
+      { tasks: [{ id: "a", prompt: [{ role: "user", content: "x" }] }], group_size: 1025 },
+      /group_size: must be between 1 and 1024/,
+    ],
+    [
+      { tasks: [{ id: "a", prompt: [{ role: "user", content: "x" }] }], max_turns: 0 },
+      /max_turns: must be at least 1/,
+    ],
+    [
+      { tasks: [{ id: "a", prompt: [{ role: "user", content: "x" }] }], sampling: { top_p: 0 } },
+      /sampling\.top_p: /,
+    ],
+    [{ tasks: [{ id: "a", prompt: [{ role: "user", content: "x" }] }], groupSize: 4 }, /groupSize/],
+  ])("rejects %j with a message naming the field", (body, message) => {
+    expect(() => parseRolloutRequest(body)).toThrow(RolloutRequestError);
+    expect(() => parseRolloutRequest(body)).toThrow(message);
+  });
+
+  it("rejects JSON text fields of the message that are not JSON, naming them", () => {
+    const message = requestToProto({ tasks: [{ id: "a", prompt: [{ role: "user", content: "x" }] }] });
+    const badTruth = { ...message, tasks: [{ ...message.tasks![0], ground_truth_json: "{oops" }] };
+    expect(() => requestFromProto(method.requestDeserialize(method.requestSerialize(badTruth)))).toThrow(
+      /tasks\[0\]\.ground_truth_json: not JSON/,
+    );
+    const listInfo = { ...message, tasks: [{ ...message.tasks![0], extra_info_json: "[1]" }] };
+    expect(() => requestFromProto(method.requestDeserialize(method.requestSerialize(listInfo)))).toThrow(
+      /tasks\[0\]\.extra_info_json: must be a JSON object/,
+    );
+  });
+
+  it("offers an override for every sampling parameter", () => {
+    expect(Object.keys(samplingOverridesSchema.shape).sort()).toEqual(
+      Object.keys(samplingParamsSchema.shape).sort(),
+    );
+  });
+});

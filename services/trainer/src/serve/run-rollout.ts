@@ -1,0 +1,69 @@
+// One request's life, shared by the gRPC and HTTP front ends: run the engine, hand each group to the
+// transport as it completes, keep draining after an abort so the engine can end its in-flight
+// trajectories as `aborted` instead of being cut off mid-await, and log one line with the outcome.
+import type { Logger } from "pino";
+import type { RolloutEngine, TrajectoryGroup } from "../rollout/rollout-engine.ts";
+import type { ParsedRolloutRequest } from "./rollout-request.ts";
+
+export interface RolloutRun {
+  engine: RolloutEngine;
+  request: ParsedRolloutRequest;
+  /** The caller is gone (cancelled, deadline passed, disconnected): abort, and send nothing more. */
+  callerGone: AbortSignal;
+  /** Abort but keep sending: the caller still gets the groups, their in-flight trajectories `aborted`. */
+  stop: AbortSignal;
+  /** Hands one group to the transport; may wait for it to drain. */
+  send: (group: TrajectoryGroup) => Promise<void> | void;
+  log: Logger;
+  /** The RPC or route, for the log line. */
+  via: string;
+}
+
+export interface RolloutOutcome {
+  /** Groups the engine produced. */
+  groups: number;
+  /** Groups handed to the transport (fewer when the caller went away). */
+  sent: number;
+  /** The engine was asked to abort (caller gone, transport failed, or service stopping). */
+  aborted: boolean;
+}
+
+/**
+ * Runs the request, sending each group as it completes. A failing `send` aborts the rest of the
+ * request too and is rethrown once the engine has wound down; an engine failure is rethrown as is.
+ */
+export async function runRollout(run: RolloutRun): Promise<RolloutOutcome> {
+  const { engine, request, callerGone, stop, send, log, via } = run;
+  const started = performance.now();
+  const sendFailed = new AbortController();
+  const noMoreSends = AbortSignal.any([callerGone, sendFailed.signal]);
+  const engineSignal = AbortSignal.any([noMoreSends, stop]);
+  let groups = 0;
+  let sent = 0;
+  let failure: { error: unknown } | undefined;
+  try {
+    for await (const group of engine.rollout(request.tasks, { ...request.options, signal: engineSignal })) {
+      groups += 1;
+      if (noMoreSends.aborted) continue;
+      try {
+        await send(group);
+        sent += 1;
+      } catch (error) {
+        if (callerGone.aborted) continue; // the caller left while we were sending: not a failure
+        failure = { error };
+        sendFailed.abort(error);
+      }
+    }
+    if (failure) throw failure.error;
+  } catch (err) {
+    log.error({ err, via, tasks: request.tasks.length, groups, sent }, "rollout failed");
+    throw err;
+  }
+  const outcome = { groups, sent, aborted: engineSignal.aborted };
+  const ms = Math.round(performance.now() - started);
+  log.info(
+    { via, tasks: request.tasks.length, ...outcome, ms },
+    outcome.aborted ? "rollout aborted" : "rollout done",
+  );
+  return outcome;
+}

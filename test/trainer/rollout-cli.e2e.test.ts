@@ -1,0 +1,108 @@
+// `rlf rollout --config FILE --out DIR` as a user runs it, with OpenTelemetry on: the files it
+// writes, the summary it prints, and one trace per trajectory that continues through the gateway
+// into the tool server.
+import { execFile } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import {
+  readTrajectoriesJsonl,
+  readTrajectoriesParquet,
+  SAMPLE_HOTPOTQA_TASKS,
+  type SimulatedLlm,
+  startSimulatedLlm,
+} from "@rlfactory/trainer";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type OtlpReceiver, startOtlpReceiver } from "../fixtures/otlp-receiver.ts";
+import { type ChildGateway, RLF, ROOT, spawnGateway, tempDir } from "../gateway/harness.ts";
+
+const run = promisify(execFile);
+
+describe("rlf rollout", () => {
+  let receiver: OtlpReceiver;
+  let gateway: ChildGateway;
+  let sim: SimulatedLlm;
+  const out = join(tempDir("rlf-rollout-cli-"), "run");
+  let stdout = "";
+
+  beforeAll(async () => {
+    receiver = await startOtlpReceiver(0);
+    const otel = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: "200" };
+    [gateway, sim] = await Promise.all([
+      spawnGateway(
+        { servers: { search: { command: process.execPath, args: [RLF, "tool", "search", "--stdio"] } } },
+        otel,
+      ),
+      startSimulatedLlm({ policy: "search-then-answer", seed: 4 }),
+    ]);
+    const dir = tempDir("rlf-rollout-cfg-");
+    const config = join(dir, "rollout.yaml");
+    writeFileSync(
+      config,
+      [
+        "inference: { engine: vllm, urls: [" + sim.url + "] }",
+        `gateway: { address: "${gateway.grpcAddress}", tools: [search__search] }`,
+        `dataset: { path: ${SAMPLE_HOTPOTQA_TASKS}, limit: 6 }`,
+        "rollout: { group_size: 2, max_turns: 3, sampling: { temperature: 0.8, max_tokens: 128 } }",
+        "reward: { components: [{ type: exact_match, weight: 1 }, { type: format, weight: 0.1 }] }",
+        "seed: 3",
+      ].join("\n"),
+    );
+    ({ stdout } = await run(process.execPath, [RLF, "rollout", "--config", config, "--out", out], {
+      cwd: ROOT,
+      env: { ...process.env, ...otel },
+      timeout: 60_000,
+    }));
+  }, 90_000);
+
+  afterAll(async () => {
+    await sim?.close();
+    await gateway?.stop();
+    await receiver?.close();
+  });
+
+  it("writes every trajectory as JSONL and Parquet, a summary and an HTML report", async () => {
+    const jsonl = await readTrajectoriesJsonl(join(out, "trajectories.jsonl"));
+    expect(jsonl).toHaveLength(12);
+    const parquet = await readTrajectoriesParquet(join(out, "trajectories.parquet"));
+    expect(parquet).toEqual(
+      expect.arrayContaining(jsonl.map((t) => expect.objectContaining({ task_id: t.task_id }))),
+    );
+    expect(parquet.map((t) => t.response_ids)).toEqual(jsonl.map((t) => t.response_ids));
+    const summary = JSON.parse(readFileSync(join(out, "summary.json"), "utf8"));
+    expect(summary.status.completed + summary.status.truncated).toBe(12);
+    const rewards = jsonl.map((t) => t.reward ?? 0);
+    expect(summary.reward.mean).toBeCloseTo(rewards.reduce((a, b) => a + b, 0) / rewards.length, 6);
+    expect(existsSync(join(out, "report.html"))).toBe(true);
+    expect(readFileSync(join(out, "report.html"), "utf8")).toContain("<svg");
+    expect(stdout).toContain("wrote 12 trajectories");
+  });
+
+  it("traces each trajectory through the gateway into the tool server", async () => {
+    const [toolSpan] = await receiver.waitFor(
+      (s) => s.serviceName === "rlf-tool-search" && s.kind === "SERVER",
+      15_000,
+    );
+    const trace = await receiver.waitFor((s) => s.traceId === toolSpan?.traceId, 15_000, 6);
+    const names = trace.map((s) => `${s.serviceName} ${s.name}`);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "rlf-trainer rollout.trajectory",
+        "rlf-trainer rollout.turn",
+        "rlf-trainer rollout.tools",
+        "rlf-gateway rlfactory.v1.ToolGateway/CallTools",
+        "rlf-tool-search tools/call search",
+      ]),
+    );
+    // parent links: tool server ← gateway ← rollout.tools ← rollout.turn ← rollout.trajectory
+    const byId = new Map(trace.map((s) => [s.spanId, s]));
+    let span = toolSpan;
+    const chain: string[] = [];
+    while (span) {
+      chain.push(span.name);
+      span = span.parentSpanId ? byId.get(span.parentSpanId) : undefined;
+    }
+    expect(chain.at(-1)).toBe("rollout.trajectory");
+    expect(chain).toContain("rollout.turn");
+  });
+});

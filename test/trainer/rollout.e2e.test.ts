@@ -1,0 +1,290 @@
+// The rollout engine end to end: the simulated inference server (vLLM protocol, real Qwen3 tokenizer,
+// scripted policy) + a real gateway + the real search tool over a HotpotQA corpus (100 dev records).
+// Checks the token-level contract engines rely on: ids are the sampler's, observation ids are exactly
+// the chat template's suffix, logprobs line up, sampling is the same on every turn, EM is right,
+// tool bodies are cut inside their wrapper, and an over-long context ends `truncated` with the
+// question intact.
+import { join } from "node:path";
+import { buildHotpotqaCorpus } from "@rlfactory/tools";
+import {
+  createRolloutEngine,
+  goldAnswers,
+  loadTasks,
+  type ModelTokenizer,
+  parseRolloutConfig,
+  qwen3Tokenizer,
+  type RolloutConfigInput,
+  renderPromptIds,
+  type SimulatedLlm,
+  startSimulatedLlm,
+  type Task,
+  type Trajectory,
+} from "@rlfactory/trainer";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type InProcessGateway, RLF, ROOT, startTestGateway, tempDir } from "../gateway/harness.ts";
+
+const HOTPOT = join(ROOT, "../shared/data/hotpotqa");
+
+let tokenizer: ModelTokenizer;
+let gateway: InProcessGateway;
+let sim: SimulatedLlm;
+let tasks: Task[];
+
+function config(
+  overrides: Partial<RolloutConfigInput["rollout"]> = {},
+  llmUrl = sim.url,
+): RolloutConfigInput {
+  return {
+    inference: { engine: "vllm", urls: [llmUrl] },
+    gateway: { address: gateway.gateway.grpcAddress, tools: ["search__search"], deadline_ms: 10_000 },
+    format: "hermes",
+    rollout: {
+      group_size: 2,
+      max_turns: 4,
+      max_concurrency: 16,
+      max_context_tokens: 16_384,
+      max_tool_response_tokens: 4096,
+      sampling: { temperature: 0.7, top_p: 0.9, max_tokens: 256 },
+      ...overrides,
+    },
+    reward: {
+      components: [
+        { type: "exact_match", weight: 1 },
+        { type: "f1", weight: 0 },
+      ],
+    },
+    seed: 11,
+  };
+}
+
+async function rollOut(raw: RolloutConfigInput, batch: Task[]): Promise<Trajectory[]> {
+  const engine = await createRolloutEngine(parseRolloutConfig(raw));
+  try {
+    const out: Trajectory[] = [];
+    for await (const group of engine.rollout(batch)) out.push(...group.trajectories);
+    return out;
+  } finally {
+    await engine.close();
+  }
+}
+
+beforeAll(async () => {
+  const dir = tempDir("rlf-rollout-e2e-");
+  const corpus = join(dir, "hotpotqa-corpus.jsonl");
+  await buildHotpotqaCorpus(join(HOTPOT, "hotpot_dev_distractor_first100_hf.json"), corpus);
+  [tokenizer, gateway, sim, tasks] = await Promise.all([
+    qwen3Tokenizer(),
+    startTestGateway({
+      servers: {
+        search: {
+          command: process.execPath,
+          args: [RLF, "tool", "search", "--corpus", corpus, "--stdio"],
+        },
+      },
+    }),
+    startSimulatedLlm({ policy: "search-then-answer", seed: 7 }),
+    // the corpus holds the context paragraphs of the first 100 dev questions
+    loadTasks({ path: join(HOTPOT, "dev.jsonl"), limit: 24, prompt: { template: "hermes-qa" } }),
+  ]);
+}, 60_000);
+
+afterAll(async () => {
+  await sim?.close();
+  await gateway?.stop();
+});
+
+describe("rollout over HotpotQA with the real search tool", () => {
+  let trajectories: Trajectory[];
+  const byTask = new Map<string, Task>();
+
+  beforeAll(async () => {
+    for (const t of tasks) byTask.set(t.id, t);
+    sim.requests.length = 0;
+    trajectories = await rollOut(config(), tasks);
+  }, 60_000);
+
+  it("returns every trajectory of every group, most of them answered", () => {
+    expect(trajectories).toHaveLength(tasks.length * 2);
+    const completed = trajectories.filter((t) => t.status === "completed" && t.status_reason === "answer");
+    expect(completed.length).toBeGreaterThan(trajectories.length / 2);
+    for (const t of trajectories) expect(t.tool_calls.length).toBeGreaterThan(0);
+  });
+
+  it("sends the context as ids (prompt + response so far) and samples every turn with the configured params", () => {
+    const sent = new Map(sim.requests.map((r) => [r.promptIds.join(","), r]));
+    let laterTurns = 0;
+    for (const t of trajectories) {
+      t.turns.forEach((turn, i) => {
+        if (turn.kind !== "sampled") return;
+        const context = [...t.prompt_ids, ...t.response_ids.slice(0, turn.start)];
+        const request = sent.get(context.join(","));
+        expect(request, `request for turn ${i} of ${t.task_id}`).toBeDefined();
+        expect(request?.sampling.temperature).toBe(0.7);
+        expect(request?.sampling.top_p).toBe(0.9);
+        if (i > 0) laterTurns += 1;
+      });
+    }
+    expect(laterTurns).toBeGreaterThan(tasks.length); // turn 2+ really happened, sampled like turn 1
+  });
+
+  it("has loss mask 1 exactly on sampled ids, with the engine's logprobs, and 0 / 0.0 elsewhere", async () => {
+    let replayed = 0;
+    for (const t of trajectories.slice(0, 6)) {
+      for (const turn of t.turns) {
+        const mask = t.loss_mask.slice(turn.start, turn.end);
+        const lps = t.rollout_logprobs.slice(turn.start, turn.end);
+        if (turn.kind === "observation") {
+          expect(new Set(mask)).toEqual(new Set([0]));
+          expect(new Set(lps)).toEqual(new Set([0]));
+          continue;
+        }
+        expect(new Set(mask)).toEqual(new Set([1]));
+        // Replay the request(s) that sent this context (a group's samples share their first-turn
+        // context, with different seeds) against the engine: one gives the same ids and logprobs.
+        const context = [...t.prompt_ids, ...t.response_ids.slice(0, turn.start)].join(",");
+        const candidates = sim.requests.filter((r) => r.promptIds.join(",") === context);
+        expect(candidates.length).toBeGreaterThan(0);
+        const replays = await Promise.all(
+          candidates.map(async (request) => {
+            const res = await fetch(`${sim.url}/v1/completions`, {
+              method: "POST",
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify({
+                prompt: request.promptIds,
+                ...request.sampling,
+                logprobs: 0,
+                return_token_ids: true,
+                include_stop_str_in_output: true,
+                skip_special_tokens: false,
+              }),
+            });
+            const body = (await res.json()) as {
+              choices: { token_ids: number[]; logprobs: { token_logprobs: number[] } }[];
+            };
+            return { ids: body.choices[0]?.token_ids, logprobs: body.choices[0]?.logprobs.token_logprobs };
+          }),
+        );
+        expect(replays).toContainEqual({ ids: t.response_ids.slice(turn.start, turn.end), logprobs: lps });
+        replayed += 1;
+      }
+    }
+    expect(replayed).toBeGreaterThan(6);
+  });
+
+  it("decodes prompt + response to the conversation the chat template renders", () => {
+    for (const t of trajectories) {
+      const task = byTask.get(t.task_id)!;
+      const sampled = t.turns.filter((x) => x.kind === "sampled");
+      const last = sampled.at(-1)!;
+      // The conversation up to the last sampled turn, as messages: assistant turns as sampled (their
+      // end token is the template's), tool messages with the results the gateway returned.
+      const messages: { role: "system" | "user" | "assistant" | "tool"; content: string }[] = [
+        ...task.prompt,
+      ];
+      for (const [i, turn] of t.turns.entries()) {
+        if (turn.start >= last.start) break;
+        if (turn.kind === "sampled") {
+          const ids = t.response_ids.slice(turn.start, turn.end);
+          messages.push({ role: "assistant", content: tokenizer.decode(ids, { skipSpecialTokens: true }) });
+        } else {
+          for (const call of t.tool_calls.filter((c) => c.turn === i - 1)) {
+            messages.push({ role: "tool", content: call.result });
+          }
+        }
+      }
+      const tools = gatewayTools;
+      const expected = tokenizer.renderChat(messages, { addGenerationPrompt: true, tools });
+      expect(tokenizer.decode([...t.prompt_ids, ...t.response_ids.slice(0, last.start)])).toBe(expected);
+    }
+  });
+
+  it("scores exact match against the gold answers", () => {
+    let hits = 0;
+    let misses = 0;
+    for (const t of trajectories.filter((x) => x.status_reason === "answer")) {
+      const golds = goldAnswers(byTask.get(t.task_id)!);
+      const lastTurn = t.turns.filter((x) => x.kind === "sampled").at(-1)!;
+      const text = tokenizer.decode(t.response_ids.slice(lastTurn.start, lastTurn.end));
+      const answer = /<answer>([\s\S]*)<\/answer>/.exec(text)?.[1]?.trim() ?? "";
+      const same = golds.some((g) => g.toLowerCase() === answer.toLowerCase());
+      const words = (s: string) => new Set(s.toLowerCase().match(/[a-z0-9]+/g) ?? []);
+      const disjoint = golds.every((g) => [...words(g)].every((w) => !words(answer).has(w)));
+      if (same) {
+        expect(t.reward_components.exact_match, `${t.task_id}: "${answer}" vs ${golds}`).toBe(1);
+        expect(t.reward).toBe(1);
+        hits += 1;
+      } else if (disjoint) {
+        expect(t.reward_components.exact_match, `${t.task_id}: "${answer}" vs ${golds}`).toBe(0);
+        expect(t.reward).toBe(0);
+        misses += 1;
+      }
+    }
+    expect(hits).toBeGreaterThan(0);
+    expect(misses).toBeGreaterThan(0);
+  });
+
+  it("sets GRPO advantages per group", () => {
+    const groups = new Map<string, Trajectory[]>();
+    for (const t of trajectories) groups.set(t.group_id, [...(groups.get(t.group_id) ?? []), t]);
+    expect(groups.size).toBe(tasks.length);
+    for (const group of groups.values()) {
+      const sum = group.reduce((s, t) => s + (t.advantage ?? 0), 0);
+      expect(Math.abs(sum)).toBeLessThan(1e-6);
+      if (new Set(group.map((t) => t.reward)).size === 1) for (const t of group) expect(t.advantage).toBe(0);
+    }
+  });
+});
+
+let gatewayTools: {
+  type: "function";
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}[];
+beforeAll(async () => {
+  const catalog = await gateway.client.listTools();
+  gatewayTools = catalog.map((t) => ({
+    type: "function",
+    function: { name: t.name, description: t.description, parameters: JSON.parse(t.input_schema_json) },
+  }));
+});
+
+describe("budgets", () => {
+  it("cuts a long tool result inside its <tool_response> wrapper", async () => {
+    const [t] = await rollOut(
+      { ...config({ max_tool_response_tokens: 40, group_size: 1 }) },
+      tasks.slice(0, 1),
+    ).then((x) => x);
+    const obs = t!.turns.find((x) => x.kind === "observation")!;
+    const text = tokenizer.decode(t!.response_ids.slice(obs.start, obs.end));
+    const m = /<tool_response>\n([\s\S]*)\n<\/tool_response>/.exec(text);
+    expect(m, text).not.toBeNull();
+    expect(m?.[1]).toMatch(/\[\.\.\. truncated: \d+ tokens omitted\]$/);
+    expect(tokenizer.encode(m?.[1] ?? "").length).toBeLessThanOrEqual(41);
+    expect(t!.tool_calls[0]!.result.length).toBeGreaterThan(m![1]!.length); // the record keeps the full result
+    expect(text.endsWith("<|im_start|>assistant\n")).toBe(true);
+  });
+
+  it("ends an over-long context as truncated, the prompt and its question intact", async () => {
+    const searching = await startSimulatedLlm({ policy: "keep-searching", seed: 3 });
+    try {
+      const budget = 2500;
+      const trajectories = await rollOut(
+        config({ max_context_tokens: budget, max_turns: 50, group_size: 2 }, searching.url),
+        tasks.slice(0, 2),
+      );
+      expect(trajectories).toHaveLength(4);
+      for (const t of trajectories) {
+        expect(t.status).toBe("truncated");
+        expect(t.status_reason).toMatch(/context budget/);
+        expect(t.prompt_ids.length + t.response_ids.length).toBeLessThanOrEqual(budget);
+        const task = tasks.find((x) => x.id === t.task_id)!;
+        expect(t.prompt_ids).toEqual(renderPromptIds({ tokenizer, tools: gatewayTools }, task));
+        expect(tokenizer.decode(t.prompt_ids)).toContain(
+          task.extra_info.question ?? task.prompt.at(-1)!.content,
+        );
+        expect(t.turns.filter((x) => x.kind === "sampled").length).toBeGreaterThan(1);
+      }
+    } finally {
+      await searching.close();
+    }
+  });
+});
