@@ -113,6 +113,60 @@ describe("README", () => {
     }
   });
 
+  it("rolls out the example config against the stack, and serves it (README + examples/README.md)", async () => {
+    const examples = readFileSync(join(ROOT, "examples/README.md"), "utf8");
+    const exampleLines = [...examples.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) =>
+      (m[1] ?? "").split("\n").map((l) => l.trim()),
+    );
+    const simulate = shellLines().find((l) => l.startsWith("npx rlf simulate-llm"));
+    const rollout = shellLines().find((l) => l.startsWith("npx rlf rollout"));
+    const serve = exampleLines.find((l) => l.startsWith("npx rlf trainer serve"));
+    const curl = exampleLines.find((l) => l.startsWith("curl") && l.includes(":8091/v1/rollout"));
+    expect(exampleLines).toEqual(expect.arrayContaining([simulate, rollout, "npm start"]));
+    const out = /--out (\S+)/.exec(rollout ?? "")?.[1] ?? "";
+    rmSync(out, { recursive: true, force: true });
+    const background: ChildProcess[] = [];
+    const spawnLine = (line: string | undefined) => {
+      const child = spawn("bash", ["-c", line ?? ""], { cwd: ROOT, env, stdio: "ignore", detached: true });
+      background.push(child);
+      return child;
+    };
+    try {
+      spawnLine(simulate);
+      await waitFor(
+        async () => (await fetch("http://127.0.0.1:9000/health").catch(() => null))?.ok === true,
+        30_000,
+        "rlf simulate-llm on 9000",
+      );
+      const { stdout } = await run("bash", ["-c", rollout ?? ""], { cwd: ROOT, env, timeout: 120_000 });
+      expect(stdout).toContain("wrote 120 trajectories");
+      expect(stdout).toMatch(/EM/);
+      const lines = readFileSync(join(out, "trajectories.jsonl"), "utf8").trim().split("\n");
+      expect(lines).toHaveLength(120);
+      const summary = JSON.parse(readFileSync(join(out, "summary.json"), "utf8"));
+      expect(summary.exact_match).toBeGreaterThan(0);
+      for (const file of ["trajectories.parquet", "report.html"])
+        expect(existsSync(join(out, file))).toBe(true);
+
+      spawnLine(serve);
+      await waitFor(
+        async () => (await fetch("http://127.0.0.1:8091/healthz").catch(() => null))?.ok === true,
+        30_000,
+        "rlf trainer serve on 8091",
+      );
+      const served = await run("bash", ["-c", curl ?? ""], { cwd: ROOT, env, timeout: 60_000 });
+      const body = JSON.parse(served.stdout) as { groups: { trajectories: { status: string }[] }[] };
+      expect(body.groups).toHaveLength(1);
+      expect(body.groups[0]?.trajectories.map((t) => t.status)).toEqual(["completed", "completed"]);
+    } finally {
+      for (const child of background) {
+        if (child.pid && child.exitCode === null) process.kill(-child.pid, "SIGTERM");
+        await stopChild(child, 10_000);
+      }
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 240_000);
+
   it("stops cleanly on Ctrl-C", async () => {
     if (!stack.pid) throw new Error("no stack");
     process.kill(-stack.pid, "SIGINT");
