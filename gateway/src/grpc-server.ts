@@ -3,18 +3,9 @@
 // Each handler: authenticate → open a SERVER span continuing the caller's trace (gRPC metadata) →
 // hand the call(s) to the invoker → encode. Per-call failures travel inside ToolResult; only request-
 // level problems (auth, batch size) become gRPC status errors.
-import {
-  Metadata,
-  Server,
-  ServerCredentials,
-  type ServerUnaryCall,
-  type sendUnaryData,
-  status,
-} from "@grpc/grpc-js";
-import { ReflectionService } from "@grpc/reflection";
+import { Metadata, type ServerUnaryCall, type sendUnaryData, status } from "@grpc/grpc-js";
 import { type Context, context, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { contextFromGrpcMetadata } from "@rlfactory/telemetry";
-import { HealthImplementation } from "grpc-health-check";
 import type { ApiKeyAuth } from "./auth.ts";
 import type { Catalog, CatalogEntry } from "./catalog.ts";
 import { truncate } from "./errors.ts";
@@ -26,6 +17,7 @@ import type { Tool } from "./generated/rlfactory/v1/Tool.ts";
 import type { ToolCall__Output } from "./generated/rlfactory/v1/ToolCall.ts";
 import type { ToolGatewayHandlers } from "./generated/rlfactory/v1/ToolGateway.ts";
 import type { ToolResult } from "./generated/rlfactory/v1/ToolResult.ts";
+import { type GrpcHost, startGrpcHost } from "./grpc-host.ts";
 import type { CallOutcome, CallRequest, Invoker } from "./invoker.ts";
 import { GATEWAY_SERVICE, loadGatewayProto } from "./proto.ts";
 
@@ -38,48 +30,20 @@ export interface GrpcDeps {
   maxBatchSize: number;
 }
 
-export interface GrpcServerHandle {
-  server: Server;
-  health: HealthImplementation;
-  port: number;
-  close(graceMs?: number): Promise<void>;
-}
+export type GrpcServerHandle = GrpcHost;
 
 export async function startGrpcServer(
   deps: GrpcDeps,
   opts: { host: string; port: number; maxMessageBytes: number },
 ): Promise<GrpcServerHandle> {
   const { definition, grpc } = loadGatewayProto();
-  const server = new Server({
-    "grpc.max_receive_message_length": opts.maxMessageBytes,
-    "grpc.max_send_message_length": opts.maxMessageBytes,
+  return startGrpcHost({
+    definition,
+    serviceName: GATEWAY_SERVICE,
+    addServices: (server) =>
+      server.addService(grpc.rlfactory.v1.ToolGateway.service, toolGatewayHandlers(deps)),
+    ...opts,
   });
-  server.addService(grpc.rlfactory.v1.ToolGateway.service, toolGatewayHandlers(deps));
-  const health = new HealthImplementation({ "": "NOT_SERVING", [GATEWAY_SERVICE]: "NOT_SERVING" });
-  health.addToServer(server);
-  new ReflectionService(definition).addToServer(server);
-
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(`${opts.host}:${opts.port}`, ServerCredentials.createInsecure(), (err, p) =>
-      err ? reject(err) : resolve(p),
-    ),
-  );
-  return {
-    server,
-    health,
-    port,
-    close: (graceMs = 5_000) =>
-      new Promise<void>((resolve) => {
-        const force = setTimeout(() => {
-          server.forceShutdown();
-          resolve();
-        }, graceMs);
-        server.tryShutdown(() => {
-          clearTimeout(force);
-          resolve();
-        });
-      }),
-  };
 }
 
 function toolGatewayHandlers(deps: GrpcDeps): ToolGatewayHandlers {

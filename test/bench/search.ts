@@ -19,6 +19,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { openBm25Retriever } from "../../services/tools/src/search/bm25-retriever.ts";
 import { ENGLISH_STOP_WORDS } from "../../services/tools/src/search/english-analyzer.ts";
+import { rngStream } from "../../services/trainer/src/seeded-random.ts";
 import { measure } from "./measure.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -37,16 +38,7 @@ const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** di
 const MB = 1024 * 1024;
 
 /** A small deterministic PRNG (mulberry32), so runs are comparable. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = rngStream;
 
 function makeVocabulary(size: number, random: () => number): string[] {
   const consonants = "bcdfghjklmnprstvwz";

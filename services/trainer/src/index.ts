@@ -14,6 +14,7 @@ export * from "./rollout/rollout-config.ts";
 export type * from "./rollout/rollout-engine.ts";
 export * from "./rollout/rollout-loop.ts";
 export * from "./rollout/tool-caller.ts";
+export * from "./seeded-random.ts";
 export * from "./serve/index.ts";
 export * from "./simulated-llm/index.ts";
 export * from "./task.ts";

@@ -11,17 +11,24 @@ export function cancelledError(signal: AbortSignal): InferenceError {
   });
 }
 
-/** Settles like `work`, or rejects with CANCELLED as soon as `signal` aborts (whichever comes first). */
-export function raceAbort<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+/**
+ * Settles like `work`, or rejects with `error(signal)` (default: InferenceError CANCELLED) as soon as
+ * `signal` aborts, whichever comes first.
+ */
+export function raceAbort<T>(
+  work: Promise<T>,
+  signal: AbortSignal | undefined,
+  error: (signal: AbortSignal) => Error = cancelledError,
+): Promise<T> {
   if (!signal) return work;
   if (signal.aborted) {
     work.catch(() => {});
-    return Promise.reject(cancelledError(signal));
+    return Promise.reject(error(signal));
   }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => {
       work.catch(() => {}); // its own failure, after the abort, is no longer anyone's concern
-      reject(cancelledError(signal));
+      reject(error(signal));
     };
     signal.addEventListener("abort", onAbort, { once: true });
     work.then(

@@ -4,6 +4,7 @@
 // failure (GatewayRpcError) that fails the trajectory instead of being fed to the model.
 import type { GatewayClient } from "@rlfactory/gateway";
 import { resultText } from "@rlfactory/gateway";
+import { raceAbort } from "../inference/cancellation.ts";
 
 export interface ToolCallInput {
   name: string;
@@ -38,26 +39,6 @@ export class ToolCallsCancelled extends Error {
   override name = "ToolCallsCancelled";
 }
 
-/** Resolves with `promise`, or rejects with ToolCallsCancelled as soon as `signal` aborts. */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return promise;
-  if (signal.aborted) return Promise.reject(new ToolCallsCancelled("cancelled"));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new ToolCallsCancelled("cancelled"));
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(e);
-      },
-    );
-  });
-}
-
 export function gatewayToolCaller(client: GatewayClient): ToolCaller {
   return {
     async callTools(calls, { trajectoryId, deadlineMs, signal }) {
@@ -75,6 +56,7 @@ export function gatewayToolCaller(client: GatewayClient): ToolCaller {
             trajectory_id: trajectoryId,
           }),
           signal,
+          () => new ToolCallsCancelled("cancelled"),
         );
       } catch (e) {
         if (e instanceof ToolCallsCancelled) throw e;

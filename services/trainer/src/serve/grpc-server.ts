@@ -5,15 +5,12 @@
 import { once } from "node:events";
 import {
   Metadata,
-  Server,
-  ServerCredentials,
   type ServerUnaryCall,
   type ServerWritableStream,
   type StatusObject,
   type sendUnaryData,
 } from "@grpc/grpc-js";
-import { ReflectionService } from "@grpc/reflection";
-import { HealthImplementation } from "grpc-health-check";
+import { type GrpcHost, startGrpcHost } from "@rlfactory/gateway";
 import type { Logger } from "pino";
 import type { RolloutBatchResponse } from "../generated/rlfactory/v1/RolloutBatchResponse.ts";
 import type { RolloutRequest__Output } from "../generated/rlfactory/v1/RolloutRequest.ts";
@@ -33,46 +30,20 @@ export interface RolloutGrpcDeps {
   stopping: AbortSignal;
 }
 
-export interface RolloutGrpcServer {
-  port: number;
-  health: HealthImplementation;
-  close(graceMs?: number): Promise<void>;
-}
+export type RolloutGrpcServer = GrpcHost;
 
 export async function startRolloutGrpcServer(
   deps: RolloutGrpcDeps,
   opts: { host: string; port: number; maxMessageBytes: number },
 ): Promise<RolloutGrpcServer> {
   const { definition, grpc } = loadRolloutProto();
-  const server = new Server({
-    "grpc.max_receive_message_length": opts.maxMessageBytes,
-    "grpc.max_send_message_length": opts.maxMessageBytes,
+  return startGrpcHost({
+    definition,
+    serviceName: ROLLOUT_SERVICE,
+    addServices: (server) =>
+      server.addService(grpc.rlfactory.v1.RolloutService.service, rolloutHandlers(deps)),
+    ...opts,
   });
-  server.addService(grpc.rlfactory.v1.RolloutService.service, rolloutHandlers(deps));
-  const health = new HealthImplementation({ "": "NOT_SERVING", [ROLLOUT_SERVICE]: "NOT_SERVING" });
-  health.addToServer(server);
-  new ReflectionService(definition).addToServer(server);
-
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(`${opts.host}:${opts.port}`, ServerCredentials.createInsecure(), (err, p) =>
-      err ? reject(err) : resolve(p),
-    ),
-  );
-  return {
-    port,
-    health,
-    close: (graceMs = 5_000) =>
-      new Promise<void>((resolve) => {
-        const force = setTimeout(() => {
-          server.forceShutdown();
-          resolve();
-        }, graceMs);
-        server.tryShutdown(() => {
-          clearTimeout(force);
-          resolve();
-        });
-      }),
-  };
 }
 
 function rolloutHandlers(deps: RolloutGrpcDeps): RolloutServiceHandlers {

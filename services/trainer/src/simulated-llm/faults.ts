@@ -1,6 +1,6 @@
 // Fault injection for client tests: the first `failFirst` generate requests, then a seeded `failRate`
 // share of the rest, are answered 503 before any generation (as an overloaded or restarting engine would).
-import { hash32, rngStream } from "./rng.ts";
+import { hash32, rngStream } from "../seeded-random.ts";
 
 export interface FaultInjector {
   /** For each generate request in arrival order: why it fails, or undefined. */

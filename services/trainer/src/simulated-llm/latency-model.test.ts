@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { rngStream } from "../seeded-random.ts";
 import { latencyOptionsSchema, parseTurnMs, requestDelayMs } from "./latency-model.ts";
-import { rngStream } from "./rng.ts";
 
 const draws = (...values: number[]) => {
   let i = 0;

@@ -2,7 +2,7 @@
 // position). Shaped like a sampled token's logprob under the model's own distribution: greedy decoding
 // picks near-certain tokens (≈ -0.001); at temperature T most tokens stay confident (exponential with
 // mean 0.15·T) and a share min(0.3, 0.08·T) are surprising picks (-0.7 … -0.7 - 3T).
-import { unit } from "./rng.ts";
+import { unit } from "../seeded-random.ts";
 
 export interface LogprobModel {
   seed: number;

@@ -9,6 +9,7 @@ import { finished } from "node:stream/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
 import { z } from "zod";
+import { hash32, rngStream } from "../seeded-random.ts";
 import { type ModelTokenizer, qwen3Tokenizer } from "../tokenizer/model-tokenizer.ts";
 import { chatRequestSchema, chatResponse, chatSimRequest } from "./chat-protocol.ts";
 import { errorBody, invalidBody, SimulatedLlmError } from "./errors.ts";
@@ -16,7 +17,6 @@ import { createFaultInjector } from "./faults.ts";
 import { latencyOptionsSchema, requestDelayMs } from "./latency-model.ts";
 import { policyOptionsSchema } from "./policies/policy.ts";
 import { SIMULATED_POLICY_NAMES, simulatedPolicy } from "./policies/registry.ts";
-import { hash32, rngStream } from "./rng.ts";
 import {
   generateRequestSchema,
   generateResponse,

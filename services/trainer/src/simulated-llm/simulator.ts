@@ -2,13 +2,14 @@
 // finish reason and logprobs out. Decodes the prompt, lets the policy write the turn, applies the engine's
 // stop rules (generation.ts) and draws logprobs (logprobs.ts). Pure given (seed, request): the same
 // request with the same seed gives the same output.
+
+import { hash32, rngStream } from "../seeded-random.ts";
 import type { ModelTokenizer } from "../tokenizer/model-tokenizer.ts";
 import { readConversation } from "./conversation.ts";
 import { badRequest } from "./errors.ts";
 import { type Generated, type GenerationLimits, generate } from "./generation.ts";
 import { type LogprobModel, sampledLogprobs } from "./logprobs.ts";
 import type { Policy, PolicyOptions } from "./policies/policy.ts";
-import { hash32, rngStream } from "./rng.ts";
 
 /** One generate request in engine-neutral terms (each protocol maps its fields onto these). */
 export interface SimRequest {

@@ -1,23 +1,12 @@
 // A deterministic permutation of 0..n-1 from an integer seed (Fisher–Yates driven by mulberry32), so
 // `shuffle_seed` picks the same tasks in the same order on every machine and Node version.
-
-/** mulberry32: a small 32-bit PRNG; returns floats in [0, 1). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rngStream } from "../seeded-random.ts";
 
 /** The indices 0..n-1 in an order fixed by `seed` (any safe integer; its high bits count too). */
 export function seededPermutation(n: number, seed: number): number[] {
   if (!Number.isSafeInteger(seed)) throw new Error(`shuffle seed must be a safe integer, got ${seed}`);
   const high = Math.floor(seed / 4294967296);
-  const next = mulberry32((seed ^ Math.imul(high, 0x9e3779b1)) >>> 0);
+  const next = rngStream((seed ^ Math.imul(high, 0x9e3779b1)) >>> 0);
   const out = Array.from({ length: n }, (_, i) => i);
   for (let i = n - 1; i > 0; i--) {
     const j = Math.floor(next() * (i + 1));

@@ -1,6 +1,6 @@
-// Seeded randomness for the simulated LLM: a 32-bit hash of any parts (so every draw is a pure function of
-// seed, request and position) and a small PRNG stream for draws made in arrival order (latency, faults).
-// Not cryptographic, not statistically fancy: enough for reproducible fixtures.
+// Seeded randomness (task shuffling, the simulated LLM, benchmarks): a 32-bit hash of any parts (so a
+// draw can be a pure function of seed, request and position) and a small PRNG stream (mulberry32) for
+// draws made in order. Not cryptographic, not statistically fancy: reproducible on every machine.
 
 /** FNV-1a over the parts' string forms (separated, so ["ab", "c"] and ["a", "bc"] differ), then an avalanche mix. */
 export function hash32(...parts: readonly (string | number | readonly number[])[]): number {
