@@ -288,3 +288,55 @@ describe("budgets", () => {
     }
   });
 });
+
+describe("malformed and empty turns", () => {
+  it("feeds malformed calls back as typed observations and goes on to an answer", async () => {
+    const malformed = await startSimulatedLlm({ policy: "malformed", seed: 5 });
+    try {
+      const trajectories = await rollOut(config({ group_size: 1 }, malformed.url), tasks.slice(0, 3));
+      for (const t of trajectories) {
+        expect(t.status_reason).toBe("answer");
+        const codes = t.tool_calls.map((c) => c.error_code);
+        expect(codes.filter((c) => c?.startsWith("MALFORMED_")).length).toBeGreaterThan(1);
+        expect(codes).toContain(null); // the valid call that followed
+        const firstObs = t.turns.find((x) => x.kind === "observation")!;
+        const text = tokenizer.decode(t.response_ids.slice(firstObs.start, firstObs.end));
+        expect(text).toMatch(/<tool_response>\nError \[(INVALID_JSON|MISSING_NAME|UNCLOSED_TAG)\]: /);
+      }
+    } finally {
+      await malformed.close();
+    }
+  });
+
+  it("on_no_action nudge: a turn that does nothing gets an UNKNOWN_ACTION observation, then max_turns ends it", async () => {
+    const rambling = await startSimulatedLlm({ policy: "ramble", seed: 6 });
+    try {
+      const [t] = await rollOut(
+        config(
+          { group_size: 1, max_turns: 3, on_no_action: "nudge", sampling: { max_tokens: 64 } },
+          rambling.url,
+        ),
+        tasks.slice(0, 1),
+      );
+      expect(t?.status).toBe("truncated");
+      expect(t?.status_reason).toBe("max_turns (3) reached");
+      expect(t?.turns.map((x) => x.kind)).toEqual([
+        "sampled",
+        "observation",
+        "sampled",
+        "observation",
+        "sampled",
+      ]);
+      expect(t?.tool_calls.map((c) => c.error_code)).toEqual([
+        "MALFORMED_UNKNOWN_ACTION",
+        "MALFORMED_UNKNOWN_ACTION",
+      ]);
+      const obs = t!.turns[1]!;
+      expect(tokenizer.decode(t!.response_ids.slice(obs.start, obs.end))).toContain(
+        "Error [UNKNOWN_ACTION]: The previous turn neither called a tool nor gave an answer.",
+      );
+    } finally {
+      await rambling.close();
+    }
+  });
+});

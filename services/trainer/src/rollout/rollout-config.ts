@@ -52,8 +52,11 @@ export const rolloutSectionSchema = z.strictObject({
   max_tool_response_tokens: positiveInt.default(512),
   /** Sampling on EVERY turn (RL-Factory decodes turns ≥ 2 greedily; we do not). `max_tokens` is per turn. */
   sampling: samplingParamsSchema.default({ temperature: 1, top_p: 1, max_tokens: 1024, stop: [] }),
-  /** A turn with neither a tool call nor an answer: `end` the episode, or `continue` (only useful with nudges). */
-  on_no_action: z.enum(["end", "continue"]).default("end"),
+  /**
+   * A turn with neither a tool call nor an answer: `end` the episode (status completed, reason
+   * `no_action`), or `nudge`: show the model a short UNKNOWN_ACTION observation and sample again.
+   */
+  on_no_action: z.enum(["end", "nudge"]).default("end"),
 });
 
 export const advantageConfigSchema = z.strictObject({

@@ -13,6 +13,7 @@
 // Nothing here throws for a trajectory's own failure: every exit is a status with a reason.
 import { context, type Span, SpanStatusCode, trace } from "@opentelemetry/api";
 import { InferenceError, type SamplingParams, type TokenSampler } from "../inference/types.ts";
+import { malformedCall } from "../parsers/malformed.ts";
 import type { ObservationInput, ToolCallFormat } from "../parsers/types.ts";
 import type { Task } from "../task.ts";
 import type { ChatTool } from "../tokenizer/chat-message.ts";
@@ -24,12 +25,16 @@ import { GatewayRpcError, type ToolCaller, ToolCallsCancelled } from "./tool-cal
 
 const tracer = trace.getTracer("@rlfactory/trainer");
 
+/** The observation for a turn with neither a tool call nor an answer (`rollout.on_no_action: nudge`). */
+export const NO_ACTION_MESSAGE =
+  "The previous turn neither called a tool nor gave an answer. Call a tool, or give the final answer inside <answer> and </answer>.";
+
 export interface LoopLimits {
   maxTurns: number;
   maxContextTokens: number;
   maxToolResponseTokens: number;
   toolDeadlineMs: number;
-  onNoAction: "end" | "continue";
+  onNoAction: "end" | "nudge";
 }
 
 /** Everything one trajectory needs; shared by all trajectories of an engine. */
@@ -243,8 +248,12 @@ async function trajectoryLoop(
         `context budget of ${limits.maxContextTokens} tokens reached while generating`,
       );
     }
-    if (parsed.calls.length === 0 && parsed.malformed.length === 0 && limits.onNoAction === "end") {
-      return finish("completed", gen.finishReason === "length" ? "no_action_length" : "no_action");
+    if (parsed.calls.length === 0 && parsed.malformed.length === 0) {
+      if (limits.onNoAction === "end") {
+        return finish("completed", gen.finishReason === "length" ? "no_action_length" : "no_action");
+      }
+      // `nudge`: tell the model, as an observation, that the turn did nothing, and sample again.
+      parsed.malformed.push(malformedCall("UNKNOWN_ACTION", NO_ACTION_MESSAGE, text, 0));
     }
     if (turn + 1 >= limits.maxTurns) return finish("truncated", `max_turns (${limits.maxTurns}) reached`);
 
