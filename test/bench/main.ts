@@ -2,6 +2,7 @@
 //
 //   npm run bench -- gateway --out FILE.json [--requests N] [--tool-transport http|stdio]
 //   npm run bench -- search --out FILE.json [--passages N]     (test/bench/search.ts)
+//   npm run bench -- rollout --out FILE.json                   (test/bench/rollout.ts)
 //
 // `gateway` measures, in one run on loopback, each at concurrency 1 and 64:
 //   raw_grpc          a raw grpc-js unary echo (the floor any gRPC service pays)
@@ -174,6 +175,7 @@ async function benchGateway(out: string, requests: number, toolTransport: "http"
 
 const USAGE = `usage: npm run bench -- gateway --out FILE.json [--requests N] [--tool-transport http|stdio]
        npm run bench -- search --out FILE.json [--passages N] [--queries N] [--dir DIR]
+       npm run bench -- rollout --out FILE.json   (options: test/bench/rollout.ts)
 `;
 
 const [which, ...rest] = process.argv.slice(2);
@@ -204,6 +206,10 @@ if (which === "gateway") {
     ...(values.queries ? { queries: Number(values.queries) } : {}),
     ...(values.dir ? { dir: values.dir } : {}),
   });
+} else if (which === "rollout") {
+  const { benchRollout, rolloutBenchArgs } = await import("./rollout.ts");
+  const { out, options } = rolloutBenchArgs(rest);
+  await benchRollout(out, options);
 } else {
   process.stderr.write(USAGE);
   process.exit(2);
