@@ -340,3 +340,56 @@ describe("malformed and empty turns", () => {
     }
   });
 });
+
+describe("other engines and formats", () => {
+  it("SGLang /generate: every sampled turn carries the engine's weight_version", async () => {
+    const sglang = await startSimulatedLlm({
+      policy: "search-then-answer",
+      seed: 8,
+      weightVersion: "step-41",
+    });
+    try {
+      const raw = config({ group_size: 1 }, sglang.url);
+      const trajectories = await rollOut(
+        { ...raw, inference: { engine: "sglang", urls: [sglang.url] } },
+        tasks.slice(0, 2),
+      );
+      for (const t of trajectories) {
+        expect(t.status_reason).toBe("answer");
+        expect(t.policy_version).toBe("step-41");
+        for (const turn of t.turns.filter((x) => x.kind === "sampled"))
+          expect(turn.policy_version).toBe("step-41");
+      }
+      expect(sglang.requests.every((r) => r.protocol === "sglang")).toBe(true);
+    } finally {
+      await sglang.close();
+    }
+  });
+
+  it("Search-R1 tags: observations are <information> text appended after the model's tokens", async () => {
+    const searchR1 = await startSimulatedLlm({ policy: "search-r1", seed: 9 });
+    try {
+      const batch = await loadTasks({
+        path: join(HOTPOT, "dev.jsonl"),
+        limit: 3,
+        prompt: { template: "search-r1" },
+      });
+      const trajectories = await rollOut(
+        { ...config({ group_size: 1 }, searchR1.url), format: "search-r1" },
+        batch,
+      );
+      for (const t of trajectories) {
+        expect(t.status_reason).toBe("answer");
+        const obs = t.turns.find((x) => x.kind === "observation")!;
+        const text = tokenizer.decode(t.response_ids.slice(obs.start, obs.end));
+        expect(text).toMatch(/^\n\n<information>Doc 1\(Title: [\s\S]*<\/information>\n\n$/);
+        const first = t.turns[0]!;
+        expect(tokenizer.decode(t.response_ids.slice(first.start, first.end))).toMatch(
+          /<search>[\s\S]*<\/search>$/,
+        );
+      }
+    } finally {
+      await searchR1.close();
+    }
+  });
+});
