@@ -81,6 +81,8 @@ describe("README", () => {
       if (command.includes("2^10"))
         expect(JSON.parse(stdout)).toMatchObject({ error_code: "OK", structured_content: { result: 1024 } });
       if (command.includes("/readyz")) expect(JSON.parse(stdout)).toMatchObject({ status: "ready" });
+      if (command.includes("/v1/judge"))
+        expect(JSON.parse(stdout)).toMatchObject({ score: 1, mode: "rule", judge_model: "rule" });
       if (command.includes("/metrics")) expect(stdout).toContain("rlf_gateway_calls_total");
       if (command.endsWith(" list")) expect(stdout).toContain("rlfactory.v1.ToolGateway");
     }

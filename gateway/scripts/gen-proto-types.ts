@@ -1,5 +1,6 @@
 // Generates TypeScript types for proto/ (committed; CI checks they are fresh): gateway.proto into
-// gateway/src/generated, rollout.proto into services/trainer/src/generated.
+// gateway/src/generated, rollout.proto into services/trainer/src/generated, judge.proto into
+// services/judge/src/generated.
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -11,6 +12,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const TARGETS = [
   { proto: "rlfactory/v1/gateway.proto", outDir: join(root, "gateway/src/generated") },
   { proto: "rlfactory/v1/rollout.proto", outDir: join(root, "services/trainer/src/generated") },
+  { proto: "rlfactory/v1/judge.proto", outDir: join(root, "services/judge/src/generated") },
 ];
 
 for (const { proto, outDir } of TARGETS) {

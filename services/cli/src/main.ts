@@ -16,6 +16,8 @@ Usage:
   rlf rollout --config FILE [--out DIR] run a dataset through the rollout engine: trajectories,
                                          summary.json and report.html in DIR
   rlf trainer serve --config FILE        the rollout engine as a service (gRPC + HTTP JSON)
+  rlf judge [--config FILE]              the judge service: POST /v1/judge on 127.0.0.1:7005,
+                                         gRPC on 127.0.0.1:50053 (rlf judge calibrate --set FILE)
   rlf simulate-llm --port PORT --policy NAME
                                          TEST FIXTURE: a simulated inference server (vLLM/SGLang
                                          protocols, real tokenizer, scripted policies); not a model
@@ -25,6 +27,7 @@ Usage:
 Environment:
   RLF_API_KEY          API key sent as "authorization: Bearer KEY" by 'rlf tools'
   OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_*   OpenTelemetry export (off unless set)
+  JUDGE_BASE_URL, JUDGE_MODEL, JUDGE_API_KEY   the judge's OpenAI-compatible backend (no --config)
   LOG_LEVEL            pino log level (default info)
 `;
 
@@ -46,6 +49,8 @@ export async function main(argv: string[]): Promise<number> {
       return (await import("./rollout-command.ts")).runRolloutCommand(rest);
     case "trainer":
       return (await import("./trainer-command.ts")).runTrainerCommand(rest);
+    case "judge":
+      return (await import("./judge-command.ts")).runJudgeCommand(rest);
     case "simulate-llm":
       return (await import("./simulate-llm-command.ts")).runSimulateLlmCommand(rest);
     case undefined:

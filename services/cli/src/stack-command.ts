@@ -1,5 +1,7 @@
-// `rlf stack`: the local stack — every bundled tool server over Streamable HTTP on its fixed port,
-// supervised (restarted when it dies), plus the gateway in this process.
+// `rlf stack`: the local stack — every bundled tool server over Streamable HTTP on its fixed port, and
+// the judge (`rlf judge`: HTTP 127.0.0.1:7005, gRPC 127.0.0.1:50053; its model backend from
+// JUDGE_BASE_URL / JUDGE_MODEL / JUDGE_API_KEY, else rule graders only), each supervised (restarted
+// when it dies), plus the gateway in this process.
 import { type ChildProcess, spawn } from "node:child_process";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,6 +13,9 @@ import { stopOnSignals } from "./gateway-command.ts";
 
 /** Fixed loopback ports of the bundled tool servers (a user-facing contract). */
 export const TOOL_PORTS: Record<string, number> = { search: 7001, calculator: 7002, code: 7003, sql: 7004 };
+/** The judge's loopback ports (rlf judge's defaults; also a user-facing contract). */
+const JUDGE_HTTP_PORT = 7005;
+const JUDGE_GRPC_PORT = 50053;
 
 const here = dirname(fileURLToPath(import.meta.url));
 const MAIN = resolve(here, "main.ts");
@@ -22,20 +27,28 @@ export async function runStackCommand(argv: string[]): Promise<number> {
   const telemetry = await startTelemetry({ serviceName: "rlf-gateway" });
   const supervisors = Object.keys(toolServers)
     .filter((name) => TOOL_PORTS[name] !== undefined)
-    .map((name) => supervise(name, ["tool", name, "--http", String(TOOL_PORTS[name])]));
+    .map((name) => {
+      const port = TOOL_PORTS[name] ?? 0;
+      return supervise(`tool server ${name}`, ["tool", name, "--http", String(port)], port);
+    });
   // (each server runs with its defaults: search serves the bundled sample corpus, sql the sample databases)
-  await Promise.all(supervisors.map((s) => s.healthy(TOOL_PORTS[s.name] ?? 0)));
+  const judge = supervise(
+    "judge",
+    ["judge", "--http-port", String(JUDGE_HTTP_PORT), "--grpc-port", String(JUDGE_GRPC_PORT)],
+    JUDGE_HTTP_PORT,
+  );
+  await Promise.all([...supervisors, judge].map((s) => s.healthy()));
   const gateway = await startGateway(config);
   await gateway.waitReady(30_000);
   process.stderr.write(
     `rlf stack: gateway gRPC ${gateway.grpcAddress}, admin ${gateway.adminUrl}; tools: ${gateway.catalog
       .list()
       .map((e) => e.name)
-      .join(", ")}\n`,
+      .join(", ")}; judge http://127.0.0.1:${JUDGE_HTTP_PORT}/v1/judge, gRPC 127.0.0.1:${JUDGE_GRPC_PORT}\n`,
   );
   stopOnSignals(async () => {
     await gateway.close();
-    await Promise.all(supervisors.map((s) => s.stop()));
+    await Promise.all([...supervisors, judge].map((s) => s.stop()));
     await telemetry.shutdown();
   });
   return -1;
@@ -43,12 +56,13 @@ export async function runStackCommand(argv: string[]): Promise<number> {
 
 interface Supervisor {
   name: string;
-  healthy(port: number, timeoutMs?: number): Promise<void>;
+  /** Resolves once GET /healthz on its HTTP port answers 2xx. */
+  healthy(timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
 
-/** Runs `rlf ARGS` as a child, restarting it with backoff if it exits unexpectedly. */
-function supervise(name: string, args: string[]): Supervisor {
+/** Runs `rlf ARGS` as a child serving HTTP on `port`, restarting it with backoff if it exits unexpectedly. */
+function supervise(name: string, args: string[], port: number): Supervisor {
   let child: ChildProcess | undefined;
   let stopping = false;
   let restarts = 0;
@@ -57,16 +71,14 @@ function supervise(name: string, args: string[]): Supervisor {
     child.on("exit", (code, signal) => {
       if (stopping) return;
       const delay = Math.min(10_000, 250 * 2 ** restarts++);
-      process.stderr.write(
-        `rlf stack: tool server ${name} exited (${signal ?? code}); restarting in ${delay} ms\n`,
-      );
+      process.stderr.write(`rlf stack: ${name} exited (${signal ?? code}); restarting in ${delay} ms\n`);
       setTimeout(start, delay).unref();
     });
   };
   start();
   return {
     name,
-    async healthy(port, timeoutMs = 30_000) {
+    async healthy(timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
         const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
@@ -76,7 +88,7 @@ function supervise(name: string, args: string[]): Supervisor {
         if (ok) return;
         await new Promise((r) => setTimeout(r, 100));
       }
-      throw new Error(`tool server ${name} not healthy on port ${port} after ${timeoutMs} ms`);
+      throw new Error(`${name} not healthy on port ${port} after ${timeoutMs} ms`);
     },
     async stop() {
       stopping = true;

@@ -1,12 +1,16 @@
-// A Judge over HTTP. PROVISIONAL CONTRACT with the judge service (a later issue; change both sides
-// together):
+// A Judge over HTTP: the judge service's user-facing contract (services/judge/README.md).
 //   POST {url}/v1/judge   content-type: application/json
-//   request  { task_id: string, question: string, reference: string[] (gold answers),
-//              answer: string | null, trajectory_text: string (the sampled turns, joined by "\n") }
-//   response 200 { score: number in [0, 1], explanation?: string }   (other keys are ignored)
-// Failures are RewardInfraError (component "judge"), never a score: JUDGE_TIMEOUT (the request's
-// own timeout), CANCELLED (the caller's signal), JUDGE_UNAVAILABLE (no connection), JUDGE_HTTP_ERROR
-// (a non-2xx status), JUDGE_BAD_RESPONSE (not JSON, or not the shape above).
+//   request  { mode: "reference" when the task has gold answers, else "pointwise",
+//              task: the question, response: the answer (or, with `judged: "trajectory"`, the sampled
+//              turns joined by "\n"), reference?: the gold answers joined by " | ",
+//              rubric? / rubric_id?: from the judge component's config }
+//   response 2xx { score: number in [0, 1], explanation?: string, ...metadata (ignored) }
+//            non-2xx { error: { code, message } }
+// Failures are RewardInfraError (component "judge"), never a score: JUDGE_<code> for the service's
+// typed failures (JUDGE_BACKEND_UNAVAILABLE, JUDGE_TIMEOUT, JUDGE_PARSE_ERROR, ...), JUDGE_TIMEOUT
+// (the request's own timeout), CANCELLED (the caller's signal), JUDGE_UNAVAILABLE (no connection),
+// JUDGE_HTTP_ERROR (a non-2xx status without that error body), JUDGE_BAD_RESPONSE (not JSON, or not
+// the shape above).
 import { z } from "zod";
 import { goldAnswers, type Task } from "../task.ts";
 import { oneLine, RewardInfraError } from "./errors.ts";
@@ -16,6 +20,35 @@ export const judgeResponseSchema = z.object({
   score: z.number().min(0).max(1),
   explanation: z.string().optional(),
 });
+
+/** The judge service's failure body. */
+export const judgeErrorBodySchema = z.object({
+  error: z.object({ code: z.string().regex(/^[A-Z][A-Z0-9_]*$/), message: z.string() }),
+});
+
+/** What the judge component adds to a request (its config): the rubric and what is judged. */
+export interface JudgeRubricOptions {
+  /** Inline rubric text. */
+  rubric?: string | undefined;
+  /** A versioned rubric of the judge service. */
+  rubric_id?: string | undefined;
+  /** Judge the final answer (default) or the whole trajectory's sampled text. */
+  judged?: "answer" | "trajectory" | undefined;
+}
+
+/** The JSON body of a judge request (the service's pointwise / reference modes). */
+export function judgeRequestBody(request: JudgeRequest & JudgeRubricOptions): Record<string, unknown> {
+  const golds = goldAnswers(request.task);
+  const response = request.judged === "trajectory" ? request.sampledTexts.join("\n") : (request.answer ?? "");
+  return {
+    mode: golds.length > 0 ? "reference" : "pointwise",
+    task: questionOf(request.task),
+    response,
+    ...(golds.length > 0 ? { reference: golds.join(" | ") } : {}),
+    ...(request.rubric !== undefined ? { rubric: request.rubric } : {}),
+    ...(request.rubric_id !== undefined ? { rubric_id: request.rubric_id } : {}),
+  };
+}
 
 export interface HttpJudgeOptions {
   /** Extra request headers (e.g. authorization). */
@@ -39,15 +72,10 @@ export class HttpJudge implements Judge {
     this.#timeoutMs = opts.timeoutMs ?? 60_000;
   }
 
-  async score({ task, answer, sampledTexts, signal }: JudgeRequest): Promise<JudgeVerdict> {
+  async score(request: JudgeRequest & JudgeRubricOptions): Promise<JudgeVerdict> {
+    const { signal } = request;
     const timeout = AbortSignal.timeout(this.#timeoutMs);
-    const body = {
-      task_id: task.id,
-      question: questionOf(task),
-      reference: goldAnswers(task),
-      answer,
-      trajectory_text: sampledTexts.join("\n"),
-    };
+    const body = judgeRequestBody(request);
     let response: Response;
     let text: string;
     try {
@@ -76,6 +104,15 @@ export class HttpJudge implements Judge {
       );
     }
     if (!response.ok) {
+      const failure = judgeErrorBodySchema.safeParse(parseJson(text));
+      if (failure.success) {
+        const { code, message } = failure.data.error;
+        throw new RewardInfraError(
+          COMPONENT,
+          `JUDGE_${code}`,
+          `${this.endpoint}: HTTP ${response.status} ${code}: ${oneLine(message, 300)}`,
+        );
+      }
       throw new RewardInfraError(
         COMPONENT,
         "JUDGE_HTTP_ERROR",
@@ -102,6 +139,14 @@ export class HttpJudge implements Judge {
     }
     const { score, explanation } = parsed.data;
     return explanation === undefined ? { score } : { score, explanation };
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
 }
 

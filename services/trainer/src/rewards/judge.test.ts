@@ -1,11 +1,13 @@
-// The judge component and HttpJudge against a real HTTP judge on 127.0.0.1 (fastify), speaking the
-// provisional contract: good verdicts, and every way a judge can fail (never a 0).
+// The judge component and HttpJudge against a real HTTP judge on 127.0.0.1 (fastify) speaking the
+// judge service's contract: good verdicts, every way a judge can fail (never a 0), and the fallback
+// policy (fail / rule / skip). The real judge service is exercised in test/judge/.
 import { setTimeout as sleep } from "node:timers/promises";
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isRewardInfraError, type RewardScoringError } from "./errors.ts";
 import { HttpJudge } from "./http-judge.ts";
 import { createJudge } from "./judge.ts";
+import { createRewardFn, parseRewardConfig } from "./reward-config.ts";
 import { qaTask, rewardInput } from "./test-support.ts";
 import type { Judge, RewardContext } from "./types.ts";
 
@@ -24,6 +26,9 @@ describe("judge", () => {
       return { score: 0.75, explanation: "mostly right\nsecond line", extra: "ignored" };
     });
     app.post("/down/v1/judge", async (_, reply) => reply.code(503).send("judge overloaded"));
+    app.post("/typed/v1/judge", async (_, reply) =>
+      reply.code(503).send({ error: { code: "BACKEND_UNAVAILABLE", message: "no judge model configured" } }),
+    );
     app.post("/range/v1/judge", async () => ({ score: 1.5 }));
     app.post("/text/v1/judge", async (_, reply) => reply.type("text/plain").send("SCORE: 1"));
     app.post("/slow/v1/judge", async () => {
@@ -43,7 +48,7 @@ describe("judge", () => {
       judgeComponent.score(rewardInput(overrides), { tools, ...(judge ? { judge } : {}), ...ctx }),
     ).catch((e: unknown) => e as RewardScoringError);
 
-  it("posts the provisional contract and returns the judge's score and explanation", async () => {
+  it("posts the judge contract (reference mode with golds) and returns the judge's score and explanation", async () => {
     const task = qaTask(["Shakespeare", "W. Shakespeare"], { question: "Who wrote Hamlet, exactly?" }, "q-9");
     const out = await scoreWith(new HttpJudge(`${base}/good/`), {
       task,
@@ -52,11 +57,35 @@ describe("judge", () => {
     });
     expect(out).toEqual({ value: 0.75, detail: "mostly right" });
     expect(requests.at(-1)).toEqual({
-      task_id: "q-9",
-      question: "Who wrote Hamlet, exactly?",
-      reference: ["Shakespeare", "W. Shakespeare"],
-      answer: "William Shakespeare",
-      trajectory_text: "<think>hmm</think>\n<answer>William Shakespeare</answer>",
+      mode: "reference",
+      task: "Who wrote Hamlet, exactly?",
+      response: "William Shakespeare",
+      reference: "Shakespeare | W. Shakespeare",
+    });
+  });
+
+  it("without golds asks pointwise; sends the component's rubric; can judge the whole trajectory", async () => {
+    const component = createJudge({
+      type: "judge",
+      weight: 1,
+      rubric_id: "helpfulness",
+      rubric: "Is it helpful?",
+      judged: "trajectory",
+    });
+    await component.score(
+      rewardInput({
+        task: qaTask([]),
+        sampledTexts: ["<think>a</think>", "<answer>b</answer>"],
+        answer: "b",
+      }),
+      { tools, judge: new HttpJudge(`${base}/good`) },
+    );
+    expect(requests.at(-1)).toEqual({
+      mode: "pointwise",
+      task: "Who wrote Hamlet?",
+      response: "<think>a</think>\n<answer>b</answer>",
+      rubric: "Is it helpful?",
+      rubric_id: "helpfulness",
     });
   });
 
@@ -68,7 +97,92 @@ describe("judge", () => {
     });
     expect(requests.length).toBe(before);
     await scoreWith(new HttpJudge(`${base}/good`));
-    expect(requests.at(-1)).toMatchObject({ question: "Who wrote Hamlet?" });
+    expect(requests.at(-1)).toMatchObject({ task: "Who wrote Hamlet?" });
+  });
+
+  it("a typed failure of the judge service is JUDGE_<code> with its message", async () => {
+    const err = await scoreWith(new HttpJudge(`${base}/typed`));
+    expect(isRewardInfraError(err)).toBe(true);
+    expect(err).toMatchObject({ component: "judge", code: "JUDGE_BACKEND_UNAVAILABLE" });
+    expect((err as Error).message).toMatch(/HTTP 503 BACKEND_UNAVAILABLE: no judge model configured/);
+  });
+
+  describe("fallback policy", () => {
+    const failing = () => new HttpJudge(`${base}/typed`);
+
+    it('"fail" (the default) keeps the failure: no value', async () => {
+      const component = createJudge({ type: "judge", weight: 1, fallback: "fail" });
+      const err = await Promise.resolve(component.score(rewardInput(), { tools, judge: failing() })).catch(
+        (e: unknown) => e,
+      );
+      expect(err).toMatchObject({ code: "JUDGE_BACKEND_UNAVAILABLE" });
+    });
+
+    it('"rule" uses the fallback rule\'s value and says so in the detail', async () => {
+      const component = createJudge({
+        type: "judge",
+        weight: 1,
+        fallback: "rule",
+        fallback_rule: { type: "f1" },
+      });
+      const input = rewardInput({ task: qaTask(["William Shakespeare"]), answer: "Shakespeare" });
+      const out = await component.score(input, { tools, judge: failing() });
+      // F1 of "shakespeare" against "william shakespeare": precision 1, recall 1/2.
+      expect(out.value).toBeCloseTo(2 / 3, 10);
+      expect(out.detail).toMatch(
+        /^fallback rule f1 \(judge failed: JUDGE_BACKEND_UNAVAILABLE .*no judge model configured/,
+      );
+      const healthy = await component.score(input, { tools, judge: new HttpJudge(`${base}/good`) });
+      expect(healthy).toEqual({ value: 0.75, detail: "mostly right" });
+    });
+
+    it('"skip" marks the judge skipped with the reason — not a plain 0', async () => {
+      const component = createJudge({ type: "judge", weight: 1, fallback: "skip" });
+      const out = await component.score(rewardInput(), { tools, judge: failing() });
+      expect(out).toMatchObject({
+        skipped: true,
+        detail: expect.stringMatching(/^skipped \(judge failed: JUDGE_BACKEND_UNAVAILABLE/),
+      });
+    });
+
+    it('"skip" in a composed reward: the judge is out of the total and of the components, the reason in details', async () => {
+      const reward = createRewardFn(
+        parseRewardConfig([
+          { type: "judge", weight: 1, fallback: "skip" },
+          { type: "exact_match", weight: 0.5 },
+        ]),
+      );
+      const input = rewardInput({ task: qaTask(["Paris"]), answer: "paris" });
+      const out = await reward.score(input, { tools, judge: failing() });
+      expect(out.error).toBeNull();
+      expect(out.components).toEqual({ exact_match: 1 });
+      expect(out.reward).toBe(0.5);
+      expect(out.details.judge).toMatch(/^skipped \(judge failed: JUDGE_BACKEND_UNAVAILABLE/);
+    });
+
+    it("never falls back from a missing judge or a cancelled scoring", async () => {
+      const component = createJudge({ type: "judge", weight: 1, fallback: "skip" });
+      const noJudge = await Promise.resolve(component.score(rewardInput(), { tools })).catch(
+        (e: unknown) => e,
+      );
+      expect(noJudge).toMatchObject({ kind: "config", code: "NO_JUDGE" });
+      const abort = new AbortController();
+      abort.abort();
+      const deaf: Judge = { score: () => new Promise(() => {}) };
+      const cancelled = await Promise.resolve(
+        component.score(rewardInput(), { tools, judge: deaf, signal: abort.signal }),
+      ).catch((e: unknown) => e);
+      expect(cancelled).toMatchObject({ code: "CANCELLED" });
+    });
+
+    it("refuses a rule fallback without a rule, and a rule with another policy", () => {
+      expect(() => parseRewardConfig([{ type: "judge", fallback: "rule" }])).toThrow(
+        /fallback "rule" needs fallback_rule/,
+      );
+      expect(() =>
+        parseRewardConfig([{ type: "judge", fallback: "skip", fallback_rule: { type: "exact_match" } }]),
+      ).toThrow(/fallback_rule is used only with fallback "rule"/);
+    });
   });
 
   it.each([

@@ -125,8 +125,10 @@ export function createRewardFn(config: RewardConfigInput | RewardConfig): Reward
           errors.push(toRewardError(c.name, s.reason));
           return;
         }
-        values[c.name] = s.value.value;
         if (s.value.detail !== undefined) details[c.name] = s.value.detail;
+        // A judge whose fallback policy is "skip": out of the total and of the values, the reason in details.
+        if (s.value.skipped === true) return;
+        values[c.name] = s.value.value;
         total += c.weight * s.value.value;
       });
       let turnRewards: number[] | undefined;

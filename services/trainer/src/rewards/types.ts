@@ -73,6 +73,8 @@ export interface RewardContext {
 export interface ComponentScore {
   value: number;
   detail?: string;
+  /** Leave this component out of the total and of `reward_components` (a judge's "skip" fallback); `detail` says why. */
+  skipped?: true;
 }
 
 /** A configured component: its name in `reward_components`, its weight, and its scorer. */

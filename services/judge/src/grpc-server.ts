@@ -1,0 +1,63 @@
+// The gRPC surface: rlfactory.v1.Judge, grpc.health.v1 (SERVING once up) and server reflection
+// (grpcurl works). A judgment's failure is a normal response (`error` set, status OK); the call's
+// cancellation or passed gRPC deadline aborts the judgment. Trace context comes from the metadata.
+import type { ServerUnaryCall, sendUnaryData } from "@grpc/grpc-js";
+import { type GrpcHost, startGrpcHost } from "@rlfactory/gateway";
+import { contextFromGrpcMetadata } from "@rlfactory/telemetry";
+import type { JudgeHandlers } from "./generated/rlfactory/v1/Judge.ts";
+import type { JudgeRequest__Output } from "./generated/rlfactory/v1/JudgeRequest.ts";
+import type { JudgeResponse } from "./generated/rlfactory/v1/JudgeResponse.ts";
+import type { Judgments } from "./judge-server.ts";
+import { JUDGE_SERVICE, loadJudgeProto, outcomeToProto, requestFromProto } from "./proto.ts";
+
+export async function startJudgeGrpcServer(
+  judgments: Judgments,
+  opts: { host: string; port: number; maxMessageBytes: number },
+): Promise<GrpcHost> {
+  const { definition, grpc } = loadJudgeProto();
+  const host = await startGrpcHost({
+    definition,
+    serviceName: JUDGE_SERVICE,
+    addServices: (server) => server.addService(grpc.rlfactory.v1.Judge.service, handlers(judgments)),
+    ...opts,
+  });
+  host.health.setStatus("", "SERVING");
+  host.health.setStatus(JUDGE_SERVICE, "SERVING");
+  return host;
+}
+
+function handlers(judgments: Judgments): JudgeHandlers {
+  return {
+    Judge: (
+      call: ServerUnaryCall<JudgeRequest__Output, JudgeResponse>,
+      callback: sendUnaryData<JudgeResponse>,
+    ) => {
+      const gone = callerGone(call);
+      judgments
+        .run(requestFromProto(call.request), {
+          transport: "grpc",
+          spanName: `${JUDGE_SERVICE}/Judge`,
+          parent: contextFromGrpcMetadata(call.metadata),
+          signal: gone.signal,
+        })
+        .then((outcome) => callback(null, outcomeToProto(outcome)))
+        .finally(gone.done);
+    },
+  };
+}
+
+/** Aborts when the client cancels the call or its deadline passes; `done()` releases the timer. */
+function callerGone(call: ServerUnaryCall<unknown, unknown>) {
+  const controller = new AbortController();
+  call.once("cancelled", () => controller.abort(new Error("the client cancelled the call")));
+  const deadline = call.getDeadline();
+  const ms = (deadline instanceof Date ? deadline.getTime() : deadline) - Date.now();
+  const timer =
+    ms < MAX_TIMER_MS
+      ? setTimeout(() => controller.abort(new Error("the call's deadline passed")), Math.max(0, ms))
+      : undefined;
+  return { signal: controller.signal, done: () => clearTimeout(timer) };
+}
+
+/** setTimeout's largest delay; longer deadlines rely on grpc-js's "cancelled". */
+const MAX_TIMER_MS = 2 ** 31 - 1;
