@@ -10,6 +10,7 @@ export type { ErrorCode } from "./generated/rlfactory/v1/ErrorCode.ts";
 export type { Tool__Output as WireTool } from "./generated/rlfactory/v1/Tool.ts";
 export type { ToolCall as WireToolCall } from "./generated/rlfactory/v1/ToolCall.ts";
 export type { ToolResult__Output as WireToolResult } from "./generated/rlfactory/v1/ToolResult.ts";
-export { type GrpcHost, startGrpcHost } from "./grpc-host.ts";
+export { callerGone, type GrpcHost, startGrpcHost } from "./grpc-host.ts";
 export { GATEWAY_SERVICE, loadGatewayProto, PROTO_ROOT } from "./proto.ts";
 export { PROTO_LOADER_OPTIONS } from "./proto-options.ts";
+export { raceSignal } from "./single-flight.ts";

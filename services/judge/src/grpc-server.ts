@@ -2,7 +2,7 @@
 // (grpcurl works). A judgment's failure is a normal response (`error` set, status OK); the call's
 // cancellation or passed gRPC deadline aborts the judgment. Trace context comes from the metadata.
 import type { ServerUnaryCall, sendUnaryData } from "@grpc/grpc-js";
-import { type GrpcHost, startGrpcHost } from "@rlfactory/gateway";
+import { callerGone, type GrpcHost, startGrpcHost } from "@rlfactory/gateway";
 import { contextFromGrpcMetadata } from "@rlfactory/telemetry";
 import type { JudgeHandlers } from "./generated/rlfactory/v1/Judge.ts";
 import type { JudgeRequest__Output } from "./generated/rlfactory/v1/JudgeRequest.ts";
@@ -45,19 +45,3 @@ function handlers(judgments: Judgments): JudgeHandlers {
     },
   };
 }
-
-/** Aborts when the client cancels the call or its deadline passes; `done()` releases the timer. */
-function callerGone(call: ServerUnaryCall<unknown, unknown>) {
-  const controller = new AbortController();
-  call.once("cancelled", () => controller.abort(new Error("the client cancelled the call")));
-  const deadline = call.getDeadline();
-  const ms = (deadline instanceof Date ? deadline.getTime() : deadline) - Date.now();
-  const timer =
-    ms < MAX_TIMER_MS
-      ? setTimeout(() => controller.abort(new Error("the call's deadline passed")), Math.max(0, ms))
-      : undefined;
-  return { signal: controller.signal, done: () => clearTimeout(timer) };
-}
-
-/** setTimeout's largest delay; longer deadlines rely on grpc-js's "cancelled". */
-const MAX_TIMER_MS = 2 ** 31 - 1;

@@ -7,6 +7,8 @@
 //   5. strip score-like tokens the policy wrote from the judged text (sanitize.ts);
 //   6. deterministic requests (temperature 0, one sample, no `no_cache`) go through the cache;
 //   7. the mode runs its judge calls (with parse/count retries and k samples) and the metadata is filled.
+
+import { raceSignal } from "@rlfactory/gateway";
 import { type Logger, pino } from "pino";
 import { z } from "zod";
 import { createChatBackend } from "./backend.ts";
@@ -200,7 +202,7 @@ export function createJudgeService(config: JudgeConfig, options: JudgeServiceOpt
       const signals = [opts.signal, deadline].filter((s): s is AbortSignal => s !== undefined);
       const signal = signals.length === 0 ? new AbortController().signal : AbortSignal.any(signals);
       try {
-        const result = await raceAbort(judgeOnce(request, raw, signal), signal);
+        const result = await raceSignal(judgeOnce(request, raw, signal), signal);
         return { ok: true, result };
       } catch (err) {
         if (deadline?.aborted)
@@ -224,23 +226,4 @@ function failure(code: JudgeError["code"], message: string): JudgeOutcome {
 
 function elapsed(started: number): number {
   return Math.round((performance.now() - started) * 1000) / 1000;
-}
-
-/** Settles with `promise`, or rejects as soon as `signal` aborts (work still running is abandoned). */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(v);
-      },
-      (e) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(e);
-      },
-    );
-  });
 }

@@ -1,6 +1,7 @@
 // The caller's AbortSignal, made prompt: a cancelled request rejects at once with
 // `InferenceError("CANCELLED")`, even while it waits in the concurrency queue, in a retry back-off or
 // on a value shared with other callers (the work underneath is aborted through the same signal).
+import { raceSignal } from "@rlfactory/gateway";
 import { InferenceError } from "./types.ts";
 
 export function cancelledError(signal: AbortSignal): InferenceError {
@@ -15,31 +16,17 @@ export function cancelledError(signal: AbortSignal): InferenceError {
  * Settles like `work`, or rejects with `error(signal)` (default: InferenceError CANCELLED) as soon as
  * `signal` aborts, whichever comes first.
  */
-export function raceAbort<T>(
+export async function raceAbort<T>(
   work: Promise<T>,
   signal: AbortSignal | undefined,
   error: (signal: AbortSignal) => Error = cancelledError,
 ): Promise<T> {
   if (!signal) return work;
-  if (signal.aborted) {
-    work.catch(() => {});
-    return Promise.reject(error(signal));
+  try {
+    return await raceSignal(work, signal);
+  } catch (e) {
+    if (!signal.aborted) throw e;
+    work.catch(() => {}); // its own failure, after the abort, is no longer anyone's concern
+    throw error(signal);
   }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => {
-      work.catch(() => {}); // its own failure, after the abort, is no longer anyone's concern
-      reject(error(signal));
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
 }

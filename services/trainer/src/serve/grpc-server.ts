@@ -10,7 +10,7 @@ import {
   type StatusObject,
   type sendUnaryData,
 } from "@grpc/grpc-js";
-import { type GrpcHost, startGrpcHost } from "@rlfactory/gateway";
+import { callerGone, type GrpcHost, startGrpcHost } from "@rlfactory/gateway";
 import type { Logger } from "pino";
 import type { RolloutBatchResponse } from "../generated/rlfactory/v1/RolloutBatchResponse.ts";
 import type { RolloutRequest__Output } from "../generated/rlfactory/v1/RolloutRequest.ts";
@@ -112,23 +112,6 @@ function decode(
     return undefined;
   }
 }
-
-/** Aborts when the client cancels the call or its deadline passes; `done()` releases the timer. */
-function callerGone(call: ServerUnaryCall<unknown, unknown> | ServerWritableStream<unknown, unknown>) {
-  const controller = new AbortController();
-  call.once("cancelled", () => controller.abort(new Error("the client cancelled the call")));
-  const deadline = call.getDeadline();
-  const ms = (deadline instanceof Date ? deadline.getTime() : deadline) - Date.now();
-  // grpc-js also reports a passed deadline as "cancelled"; the timer does not depend on that.
-  const timer =
-    ms < MAX_TIMER_MS
-      ? setTimeout(() => controller.abort(new Error("the call's deadline passed")), Math.max(0, ms))
-      : undefined;
-  return { signal: controller.signal, done: () => clearTimeout(timer) };
-}
-
-/** setTimeout's largest delay; longer deadlines rely on grpc-js's "cancelled". */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 function statusError(err: unknown): Partial<StatusObject> & Error {
   const { code, details } = grpcStatusFor(err);
