@@ -285,11 +285,7 @@ async function trajectoryLoop(
     parsed.calls.forEach((call, i) => {
       const o = outcomes[i];
       if (o === undefined) return;
-      const body = truncateToTokens(
-        tokenizer,
-        o.errorCode ? o.errorMessage : o.text,
-        limits.maxToolResponseTokens,
-      );
+      const body = fitBody(tokenizer, o.errorCode ? o.errorMessage : o.text, limits.maxToolResponseTokens);
       builder.recordToolCall({
         name: call.name,
         arguments: call.arguments,
@@ -300,8 +296,8 @@ async function trajectoryLoop(
         turn: sampledTurn,
       });
       const input: ObservationInput = o.errorCode
-        ? { kind: "failure", name: call.name, code: o.errorCode, message: body.text }
-        : { kind: "result", name: call.name, text: body.text, isError: o.isError };
+        ? { kind: "failure", name: call.name, code: o.errorCode, message: body }
+        : { kind: "result", name: call.name, text: body, isError: o.isError };
       inputs.push({ index: call.index, input });
     });
     for (const m of parsed.malformed) {
@@ -338,6 +334,16 @@ async function trajectoryLoop(
     context_.push(...obsIds);
     return null;
   }
+}
+
+/**
+ * A tool body within `maxTokens` tokens. A text of at most `maxTokens` UTF-8 bytes fits without being
+ * tokenized (a token covers at least one byte), which spares short results a second encoding (the
+ * observation delta tokenizes them anyway).
+ */
+function fitBody(tokenizer: ModelTokenizer, text: string, maxTokens: number): string {
+  if (Buffer.byteLength(text, "utf8") <= maxTokens) return text;
+  return truncateToTokens(tokenizer, text, maxTokens).text;
 }
 
 /** Runs `fn` in a child span of the turn; the gateway client sends its context along with the RPC. */
