@@ -4,7 +4,12 @@ import { defineConfig } from "vitest/config";
 //  - "parallel": everything that does not measure time, two files at a time;
 //  - "exclusive": files that assert deadlines/concurrency against wall time (and the benchmark
 //    smoke run, which loads the machine), one file at a time on an otherwise idle machine.
-const EXCLUSIVE = ["test/gateway/policies.e2e.test.ts", "test/bench/**/*.test.ts"];
+const EXCLUSIVE = [
+  "test/gateway/policies.e2e.test.ts",
+  "test/bench/**/*.test.ts",
+  // containers share the machine's Docker daemon and loopback ports, and load it for 30 s
+  "test/deploy/containers.e2e.test.ts",
+];
 
 export default defineConfig({
   test: {

@@ -1,0 +1,379 @@
+// The deployment files (deploy/compose.yaml, deploy/compose/*, deploy/k8s/*) checked without
+// starting anything: the compose file through `docker compose config` (or `docker-compose config`),
+// the Kubernetes manifests through the `kubernetes-validate` schema checker (PyPI, schemas bundled,
+// works offline), and both against the code: every command is one `rlf` accepts, every port is the
+// one the CLI and deploy/local/gateway.yaml use, every config file loads with the service's own
+// loader. Without a validator installed the validator test is skipped locally and fails under CI.
+import { execFile, spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { type GatewayConfig, loadConfigFile } from "@rlfactory/gateway";
+import { loadJudgeConfig } from "@rlfactory/judge";
+import { loadRolloutConfig } from "@rlfactory/trainer";
+import { afterAll, describe, expect, it } from "vitest";
+import { parseAllDocuments, parse as parseYaml } from "yaml";
+import { JUDGE_GRPC_PORT, JUDGE_HTTP_PORT } from "../../services/cli/src/judge-command.ts";
+import { TOOL_PORTS } from "../../services/cli/src/stack-command.ts";
+import { ROOT } from "../gateway/harness.ts";
+
+const run = promisify(execFile);
+const DEPLOY = join(ROOT, "deploy");
+const COMPOSE_FILE = join(DEPLOY, "compose.yaml");
+const K8S = join(DEPLOY, "k8s");
+const RLF = join(ROOT, "services/cli/bin/rlf.js");
+const IN_CI = Boolean(process.env.CI);
+const TOOLS = ["search", "calculator", "code", "sql"] as const;
+
+const scratch = mkdtempSync(join(tmpdir(), "rlf-manifests-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+// ---- the files, parsed -----------------------------------------------------------------------
+
+interface ComposeService {
+  image?: string;
+  build?: { context: string; dockerfile?: string };
+  command?: string[];
+  environment?: Record<string, string>;
+  volumes?: string[];
+  network_mode?: string;
+  init?: boolean;
+  profiles?: string[];
+  depends_on?: Record<string, { condition: string }>;
+}
+const compose = parseYaml(readFileSync(COMPOSE_FILE, "utf8"), { merge: true }) as {
+  services: Record<string, ComposeService>;
+};
+const service = (name: string): ComposeService => {
+  const s = compose.services[name];
+  if (!s) throw new Error(`deploy/compose.yaml has no service "${name}"`);
+  return s;
+};
+
+// biome-ignore lint/suspicious/noExplicitAny: Kubernetes objects are checked by the schema validator; here we only walk them.
+type K8sObject = any;
+const k8sFiles = readdirSync(K8S).filter((f) => f.endsWith(".yaml") && f !== "kustomization.yaml");
+const k8sObjects: K8sObject[] = k8sFiles.flatMap((f) =>
+  parseAllDocuments(readFileSync(join(K8S, f), "utf8")).map((d) => d.toJS()),
+);
+const k8s = (kind: string, name: string): K8sObject => {
+  const found = k8sObjects.find((o) => o.kind === kind && o.metadata?.name === name);
+  if (!found) throw new Error(`deploy/k8s has no ${kind} "${name}"`);
+  return found;
+};
+const container = (deployment: string): K8sObject =>
+  k8s("Deployment", deployment).spec.template.spec.containers[0];
+
+/** The value after `flag` in an argument list. */
+function flagValue(args: readonly string[], flag: string): string | undefined {
+  const i = args.indexOf(flag);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+/** The URL the gateway config reaches server `name` at (undefined for a stdio server). */
+function upstreamUrl(config: GatewayConfig, name: string): string | undefined {
+  const transport = config.servers.find((s) => s.name === name)?.transport;
+  return transport && transport.kind !== "stdio" ? transport.url : undefined;
+}
+
+function portOf(url: string): number {
+  return Number(new URL(url).port);
+}
+
+/** The defaults a command prints in its help, e.g. `[--grpc-port 50061]`. */
+function helpDefault(help: string, flag: string): number {
+  const m = new RegExp(`\\[${flag} (\\d+)\\]`).exec(help);
+  if (!m?.[1]) throw new Error(`no default for ${flag} in:\n${help}`);
+  return Number(m[1]);
+}
+
+const localGateway = loadConfigFile(join(DEPLOY, "local/gateway.yaml"));
+const trainerHelp = spawnSync(process.execPath, [RLF, "trainer", "--help"], { encoding: "utf8" }).stdout;
+const TRAINER_GRPC_PORT = helpDefault(trainerHelp, "--grpc-port");
+const TRAINER_HTTP_PORT = helpDefault(trainerHelp, "--http-port");
+
+// ---- the validators ----------------------------------------------------------------------------
+
+/** `docker compose` (v2 plugin) or a `docker-compose` binary (v2 standalone or v1), whichever runs. */
+function composeCli(): string[] | undefined {
+  for (const cli of [["docker", "compose"], ["docker-compose"]]) {
+    const [bin, ...pre] = cli as [string, ...string[]];
+    if (spawnSync(bin, [...pre, "version"], { stdio: "ignore" }).status === 0) return cli;
+  }
+  return undefined;
+}
+
+function hasKubernetesValidate(): boolean {
+  return spawnSync("kubernetes-validate", ["--version"], { stdio: "ignore" }).status === 0;
+}
+
+/** A validator test: skipped when the tool is missing, except under CI, where that is a failure. */
+function validatorTest(name: string, available: boolean, install: string, body: () => Promise<void>): void {
+  if (available || IN_CI) {
+    it(name, async () => {
+      if (!available)
+        throw new Error(`${name}: the validator is not installed (CI must install it: ${install})`);
+      await body();
+    });
+  } else {
+    it.skip(`${name} (validator not installed: ${install})`, () => {});
+  }
+}
+
+async function validates(cmd: string, args: string[]): Promise<{ ok: boolean; output: string }> {
+  try {
+    const { stdout, stderr } = await run(cmd, args, { cwd: DEPLOY, timeout: 30_000 });
+    return { ok: true, output: stdout + stderr };
+  } catch (err) {
+    const e = err as { stdout?: string; stderr?: string; message: string };
+    return { ok: false, output: `${e.stdout ?? ""}${e.stderr ?? ""}${e.message}` };
+  }
+}
+
+describe("schema validation", () => {
+  const cli = composeCli();
+  validatorTest(
+    "docker compose config accepts deploy/compose.yaml, with every profile, and rejects a broken file",
+    cli !== undefined,
+    "Debian docker-compose, or the compose v2 plugin",
+    async () => {
+      const [bin, ...pre] = cli as [string, ...string[]];
+      const profiles = ["--profile", "metrics", "--profile", "sim"];
+      const good = await validates(bin, [...pre, "-f", COMPOSE_FILE, ...profiles, "config", "-q"]);
+      expect(good.ok, good.output).toBe(true);
+      // The same validator must refuse what the compose spec forbids, or it proves nothing.
+      const broken = join(scratch, "broken-compose.yaml");
+      writeFileSync(
+        broken,
+        "services:\n  gateway:\n    image: rlfactory:dev\n    restart_policy_typo: always\n",
+      );
+      const bad = await validates(bin, [...pre, "-f", broken, "config", "-q"]);
+      expect(bad.ok).toBe(false);
+      expect(bad.output).toContain("restart_policy_typo");
+    },
+  );
+
+  validatorTest(
+    "kubernetes-validate --strict accepts every manifest in deploy/k8s and rejects a broken one",
+    hasKubernetesValidate(),
+    "pip install kubernetes-validate",
+    async () => {
+      const files = k8sFiles.map((f) => join(K8S, f));
+      const good = await validates("kubernetes-validate", ["--strict", "--quiet", ...files]);
+      expect(good.ok, good.output).toBe(true);
+      const broken = join(scratch, "broken-deployment.yaml");
+      writeFileSync(
+        broken,
+        readFileSync(join(K8S, "gateway.yaml"), "utf8").replace(
+          "terminationGracePeriodSeconds",
+          "terminationGracePeriod",
+        ),
+      );
+      const bad = await validates("kubernetes-validate", ["--strict", "--quiet", broken]);
+      expect(bad.ok).toBe(false);
+      expect(bad.output).toContain("terminationGracePeriod");
+    },
+  );
+});
+
+// ---- compose against the code -------------------------------------------------------------------
+
+describe("deploy/compose.yaml matches the code", () => {
+  const apps = Object.entries(compose.services).filter(([, s]) => s.image === "rlfactory:dev");
+
+  it("runs every app service from the one image, on the host network, with a health URL and OTLP export", () => {
+    expect(apps.map(([n]) => n).sort()).toEqual(
+      ["calculator", "code", "gateway", "inference-sim", "judge", "search", "sql", "trainer"].sort(),
+    );
+    for (const [name, s] of apps) {
+      expect(s.build, name).toEqual({ context: "..", dockerfile: "deploy/Dockerfile" });
+      expect(s.network_mode, name).toBe("host");
+      // The image's tini is PID 1; a second init in front of it could not reap for it.
+      expect(s.init, name).toBeUndefined();
+      expect(s.environment?.RLF_HEALTH_URL, name).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+      expect(s.environment?.OTEL_EXPORTER_OTLP_ENDPOINT, name).toBe("http://127.0.0.1:4318");
+      expect(s.environment?.OTEL_SERVICE_NAME, name).toMatch(/^rlf-/);
+    }
+    expect(service("redis").image).toBe("rlfactory-redis:dev");
+    expect(service("redis").build?.context).toBe("redis");
+  });
+
+  it("gives every command to rlf as a command it accepts, with options it knows", async () => {
+    // Each command runs with one extra, unknown option: rlf's strict parser must get past every
+    // real option and stop at that one (an unknown command or option fails differently).
+    await Promise.all(
+      apps.map(async ([name, s]) => {
+        const args = [...(s.command ?? []), "--not-an-rlf-option"];
+        const res = await validates(process.execPath, [RLF, ...args]);
+        expect(res.ok, name).toBe(false);
+        expect(res.output, `${name}: rlf ${args.join(" ")}`).toMatch(/Unknown option '--not-an-rlf-option'/);
+        expect(res.output, name).not.toMatch(/unknown command/);
+      }),
+    );
+  });
+
+  it("puts the tool servers, the judge and the trainer on the ports of `npm start` and the CLI", () => {
+    for (const tool of TOOLS) {
+      const s = service(tool);
+      expect(s.command?.slice(0, 2)).toEqual(["tool", tool]);
+      expect(Number(flagValue(s.command ?? [], "--http")), tool).toBe(TOOL_PORTS[tool]);
+      expect(portOf(s.environment?.RLF_HEALTH_URL ?? ""), tool).toBe(TOOL_PORTS[tool]);
+    }
+    const judge = service("judge").command ?? [];
+    expect(Number(flagValue(judge, "--http-port"))).toBe(JUDGE_HTTP_PORT);
+    expect(Number(flagValue(judge, "--grpc-port"))).toBe(JUDGE_GRPC_PORT);
+    expect(portOf(service("judge").environment?.RLF_HEALTH_URL ?? "")).toBe(JUDGE_HTTP_PORT);
+    const trainer = service("trainer").command ?? [];
+    expect(Number(flagValue(trainer, "--grpc-port"))).toBe(TRAINER_GRPC_PORT);
+    expect(Number(flagValue(trainer, "--http-port"))).toBe(TRAINER_HTTP_PORT);
+    expect(portOf(service("trainer").environment?.RLF_HEALTH_URL ?? "")).toBe(TRAINER_HTTP_PORT);
+  });
+
+  it("mounts each --config file read-only from deploy/compose/, and each loads with its service's loader", async () => {
+    const mounted = (name: string): string => {
+      const target = flagValue(service(name).command ?? [], "--config");
+      const volume = service(name).volumes?.find((v) => v.split(":")[1] === target);
+      expect(volume, `${name} mounts ${target}`).toBeDefined();
+      const [source, , mode] = (volume ?? "").split(":");
+      expect(mode, name).toBe("ro");
+      return join(DEPLOY, source ?? "");
+    };
+    const gateway = loadConfigFile(mounted("gateway"));
+    const judge = await loadJudgeConfig(mounted("judge"));
+    const trainer = await loadRolloutConfig(mounted("trainer"));
+
+    // The gateway: the same listeners and upstreams as `npm start`, its cache in the stack's Redis.
+    expect(gateway.grpc).toMatchObject({ host: localGateway.grpc.host, port: localGateway.grpc.port });
+    expect(gateway.admin).toMatchObject({ host: localGateway.admin.host, port: localGateway.admin.port });
+    expect(portOf(service("gateway").environment?.RLF_HEALTH_URL ?? "")).toBe(localGateway.admin.port);
+    for (const tool of TOOLS) {
+      expect(upstreamUrl(gateway, tool), tool).toBe(`http://127.0.0.1:${TOOL_PORTS[tool]}/mcp`);
+    }
+    const redisPort = Number(flagValue(service("redis").command ?? [], "--port"));
+    expect(gateway.cache).toMatchObject({ backend: "redis", redisUrl: `redis://127.0.0.1:${redisPort}` });
+    expect(judge.cache).toMatchObject({ backend: "redis", redis_url: `redis://127.0.0.1:${redisPort}` });
+
+    // The trainer reaches the gateway and the judge where they listen.
+    expect(trainer.gateway.address).toBe(`127.0.0.1:${gateway.grpc.port}`);
+    expect(trainer.judge && portOf(trainer.judge.url)).toBe(JUDGE_HTTP_PORT);
+    // ... and the simulated inference server of the `sim` profile stands where it looks for vLLM.
+    const sim = service("inference-sim").command ?? [];
+    expect(trainer.inference.urls.map(portOf)).toContain(Number(flagValue(sim, "--port")));
+  });
+
+  it("starts the gateway after Redis and every tool server, and the trainer after the gateway and judge", () => {
+    const healthy = (name: string) => Object.keys(service(name).depends_on ?? {}).sort();
+    expect(healthy("gateway")).toEqual(["redis", ...TOOLS].sort());
+    expect(healthy("trainer")).toEqual(["gateway", "judge"]);
+    for (const s of Object.values(compose.services))
+      for (const dep of Object.values(s.depends_on ?? {})) expect(dep.condition).toBe("service_healthy");
+  });
+});
+
+// ---- Kubernetes against the code ----------------------------------------------------------------
+
+describe("deploy/k8s matches the code", () => {
+  it("lists exactly the manifest files in kustomization.yaml", () => {
+    const kustomization = parseYaml(readFileSync(join(K8S, "kustomization.yaml"), "utf8")) as {
+      resources: string[];
+    };
+    expect([...kustomization.resources].sort()).toEqual([...k8sFiles].sort());
+  });
+
+  it("runs every pod as non-root with resource requests, limits and probes on declared ports", () => {
+    for (const d of k8sObjects.filter((o) => o.kind === "Deployment")) {
+      const name = d.metadata.name;
+      const pod = d.spec.template.spec;
+      expect(d.spec.template.metadata.labels, name).toMatchObject(d.spec.selector.matchLabels);
+      expect(pod.securityContext.runAsNonRoot, name).toBe(true);
+      expect(pod.securityContext.runAsUser, name).toBeGreaterThan(0);
+      for (const c of pod.containers) {
+        expect(c.securityContext.allowPrivilegeEscalation, name).toBe(false);
+        expect(c.securityContext.capabilities.drop, name).toEqual(["ALL"]);
+        expect(c.resources.requests, name).toEqual(expect.objectContaining({ cpu: expect.anything() }));
+        expect(c.resources.limits, name).toEqual(expect.objectContaining({ memory: expect.anything() }));
+        expect(c.readinessProbe, name).toBeDefined();
+        expect(c.livenessProbe, name).toBeDefined();
+        const ports = new Map<string | number, number>(
+          c.ports.flatMap((p: K8sObject) => [
+            [p.name, p.containerPort],
+            [p.containerPort, p.containerPort],
+          ]),
+        );
+        for (const probe of [c.startupProbe, c.readinessProbe, c.livenessProbe].filter(Boolean)) {
+          const port = probe.httpGet?.port ?? probe.grpc?.port ?? probe.tcpSocket?.port;
+          if (port !== undefined) expect(ports.has(port), `${name} probe port ${port}`).toBe(true);
+        }
+        // A Service of the same name exposes the container's ports by name.
+        const svc = k8s("Service", name);
+        expect(svc.spec.selector).toEqual(d.spec.selector.matchLabels);
+        for (const p of svc.spec.ports)
+          expect(ports.has(p.targetPort), `${name} service ${p.name}`).toBe(true);
+      }
+    }
+  });
+
+  it("uses the CLI's ports and real rlf commands, and probes each service's health endpoint", async () => {
+    for (const tool of TOOLS) {
+      const c = container(tool);
+      expect(c.args.slice(0, 2)).toEqual(["tool", tool]);
+      expect(Number(flagValue(c.args, "--http")), tool).toBe(TOOL_PORTS[tool]);
+      expect(c.readinessProbe.httpGet.path).toBe("/healthz");
+    }
+    expect(Number(flagValue(container("judge").args, "--http-port"))).toBe(JUDGE_HTTP_PORT);
+    expect(Number(flagValue(container("judge").args, "--grpc-port"))).toBe(JUDGE_GRPC_PORT);
+    expect(Number(flagValue(container("trainer").args, "--grpc-port"))).toBe(TRAINER_GRPC_PORT);
+    expect(Number(flagValue(container("trainer").args, "--http-port"))).toBe(TRAINER_HTTP_PORT);
+    expect(container("gateway").startupProbe.httpGet.path).toBe("/readyz");
+    expect(container("gateway").livenessProbe.httpGet.path).toBe("/healthz");
+    expect(container("gateway").readinessProbe.grpc.port).toBe(localGateway.grpc.port);
+
+    const apps = ["gateway", "judge", "trainer", ...TOOLS].map((n) => [n, container(n)] as const);
+    await Promise.all(
+      apps.map(async ([name, c]) => {
+        expect(c.image, name).toBe("rlfactory:dev");
+        const res = await validates(process.execPath, [RLF, ...c.args, "--not-an-rlf-option"]);
+        expect(res.output, `${name}: rlf ${c.args.join(" ")}`).toMatch(
+          /Unknown option '--not-an-rlf-option'/,
+        );
+      }),
+    );
+  });
+
+  it("has ConfigMaps that load with the services' own loaders and point at the Services", async () => {
+    const configFile = (configMap: string, key: string): string => {
+      const path = join(scratch, key);
+      writeFileSync(path, k8s("ConfigMap", configMap).data[key]);
+      return path;
+    };
+    const gateway = loadConfigFile(configFile("gateway-config", "gateway.yaml"));
+    const judge = await loadJudgeConfig(configFile("judge-config", "judge.yaml"));
+    const trainer = await loadRolloutConfig(configFile("trainer-config", "trainer.yaml"));
+    expect(gateway.grpc).toMatchObject({ host: "0.0.0.0", port: localGateway.grpc.port });
+    expect(gateway.admin).toMatchObject({ host: "0.0.0.0", port: localGateway.admin.port });
+    for (const tool of TOOLS) {
+      const svcPort = k8s("Service", tool).spec.ports[0].port;
+      expect(upstreamUrl(gateway, tool), tool).toBe(`http://${tool}:${svcPort}/mcp`);
+      expect(svcPort, tool).toBe(TOOL_PORTS[tool]);
+    }
+    const redisPort = k8s("Service", "redis").spec.ports[0].port;
+    expect(gateway.cache).toMatchObject({ backend: "redis", redisUrl: `redis://redis:${redisPort}` });
+    expect(judge.cache).toMatchObject({ backend: "redis", redis_url: `redis://redis:${redisPort}` });
+    expect(trainer.gateway.address).toBe(`gateway:${localGateway.grpc.port}`);
+    expect(trainer.judge?.url).toBe(`http://judge:${JUDGE_HTTP_PORT}`);
+    // Each Deployment mounts the ConfigMap its --config names.
+    for (const [deployment, configMap] of [
+      ["gateway", "gateway-config"],
+      ["judge", "judge-config"],
+      ["trainer", "trainer-config"],
+    ] as const) {
+      const pod = k8s("Deployment", deployment).spec.template.spec;
+      const volume = pod.volumes.find((v: K8sObject) => v.configMap?.name === configMap);
+      const mount = pod.containers[0].volumeMounts.find((m: K8sObject) => m.name === volume?.name);
+      expect(flagValue(pod.containers[0].args, "--config"), deployment).toBe(
+        `${mount?.mountPath}/${Object.keys(k8s("ConfigMap", configMap).data)[0]}`,
+      );
+    }
+  });
+});
