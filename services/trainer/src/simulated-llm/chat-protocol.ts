@@ -6,7 +6,7 @@ import { z } from "zod";
 import { chatMessageSchema, chatToolSchema } from "../tokenizer/chat-message.ts";
 import type { ModelTokenizer } from "../tokenizer/model-tokenizer.ts";
 import type { SimRequest, Simulation } from "./simulator.ts";
-import { checkContextLength, stopList, stopSchema } from "./vllm-protocol.ts";
+import { checkContextLength, openAiSimRequest, stopSchema } from "./vllm-protocol.ts";
 
 const unsupported = (what: string) => ({ error: `${what} is not supported by the simulated LLM` });
 
@@ -49,21 +49,7 @@ export function chatSimRequest(
   const maxTokens =
     body.max_completion_tokens ?? body.max_tokens ?? Math.max(1, maxModelLen - promptIds.length);
   checkContextLength(promptIds.length, maxTokens, maxModelLen);
-  return {
-    promptIds,
-    temperature: body.temperature ?? 1,
-    top_p: body.top_p ?? 1,
-    ...(body.top_k === null || body.top_k === undefined ? {} : { top_k: body.top_k }),
-    max_tokens: maxTokens,
-    stop: stopList(body.stop),
-    ...(body.seed === null || body.seed === undefined ? {} : { seed: body.seed }),
-    limits: {
-      stopTokenIds: body.stop_token_ids ?? [],
-      includeStop: body.include_stop_str_in_output ?? false,
-      skipSpecialTokens: body.skip_special_tokens ?? true,
-      stopStringWinsAtCap: true,
-    },
-  };
+  return openAiSimRequest(body, promptIds, maxTokens);
 }
 
 export function chatResponse(args: { id: string; model: string; request: SimRequest; sim: Simulation }) {

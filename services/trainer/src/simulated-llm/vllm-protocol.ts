@@ -64,6 +64,28 @@ export function completionSimRequest(
   const promptIds = typeof body.prompt === "string" ? tokenizer.encode(body.prompt) : body.prompt;
   const maxTokens = body.max_tokens ?? VLLM_DEFAULT_MAX_TOKENS;
   checkContextLength(promptIds.length, maxTokens, maxModelLen);
+  return openAiSimRequest(body, promptIds, maxTokens);
+}
+
+/** The sampling fields vLLM's OpenAI-compatible routes share (completions and chat). */
+export type OpenAiSamplingFields = Pick<
+  CompletionRequest,
+  | "temperature"
+  | "top_p"
+  | "top_k"
+  | "stop"
+  | "seed"
+  | "stop_token_ids"
+  | "include_stop_str_in_output"
+  | "skip_special_tokens"
+>;
+
+/** A simulated request from those fields, with vLLM's defaults. */
+export function openAiSimRequest(
+  body: OpenAiSamplingFields,
+  promptIds: number[],
+  maxTokens: number,
+): SimRequest {
   return {
     promptIds,
     temperature: body.temperature ?? 1,
