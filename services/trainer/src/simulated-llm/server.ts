@@ -70,14 +70,8 @@ export type Protocol = "vllm" | "sglang" | "chat";
 export interface RecordedRequest {
   protocol: Protocol;
   promptIds: number[];
-  sampling: {
-    temperature: number;
-    top_p: number;
-    top_k?: number;
-    max_tokens: number;
-    stop: string[];
-    seed?: number;
-  };
+  /** The request's sampling parameters, as the simulator read them. */
+  sampling: Pick<SimRequest, "temperature" | "top_p" | "top_k" | "max_tokens" | "stop" | "seed">;
   /** `Date.now()` on arrival. */
   at: number;
 }
