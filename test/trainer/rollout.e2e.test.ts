@@ -366,6 +366,40 @@ describe("other engines and formats", () => {
     }
   });
 
+  it("a request's own inference servers (a training engine's) are used instead of the config's", async () => {
+    const engines = await Promise.all([
+      startSimulatedLlm({ policy: "search-then-answer", seed: 12, weightVersion: "w3" }),
+      startSimulatedLlm({ policy: "search-then-answer", seed: 13, weightVersion: "w4" }),
+    ]);
+    const engine = await createRolloutEngine(parseRolloutConfig(config({ group_size: 2 })));
+    try {
+      sim.requests.length = 0;
+      for (const [own, version] of [
+        [engines[0], "w3"],
+        [engines[1], "w4"],
+        [engines[0], "w3"], // the same target again reuses its sampler
+      ] as const) {
+        const out: Trajectory[] = [];
+        for await (const group of engine.rollout(tasks.slice(0, 2), {
+          inference: { urls: [own.url], engine: "sglang" },
+        }))
+          out.push(...group.trajectories);
+        expect(out).toHaveLength(4);
+        for (const t of out) {
+          expect(t.status_reason).toBe("answer");
+          expect(t.policy_version).toBe(version);
+        }
+      }
+      expect(sim.requests).toHaveLength(0); // the config's server was never asked
+      expect(engines[0].requests.length).toBeGreaterThan(0);
+      expect(engines[0].requests.every((r) => r.protocol === "sglang")).toBe(true);
+      expect(engines[1].requests.length).toBeGreaterThan(0);
+    } finally {
+      await engine.close();
+      await Promise.all(engines.map((e) => e.close()));
+    }
+  });
+
   it("Search-R1 tags: observations are <information> text appended after the model's tokens", async () => {
     const searchR1 = await startSimulatedLlm({ policy: "search-r1", seed: 9 });
     try {

@@ -19,6 +19,8 @@ training engine sends tasks and gets back scored GRPO groups of token-level traj
 group completes.
   gRPC   rlfactory.v1.RolloutService/Rollout (stream) and /RolloutBatch, health, reflection
   HTTP   POST /v1/rollout (JSON, or NDJSON with Accept: application/x-ndjson), GET /healthz
+  Policy version: SetPolicyVersion / PUT /v1/policy_version {"version": N} after each weight sync;
+         the config's staleness block flags or drops groups sampled too many versions back.
 Cancelling a call (or its deadline passing, or the client disconnecting) aborts its trajectories.
 Ctrl-C stops taking requests, ends those in flight as "aborted" and returns them, then exits.
 `;
@@ -61,7 +63,13 @@ export async function runTrainerCommand(argv: string[]): Promise<number> {
   const engine = await createRolloutEngine(config, { log });
   let service: RolloutServiceHandle;
   try {
-    service = await startRolloutService(engine, { grpcHost: host, grpcPort, httpPort, log });
+    service = await startRolloutService(engine, {
+      grpcHost: host,
+      grpcPort,
+      httpPort,
+      staleness: config.staleness,
+      log,
+    });
   } catch (err) {
     await engine.close();
     await telemetry.shutdown();

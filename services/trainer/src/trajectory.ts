@@ -71,6 +71,8 @@ export const trajectorySchema = z
     turn_rewards: z.array(z.number().finite()).optional(),
     /** GRPO group-normalised advantage (null when the group could not be normalised, e.g. reward null). */
     advantage: z.number().finite().nullable().optional(),
+    /** Sampled too many weight versions behind the trainer's current one (rollout service `staleness`). */
+    stale: z.boolean().optional(),
     status: trajectoryStatusSchema,
     status_reason: z.string().nullable(),
     /** Milliseconds by phase (`generate_ms`, `tool_ms`, `reward_ms`, `total_ms`, ...). */

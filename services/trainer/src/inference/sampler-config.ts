@@ -15,7 +15,8 @@ import { SglangSampler } from "./sglang.ts";
 import type { TextSampler, TokenSampler } from "./types.ts";
 import { VllmSampler } from "./vllm.ts";
 
-const serverUrl = z.string().transform((raw, ctx) => {
+/** An inference server's base URL, normalised (`http://host:port`, no trailing slash). */
+export const serverUrlSchema = z.string().transform((raw, ctx) => {
   try {
     return normaliseServerUrl(raw);
   } catch (error) {
@@ -27,9 +28,9 @@ const serverUrl = z.string().transform((raw, ctx) => {
 export const inferenceConfigSchema = z
   .strictObject({
     engine: z.enum(["vllm", "sglang", "chat-completions"]),
-    urls: z.array(serverUrl).min(1, "urls needs at least one server URL").optional(),
+    urls: z.array(serverUrlSchema).min(1, "urls needs at least one server URL").optional(),
     /** A single server: shorthand for `urls: [url]`. */
-    url: serverUrl.optional(),
+    url: serverUrlSchema.optional(),
     model: z.string().min(1).optional(),
     api_key: z.string().min(1).optional(),
     /** Name of the environment variable holding the API key (read when the sampler is created). */

@@ -20,7 +20,7 @@ import { createObservationDelta } from "../tokenizer/observation-delta.ts";
 import type { Trajectory } from "../trajectory.ts";
 import { AsyncQueue } from "./async-queue.ts";
 import type { RolloutConfig } from "./rollout-config.ts";
-import type { RolloutEngine, RolloutOptions, TrajectoryGroup } from "./rollout-engine.ts";
+import type { InferenceTarget, RolloutEngine, RolloutOptions, TrajectoryGroup } from "./rollout-engine.ts";
 import { type LoopDeps, type LoopResult, renderPromptIds, runTrajectory } from "./rollout-loop.ts";
 import { gatewayToolCaller, type ToolCaller } from "./tool-caller.ts";
 
@@ -101,6 +101,7 @@ export async function createRolloutEngine(
     },
     sampling: r.sampling,
   };
+  const targets = new TargetSamplers(config);
   // One limit across all requests: a trainer serving several batches never exceeds it.
   const slots = bulkhead(r.max_concurrency, Number.POSITIVE_INFINITY);
   let requestSeq = 0;
@@ -139,8 +140,10 @@ export async function createRolloutEngine(
           throw new InvalidTaskError(`task ${task.id}: cannot render its prompt: ${(e as Error).message}`);
         }
       });
+      const target = options.inference === undefined ? undefined : targets.acquire(options.inference);
       const requestDeps: LoopDeps = {
         ...deps,
+        ...(target === undefined ? {} : { sampler: target.sampler }),
         sampling: { ...deps.sampling, ...options.sampling },
         limits: { ...deps.limits, ...(options.maxTurns === undefined ? {} : { maxTurns: options.maxTurns }) },
       };
@@ -204,13 +207,72 @@ export async function createRolloutEngine(
         // The consumer stopped early (or the request was cancelled): stop what is still running.
         abort.abort();
         options.signal?.removeEventListener("abort", onOuterAbort);
+        target?.release();
       }
     },
     async close() {
-      await sampler.close();
+      await Promise.all([sampler.close(), targets.close()]);
       gateway?.close();
     },
   };
+}
+
+/**
+ * Samplers for requests that bring their own inference servers (a training engine's vLLM/SGLang),
+ * built from the config's inference block with the request's urls/engine/model, shared by requests
+ * naming the same target. Unused ones beyond the first MAX_IDLE_TARGETS are closed.
+ */
+class TargetSamplers {
+  static readonly MAX_IDLE_TARGETS = 8;
+  readonly #config: RolloutConfig;
+  readonly #entries = new Map<string, { sampler: TokenSampler; users: number }>();
+
+  constructor(config: RolloutConfig) {
+    this.#config = config;
+  }
+
+  acquire(target: InferenceTarget): { sampler: TokenSampler; release(): void } {
+    const engine = target.engine ?? (this.#config.inference.engine === "sglang" ? "sglang" : "vllm");
+    const model = target.model ?? this.#config.inference.model;
+    const key = JSON.stringify([engine, target.urls, model ?? null]);
+    let entry = this.#entries.get(key);
+    if (entry === undefined) {
+      const sampler = createSampler({
+        ...this.#config.inference,
+        engine,
+        urls: target.urls,
+        ...(model === undefined ? {} : { model }),
+      });
+      entry = { sampler, users: 0 };
+      this.#entries.set(key, entry);
+    }
+    const used = entry;
+    used.users += 1;
+    let released = false;
+    return {
+      sampler: used.sampler,
+      release: () => {
+        if (released) return;
+        released = true;
+        used.users -= 1;
+        this.#evictIdle();
+      },
+    };
+  }
+
+  #evictIdle(): void {
+    const idle = [...this.#entries].filter(([, e]) => e.users === 0);
+    for (const [key, entry] of idle.slice(0, Math.max(0, idle.length - TargetSamplers.MAX_IDLE_TARGETS))) {
+      this.#entries.delete(key);
+      void entry.sampler.close();
+    }
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.#entries.values()];
+    this.#entries.clear();
+    await Promise.all(all.map((e) => e.sampler.close()));
+  }
 }
 
 /** The gateway's catalog as chat-template tools, filtered by `gateway.tools` (unknown names are an error). */

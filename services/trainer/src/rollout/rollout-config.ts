@@ -64,6 +64,19 @@ export const advantageConfigSchema = z.strictObject({
   epsilon: z.number().positive().default(1e-6),
 });
 
+/**
+ * The rollout service's staleness rule (async training): a trajectory sampled more than `max_staleness`
+ * weight versions behind the version the trainer last reported (`SetPolicyVersion`, `PUT
+ * /v1/policy_version`) is stale when its group finishes. Versions are compared only when both are
+ * integers (trainer steps).
+ */
+export const stalenessConfigSchema = z.strictObject({
+  /** 0: only trajectories of the current version are fresh. Omitted: no check. */
+  max_staleness: z.number().int().min(0).optional(),
+  /** `flag`: mark them `stale: true`; `drop`: remove the whole group's trajectories (`dropped_stale`). */
+  on_stale: z.enum(["flag", "drop"]).default("flag"),
+});
+
 export const outputConfigSchema = z.strictObject({
   /** Directory for trajectories.jsonl, trajectories.parquet, summary.json, report.html (`--out` wins). */
   dir: z.string().optional(),
@@ -83,6 +96,7 @@ export const rolloutConfigSchema = z.strictObject({
   rollout: rolloutSectionSchema.default(rolloutSectionSchema.parse({})),
   reward: rewardConfigSchema,
   advantage: advantageConfigSchema.default({ mode: "grpo", epsilon: 1e-6 }),
+  staleness: stalenessConfigSchema.default({ on_stale: "flag" }),
   output: outputConfigSchema.default({ parquet: true, html_report: true }),
   /** Base of the per-trajectory sampling seeds (`dataset.shuffle_seed` shuffles tasks); omitted: the engine draws. */
   seed: z.number().int().optional(),

@@ -16,11 +16,20 @@ export interface RolloutOptions {
   maxTurns?: number;
   /** Weight version the caller expects (recorded on trajectories when the engine reports none). */
   policyVersion?: string | number | null;
+  /** Generate on these inference servers (the training engine's own) instead of the config's. */
+  inference?: InferenceTarget;
   /** Aborts the whole request: trajectories in flight end as `aborted` and are still returned. */
   signal?: AbortSignal;
 }
 
 export type { GroupStats } from "../grpo.ts";
+
+/** A request's own inference servers; engine and model default to the config's. */
+export interface InferenceTarget {
+  urls: string[];
+  engine?: "vllm" | "sglang";
+  model?: string;
+}
 
 /** The n samples of one task, scored, with GRPO advantages set on each trajectory. */
 export interface TrajectoryGroup {
@@ -28,6 +37,8 @@ export interface TrajectoryGroup {
   groupId: string;
   trajectories: Trajectory[];
   stats: GroupStats;
+  /** Trajectories removed as stale (the rollout service's `staleness.on_stale: drop`); absent: none. */
+  droppedStale?: number;
 }
 
 export interface RolloutEngine {

@@ -9,22 +9,28 @@ import {
   type ServerWritableStream,
   type StatusObject,
   type sendUnaryData,
+  status,
 } from "@grpc/grpc-js";
 import { callerGone, type GrpcHost, startGrpcHost } from "@rlfactory/gateway";
 import type { Logger } from "pino";
+import type { GetPolicyVersionRequest__Output } from "../generated/rlfactory/v1/GetPolicyVersionRequest.ts";
+import type { PolicyVersionState as ProtoPolicyState } from "../generated/rlfactory/v1/PolicyVersionState.ts";
 import type { RolloutBatchResponse } from "../generated/rlfactory/v1/RolloutBatchResponse.ts";
 import type { RolloutRequest__Output } from "../generated/rlfactory/v1/RolloutRequest.ts";
 import type { RolloutServiceHandlers } from "../generated/rlfactory/v1/RolloutService.ts";
+import type { SetPolicyVersionRequest__Output } from "../generated/rlfactory/v1/SetPolicyVersionRequest.ts";
 import type { TrajectoryGroup as ProtoGroup } from "../generated/rlfactory/v1/TrajectoryGroup.ts";
 import type { RolloutEngine, TrajectoryGroup } from "../rollout/rollout-engine.ts";
 import { grpcStatusFor } from "./errors.ts";
+import type { PolicyVersionState, PolicyVersionView } from "./policy-version.ts";
 import { loadRolloutProto, ROLLOUT_SERVICE } from "./proto.ts";
 import { type ParsedRolloutRequest, parseRolloutRequest, requestFromProto } from "./rollout-request.ts";
 import { runRollout } from "./run-rollout.ts";
-import { groupToProto } from "./trajectory-codec.ts";
+import { groupToProto, policyVersionFromText } from "./trajectory-codec.ts";
 
 export interface RolloutGrpcDeps {
   engine: RolloutEngine;
+  versions: PolicyVersionState;
   log: Logger;
   /** Fires when the service stops: requests in flight end with their trajectories `aborted`. */
   stopping: AbortSignal;
@@ -77,6 +83,34 @@ function rolloutHandlers(deps: RolloutGrpcDeps): RolloutServiceHandlers {
         (err: unknown) => callback(statusError(err)),
       );
     },
+
+    SetPolicyVersion: (
+      call: ServerUnaryCall<SetPolicyVersionRequest__Output, ProtoPolicyState>,
+      callback: sendUnaryData<ProtoPolicyState>,
+    ) => {
+      if (call.request.version === "") {
+        callback({ code: status.INVALID_ARGUMENT, details: "version must not be empty" });
+        return;
+      }
+      const state = deps.versions.set(policyVersionFromText(call.request.version));
+      deps.log.info({ version: state.version }, "policy version set");
+      callback(null, policyStateToProto(state));
+    },
+
+    GetPolicyVersion: (
+      _call: ServerUnaryCall<GetPolicyVersionRequest__Output, ProtoPolicyState>,
+      callback: sendUnaryData<ProtoPolicyState>,
+    ) => {
+      callback(null, policyStateToProto(deps.versions.view()));
+    },
+  };
+}
+
+function policyStateToProto(v: PolicyVersionView): ProtoPolicyState {
+  return {
+    on_stale: v.on_stale,
+    ...(v.version === null ? {} : { version: String(v.version) }),
+    ...(v.max_staleness === null ? {} : { max_staleness: v.max_staleness }),
   };
 }
 
@@ -91,6 +125,7 @@ function run(
   const gone = callerGone(call);
   return runRollout({
     engine: deps.engine,
+    versions: deps.versions,
     request,
     callerGone: gone.signal,
     stop: deps.stopping,

@@ -1,6 +1,8 @@
 // The HTTP JSON surface (fastify), for callers without gRPC:
 //   POST /v1/rollout   body: the request in JSON (rollout-request.ts) → `{ groups: [...] }`, or, with
 //                      `Accept: application/x-ndjson` or `?stream=1`, one group per line as each completes
+//   PUT  /v1/policy_version  `{ "version": 3 }` → the state below; the trainer calls it after each weight sync
+//   GET  /v1/policy_version  `{ version, max_staleness, on_stale }`
 //   GET  /healthz      `{ status: "ok" }`
 // Trajectories are the JSON records of trajectory.ts, unchanged (float64 logprobs, no rounding).
 // A client that disconnects aborts its request. Bad input is 400 `{ error }`; a failure of the
@@ -13,12 +15,14 @@ import type { Logger } from "pino";
 import { z } from "zod";
 import type { RolloutEngine } from "../rollout/rollout-engine.ts";
 import { httpErrorFor } from "./errors.ts";
+import type { PolicyVersionState } from "./policy-version.ts";
 import { type ParsedRolloutRequest, parseRolloutRequest } from "./rollout-request.ts";
 import { runRollout } from "./run-rollout.ts";
 import { groupToJson, type TrajectoryGroupJson } from "./trajectory-codec.ts";
 
 export interface RolloutHttpDeps {
   engine: RolloutEngine;
+  versions: PolicyVersionState;
   log: Logger;
   /** Fires when the service stops: requests in flight end with their trajectories `aborted`. */
   stopping: AbortSignal;
@@ -28,6 +32,7 @@ export interface RolloutHttpDeps {
 export const NDJSON = "application/x-ndjson";
 
 const ROUTE = "POST /v1/rollout";
+const policyVersionBody = z.strictObject({ version: z.union([z.number().int(), z.string().min(1)]) });
 const rolloutQuery = z.object({ stream: z.enum(["0", "1", "true", "false"]).optional() });
 
 export interface RolloutHttpServer {
@@ -59,6 +64,19 @@ export function buildRolloutHttpServer(deps: RolloutHttpDeps): RolloutHttpServer
   });
 
   app.get("/healthz", async () => ({ status: "ok" }));
+
+  app.get("/v1/policy_version", async () => deps.versions.view());
+  app.put("/v1/policy_version", async (req, reply) => {
+    const body = policyVersionBody.safeParse(req.body);
+    if (!body.success) {
+      return reply
+        .code(400)
+        .send({ error: 'the body must be { "version": <integer step or non-empty string> }' });
+    }
+    const state = deps.versions.set(body.data.version);
+    deps.log.info({ version: state.version }, "policy version set");
+    return state;
+  });
 
   app.post("/v1/rollout", async (req, reply) => {
     const query = rolloutQuery.safeParse(req.query);
@@ -105,6 +123,7 @@ async function allGroups(deps: RolloutHttpDeps, request: ParsedRolloutRequest, r
   try {
     await runRollout({
       engine: deps.engine,
+      versions: deps.versions,
       request,
       callerGone: callerGone(reply),
       stop: deps.stopping,
@@ -126,6 +145,7 @@ function streamGroups(deps: RolloutHttpDeps, request: ParsedRolloutRequest, repl
   const gone = callerGone(reply);
   runRollout({
     engine: deps.engine,
+    versions: deps.versions,
     request,
     callerGone: gone,
     stop: deps.stopping,

@@ -8,6 +8,7 @@ import type {
 } from "../generated/rlfactory/v1/RolloutRequest.ts";
 import type { SamplingOverrides as ProtoSampling } from "../generated/rlfactory/v1/SamplingOverrides.ts";
 import type { Task__Output as ProtoTaskOut } from "../generated/rlfactory/v1/Task.ts";
+import { serverUrlSchema } from "../inference/sampler-config.ts";
 import type { RolloutOptions } from "../rollout/rollout-engine.ts";
 import { type Task, taskSchema } from "../task.ts";
 import { RolloutRequestError } from "./errors.ts";
@@ -41,6 +42,14 @@ export const rolloutRequestSchema = z
     policy_version: z
       .union([z.number().int(), z.string().min(1)])
       .nullable()
+      .optional(),
+    /** The training engine's own inference servers for this request (default: the config's). */
+    inference: z
+      .strictObject({
+        urls: z.array(serverUrlSchema).min(1, "needs at least one server URL"),
+        engine: z.enum(["vllm", "sglang"]).optional(),
+        model: z.string().min(1).optional(),
+      })
       .optional(),
   })
   .superRefine((req, ctx) => {
@@ -76,6 +85,10 @@ export function parseRolloutRequest(body: unknown): ParsedRolloutRequest {
   if (req.sampling !== undefined && Object.keys(req.sampling).length > 0) options.sampling = req.sampling;
   if (req.max_turns !== undefined) options.maxTurns = req.max_turns;
   if (req.policy_version != null) options.policyVersion = req.policy_version;
+  if (req.inference !== undefined) {
+    const { urls, engine, model } = req.inference;
+    options.inference = { urls, ...(engine && { engine }), ...(model && { model }) };
+  }
   return { tasks: req.tasks, options };
 }
 
@@ -115,6 +128,15 @@ export function requestFromProto(p: ProtoRequestOut): unknown {
     ...(sampling !== undefined ? { sampling } : {}),
     ...(p.max_turns !== undefined ? { max_turns: p.max_turns } : {}),
     ...(p.policy_version !== undefined ? { policy_version: policyVersionFromText(p.policy_version) } : {}),
+    ...(p.inference !== null
+      ? {
+          inference: {
+            urls: p.inference.urls,
+            ...(p.inference.engine !== "" ? { engine: p.inference.engine } : {}),
+            ...(p.inference.model !== "" ? { model: p.inference.model } : {}),
+          },
+        }
+      : {}),
   };
 }
 
@@ -189,5 +211,12 @@ export function requestToProto(input: RolloutRequestInput): ProtoRequest {
   }
   if (req.max_turns !== undefined) out.max_turns = req.max_turns;
   if (req.policy_version != null) out.policy_version = String(req.policy_version);
+  if (req.inference !== undefined) {
+    out.inference = {
+      urls: req.inference.urls,
+      engine: req.inference.engine ?? "",
+      model: req.inference.model ?? "",
+    };
+  }
   return out;
 }

@@ -169,7 +169,13 @@ function within<T>(promise: Promise<T>, what: string, ms = 5_000): Promise<T> {
 }
 
 function toJson(g: TrajectoryGroup): TrajectoryGroupJson {
-  return { task_id: g.taskId, group_id: g.groupId, trajectories: g.trajectories, stats: g.stats };
+  return {
+    task_id: g.taskId,
+    group_id: g.groupId,
+    trajectories: g.trajectories,
+    stats: g.stats,
+    dropped_stale: 0,
+  };
 }
 
 /** Reads an NDJSON response body line by line. */
@@ -236,6 +242,7 @@ describe("rollout service", () => {
         max_turns: 3,
         policy_version: 9,
         sampling: { temperature: 0.6, max_tokens: 64, stop: ["</answer>"] },
+        inference: { urls: ["http://127.0.0.1:18000/"], engine: "sglang" },
       });
       const [request] = engine.requests;
       expect(request?.tasks).toEqual([{ ...task("a"), extra_info: {} }]);
@@ -244,6 +251,7 @@ describe("rollout service", () => {
         maxTurns: 3,
         policyVersion: 9,
         sampling: { temperature: 0.6, max_tokens: 64, stop: ["</answer>"] },
+        inference: { urls: ["http://127.0.0.1:18000"], engine: "sglang" },
       });
       expect(request?.options.signal).toBeInstanceOf(AbortSignal);
     });
@@ -434,6 +442,120 @@ describe("rollout service", () => {
       await within(engine.abortSeen.promise, "the engine to see the abort");
       expect(await response).toBe("AbortError");
     });
+  });
+});
+
+describe("policy version and staleness", () => {
+  const engine = new FixtureRolloutEngine();
+  const started: RolloutServiceHandle[] = [];
+  afterAll(async () => {
+    await Promise.all(started.map((s) => s.close()));
+  });
+  beforeEach(() => engine.reset());
+
+  async function serve(staleness: { max_staleness?: number; on_stale: "flag" | "drop" }) {
+    const service = await startRolloutService(engine, { grpcPort: 0, httpPort: 0, staleness, log: silent });
+    started.push(service);
+    return service;
+  }
+
+  async function setVersion(service: RolloutServiceHandle, version: unknown): Promise<Response> {
+    return fetch(`${service.httpUrl}/v1/policy_version`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ version }),
+    });
+  }
+
+  it("records the version the trainer set on requests that name none, over HTTP and gRPC", async () => {
+    const service = await serve({ on_stale: "flag" });
+    expect(await (await fetch(`${service.httpUrl}/v1/policy_version`)).json()).toEqual({
+      version: null,
+      max_staleness: null,
+      on_stale: "flag",
+    });
+    const set = await setVersion(service, 4);
+    expect(set.status).toBe(200);
+    expect(await set.json()).toEqual({ version: 4, max_staleness: null, on_stale: "flag" });
+    const client = new RolloutClient(service.grpcAddress);
+    try {
+      const [fromServer] = await client.rolloutBatch({ tasks: [task("a")] });
+      expect(fromServer?.trajectories.map((t) => t.policy_version)).toEqual([4, 4]);
+      // A request that names its own version keeps it.
+      const [own] = await client.rolloutBatch({ tasks: [task("b")], policy_version: 2 });
+      expect(own?.trajectories.map((t) => t.policy_version)).toEqual([2, 2]);
+      // gRPC sets it too; integer text is a step again.
+      const state = await new Promise<unknown>((resolve, reject) =>
+        client.raw.SetPolicyVersion({ version: "5" }, (err, res) => (err ? reject(err) : resolve(res))),
+      );
+      expect(state).toMatchObject({ version: "5", on_stale: "flag" });
+      expect(state).not.toHaveProperty("max_staleness");
+      const [after] = await client.rolloutBatch({ tasks: [task("c")] });
+      expect(after?.trajectories[0]?.policy_version).toBe(5);
+    } finally {
+      client.close();
+    }
+  });
+
+  it("rejects a version that is neither an integer nor a non-empty string", async () => {
+    const service = await serve({ on_stale: "flag" });
+    for (const bad of ["", 1.5, null, { step: 1 }]) {
+      const res = await setVersion(service, bad);
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: string }).error).toMatch(/version/);
+    }
+  });
+
+  it("flags trajectories that finish more than max_staleness versions behind, and only those", async () => {
+    const service = await serve({ max_staleness: 1, on_stale: "flag" });
+    await setVersion(service, 1);
+    engine.hold("old");
+    const res = fetch(`${service.httpUrl}/v1/rollout`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ tasks: [task("old"), task("fresh")] }),
+    });
+    await within(engine.started.promise, "the request to reach the engine");
+    // "fresh" finishes at version 1; "old" is held while the trainer moves on two versions.
+    await within(
+      (async () => {
+        while (engine.yielded.length === 0) await new Promise((r) => setTimeout(r, 5));
+      })(),
+      "the first group",
+    );
+    await setVersion(service, 3);
+    engine.release("old");
+    const body = (await (await res).json()) as { groups: TrajectoryGroupJson[] };
+    const byTask = new Map(body.groups.map((g) => [g.task_id, g]));
+    expect(byTask.get("fresh")?.trajectories.map((t) => t.stale)).toEqual([undefined, undefined]);
+    expect(byTask.get("old")?.trajectories.map((t) => [t.policy_version, t.stale])).toEqual([
+      [1, true],
+      [1, true],
+    ]);
+    expect(byTask.get("old")?.dropped_stale).toBe(0);
+  });
+
+  it("drops a stale group whole and says how many trajectories it dropped", async () => {
+    const service = await serve({ max_staleness: 0, on_stale: "drop" });
+    await setVersion(service, 7);
+    const client = new RolloutClient(service.grpcAddress);
+    try {
+      engine.hold("late");
+      const groups = client.rolloutBatch({ tasks: [task("late")], group_size: 3 });
+      await within(engine.started.promise, "the request to reach the engine");
+      await setVersion(service, 8);
+      engine.release("late");
+      const [late] = await groups;
+      expect(late?.trajectories).toEqual([]);
+      expect(late?.droppedStale).toBe(3);
+      expect(late?.stats).toMatchObject({ count: 0, scored: 0 });
+      // Fresh groups pass untouched.
+      const [fresh] = await client.rolloutBatch({ tasks: [task("now")], group_size: 3 });
+      expect(fresh?.trajectories).toHaveLength(3);
+      expect(fresh?.droppedStale).toBeUndefined();
+    } finally {
+      client.close();
+    }
   });
 });
 

@@ -1,9 +1,11 @@
 // `rlf trainer serve` without the CLI: one rollout engine behind gRPC (rlfactory.v1.RolloutService,
 // health, reflection) and HTTP JSON, started and stopped together.
 import { type Logger, pino } from "pino";
+import type { RolloutConfig } from "../rollout/rollout-config.ts";
 import type { RolloutEngine } from "../rollout/rollout-engine.ts";
 import { startRolloutGrpcServer } from "./grpc-server.ts";
 import { buildRolloutHttpServer } from "./http-server.ts";
+import { PolicyVersionState } from "./policy-version.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES, ROLLOUT_SERVICE } from "./proto.ts";
 
 export interface RolloutServiceOptions {
@@ -17,6 +19,8 @@ export interface RolloutServiceOptions {
   httpPort: number;
   /** Largest gRPC message and HTTP body, in bytes (a batch of long trajectories is large). Default 256 MiB. */
   maxMessageBytes?: number;
+  /** The config's staleness rule (default: none, `on_stale: flag`). */
+  staleness?: RolloutConfig["staleness"];
   log?: Logger;
 }
 
@@ -42,13 +46,15 @@ export async function startRolloutService(
   const httpHost = opts.httpHost ?? grpcHost;
   const maxMessageBytes = opts.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const stopping = new AbortController();
+  const versions = new PolicyVersionState(opts.staleness ?? { on_stale: "flag" });
 
   const grpc = await startRolloutGrpcServer(
-    { engine, log, stopping: stopping.signal },
+    { engine, versions, log, stopping: stopping.signal },
     { host: grpcHost, port: opts.grpcPort, maxMessageBytes },
   );
   const http = buildRolloutHttpServer({
     engine,
+    versions,
     log,
     stopping: stopping.signal,
     bodyLimitBytes: maxMessageBytes,

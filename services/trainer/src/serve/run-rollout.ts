@@ -3,11 +3,14 @@
 // trajectories as `aborted` instead of being cut off mid-await, and log one line with the outcome.
 import type { Logger } from "pino";
 import type { RolloutEngine, TrajectoryGroup } from "../rollout/rollout-engine.ts";
+import type { PolicyVersionState } from "./policy-version.ts";
 import type { ParsedRolloutRequest } from "./rollout-request.ts";
 
 export interface RolloutRun {
   engine: RolloutEngine;
   request: ParsedRolloutRequest;
+  /** The trainer's current version: the default policy_version, and the staleness rule for each group. */
+  versions: PolicyVersionState;
   /** The caller is gone (cancelled, deadline passed, disconnected): abort, and send nothing more. */
   callerGone: AbortSignal;
   /** Abort but keep sending: the caller still gets the groups, their in-flight trajectories `aborted`. */
@@ -33,7 +36,12 @@ export interface RolloutOutcome {
  * request too and is rethrown once the engine has wound down; an engine failure is rethrown as is.
  */
 export async function runRollout(run: RolloutRun): Promise<RolloutOutcome> {
-  const { engine, request, callerGone, stop, send, log, via } = run;
+  const { engine, request, versions, callerGone, stop, send, log, via } = run;
+  const current = versions.current;
+  const options = {
+    ...request.options,
+    ...(request.options.policyVersion === undefined && current !== null ? { policyVersion: current } : {}),
+  };
   const started = performance.now();
   const sendFailed = new AbortController();
   const noMoreSends = AbortSignal.any([callerGone, sendFailed.signal]);
@@ -42,11 +50,11 @@ export async function runRollout(run: RolloutRun): Promise<RolloutOutcome> {
   let sent = 0;
   let failure: { error: unknown } | undefined;
   try {
-    for await (const group of engine.rollout(request.tasks, { ...request.options, signal: engineSignal })) {
+    for await (const group of engine.rollout(request.tasks, { ...options, signal: engineSignal })) {
       groups += 1;
       if (noMoreSends.aborted) continue;
       try {
-        await send(group);
+        await send(versions.apply(group));
         sent += 1;
       } catch (error) {
         if (callerGone.aborted) continue; // the caller left while we were sending: not a failure

@@ -78,6 +78,7 @@ export function trajectoryToProto(t: Trajectory): ProtoTrajectory {
   if (t.reward !== null) out.reward = t.reward;
   if (t.advantage != null) out.advantage = t.advantage;
   if (t.status_reason !== null) out.status_reason = t.status_reason;
+  if (t.stale === true) out.stale = true;
   return out;
 }
 
@@ -106,6 +107,7 @@ export function groupToProto(g: TrajectoryGroup): ProtoGroup {
     group_id: g.groupId,
     trajectories: g.trajectories.map(trajectoryToProto),
     stats: statsToProto(g.stats),
+    dropped_stale: g.droppedStale ?? 0,
   };
 }
 
@@ -143,6 +145,7 @@ export function trajectoryFromProto(p: ProtoTrajectoryOut): Trajectory {
     status_reason: p.status_reason ?? null,
     timings: p.timings,
     ...(p.metadata_json === "" ? {} : { metadata: jsonFromText(p.metadata_json, "metadata_json") }),
+    ...(p.stale ? { stale: true } : {}),
   };
   const parsed = trajectorySchema.safeParse(record);
   if (!parsed.success) {
@@ -194,6 +197,7 @@ export function groupFromProto(p: ProtoGroupOut): TrajectoryGroup {
       max: max ?? null,
       all_equal,
     },
+    ...(p.dropped_stale > 0 ? { droppedStale: p.dropped_stale } : {}),
   };
 }
 
@@ -205,10 +209,18 @@ export interface TrajectoryGroupJson {
   group_id: string;
   trajectories: Trajectory[];
   stats: GroupStats;
+  /** Trajectories dropped as stale (the whole group's); 0: none. */
+  dropped_stale: number;
 }
 
 export function groupToJson(g: TrajectoryGroup): TrajectoryGroupJson {
-  return { task_id: g.taskId, group_id: g.groupId, trajectories: g.trajectories, stats: g.stats };
+  return {
+    task_id: g.taskId,
+    group_id: g.groupId,
+    trajectories: g.trajectories,
+    stats: g.stats,
+    dropped_stale: g.droppedStale ?? 0,
+  };
 }
 
 // --- helpers ------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 
 import type { Task as _rlfactory_v1_Task, Task__Output as _rlfactory_v1_Task__Output } from '../../rlfactory/v1/Task.ts';
 import type { SamplingOverrides as _rlfactory_v1_SamplingOverrides, SamplingOverrides__Output as _rlfactory_v1_SamplingOverrides__Output } from '../../rlfactory/v1/SamplingOverrides.ts';
+import type { InferenceTarget as _rlfactory_v1_InferenceTarget, InferenceTarget__Output as _rlfactory_v1_InferenceTarget__Output } from '../../rlfactory/v1/InferenceTarget.ts';
 
 export interface RolloutRequest {
   /**
@@ -25,6 +26,11 @@ export interface RolloutRequest {
    * string). Recorded on trajectories whose sampler reports none. Absent: none.
    */
   'policy_version'?: (string);
+  /**
+   * Where to generate: the training engine's own inference servers (its vLLM/SGLang, serving the
+   * weights it trains). Absent: the servers of the service's config.
+   */
+  'inference'?: (_rlfactory_v1_InferenceTarget | null);
   '_group_size'?: "group_size";
   '_max_turns'?: "max_turns";
   '_policy_version'?: "policy_version";
@@ -52,6 +58,11 @@ export interface RolloutRequest__Output {
    * string). Recorded on trajectories whose sampler reports none. Absent: none.
    */
   'policy_version'?: (string);
+  /**
+   * Where to generate: the training engine's own inference servers (its vLLM/SGLang, serving the
+   * weights it trains). Absent: the servers of the service's config.
+   */
+  'inference': (_rlfactory_v1_InferenceTarget__Output | null);
   '_group_size'?: "group_size";
   '_max_turns'?: "max_turns";
   '_policy_version'?: "policy_version";

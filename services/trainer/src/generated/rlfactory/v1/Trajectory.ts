@@ -80,6 +80,11 @@ export interface Trajectory {
    * Free-form metadata, as a JSON object in text. Empty: none.
    */
   'metadata_json'?: (string);
+  /**
+   * Sampled more than `staleness.max_staleness` versions behind the service's current version when
+   * its group finished (config `staleness.on_stale: flag`). Trainers may skip or down-weight it.
+   */
+  'stale'?: (boolean);
   '_policy_version'?: "policy_version";
   '_reward'?: "reward";
   '_advantage'?: "advantage";
@@ -161,6 +166,11 @@ export interface Trajectory__Output {
    * Free-form metadata, as a JSON object in text. Empty: none.
    */
   'metadata_json': (string);
+  /**
+   * Sampled more than `staleness.max_staleness` versions behind the service's current version when
+   * its group finished (config `staleness.on_stale: flag`). Trainers may skip or down-weight it.
+   */
+  'stale': (boolean);
   '_policy_version'?: "policy_version";
   '_reward'?: "reward";
   '_advantage'?: "advantage";

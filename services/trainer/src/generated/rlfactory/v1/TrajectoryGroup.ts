@@ -11,6 +11,11 @@ export interface TrajectoryGroup {
   'group_id'?: (string);
   'trajectories'?: (_rlfactory_v1_Trajectory)[];
   'stats'?: (_rlfactory_v1_GroupStats | null);
+  /**
+   * Trajectories removed because they were stale (config `staleness.on_stale: drop`): the whole group
+   * is dropped, so `trajectories` is empty and the stats count none. 0: nothing dropped.
+   */
+  'dropped_stale'?: (number);
 }
 
 /**
@@ -21,4 +26,9 @@ export interface TrajectoryGroup__Output {
   'group_id': (string);
   'trajectories': (_rlfactory_v1_Trajectory__Output)[];
   'stats': (_rlfactory_v1_GroupStats__Output | null);
+  /**
+   * Trajectories removed because they were stale (config `staleness.on_stale: drop`): the whole group
+   * is dropped, so `trajectories` is empty and the stats count none. 0: nothing dropped.
+   */
+  'dropped_stale': (number);
 }
