@@ -16,6 +16,7 @@ Usage:
   rlf rollout --config FILE [--out DIR] run a dataset through the rollout engine: trajectories,
                                          summary.json and report.html in DIR
   rlf trainer serve --config FILE        the rollout engine as a service (gRPC + HTTP JSON)
+  rlf train --config FILE [--out DIR] [--resume]  GRPO training over the Tinker API (SkyRL, Tinker)
   rlf judge [--config FILE]              the judge service: POST /v1/judge on 127.0.0.1:7005,
                                          gRPC on 127.0.0.1:50053 (rlf judge calibrate --set FILE)
   rlf simulate-llm --port PORT --policy NAME
@@ -49,6 +50,8 @@ export async function main(argv: string[]): Promise<number> {
       return (await import("./rollout-command.ts")).runRolloutCommand(rest);
     case "trainer":
       return (await import("./trainer-command.ts")).runTrainerCommand(rest);
+    case "train":
+      return (await import("./train-command.ts")).runTrainCommand(rest);
     case "judge":
       return (await import("./judge-command.ts")).runJudgeCommand(rest);
     case "simulate-llm":

@@ -23,4 +23,5 @@ export * from "./tokenizer/chat-message.ts";
 export * from "./tokenizer/model-tokenizer.ts";
 export * from "./tokenizer/observation-delta.ts";
 export * from "./tokenizer/truncate-to-tokens.ts";
+export * from "./train/index.ts";
 export * from "./trajectory.ts";
