@@ -141,7 +141,11 @@ describe("rollout under faults", () => {
     expect(trajectories).toHaveLength(tasks.length * 2);
     const failed = trajectories.filter((t) => t.status === "failed");
     expect(failed.length).toBeGreaterThan(0);
-    for (const t of failed) expect(t.status_reason).toMatch(/^inference (UNAVAILABLE|HTTP_ERROR|TIMEOUT)/);
+    for (const t of failed) {
+      expect(t.status_reason).toMatch(/^inference (UNAVAILABLE|HTTP_ERROR|TIMEOUT)/);
+      // unfinished, not wrong: no reward and no advantage (never a silent 0 in the group baseline)
+      expect([t.reward, t.advantage, t.reward_components]).toEqual([null, null, {}]);
+    }
     for (const t of trajectories) expect(() => trajectorySchema.parse(t)).not.toThrow();
   }, 60_000);
 
@@ -167,6 +171,9 @@ describe("rollout under faults", () => {
     expect(trajectories).toHaveLength(20);
     const aborted = trajectories.filter((t) => t.status === "aborted");
     expect(aborted.length).toBeGreaterThan(0);
-    for (const t of aborted) expect(t.status_reason).toBe("cancelled");
+    for (const t of aborted) {
+      expect(t.status_reason).toBe("cancelled");
+      expect([t.reward, t.advantage]).toEqual([null, null]);
+    }
   }, 60_000);
 });

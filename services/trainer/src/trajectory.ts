@@ -15,6 +15,15 @@ const nonNegInt = z.number().int().nonnegative();
 /** A trainer step (verl, SkyRL) or an engine's weight-version string (SGLang `weight_version`). */
 const policyVersion = z.union([z.number().int(), z.string()]);
 
+/**
+ * A version as text (proto fields, SGLang's `weight_version`): text that a safe integer prints as
+ * (`"7"`, `"-1"`, not `"07"`) is a trainer step and becomes that number; anything else stays text.
+ */
+export function policyVersionFromText(text: string): number | string {
+  const n = Number(text);
+  return Number.isSafeInteger(n) && String(n) === text ? n : text;
+}
+
 export const turnSchema = z.object({
   kind: z.enum(["sampled", "observation"]),
   /** First index in response_ids. */

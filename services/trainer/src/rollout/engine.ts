@@ -109,6 +109,9 @@ export async function createRolloutEngine(
 
   async function score(task: Task, loop: LoopResult, signal: AbortSignal): Promise<Trajectory> {
     const trajectory = loop.builder.toJSON();
+    // An aborted or failed rollout is unfinished, not wrong: no reward (never a silent 0), so GRPO
+    // leaves it out of its group's baseline and engines train nothing on it.
+    if (trajectory.status === "aborted" || trajectory.status === "failed") return trajectory;
     const started = performance.now();
     const scored = await reward.score(
       {

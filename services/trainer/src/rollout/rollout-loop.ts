@@ -20,7 +20,7 @@ import type { ChatTool } from "../tokenizer/chat-message.ts";
 import type { ModelTokenizer } from "../tokenizer/model-tokenizer.ts";
 import type { ObservationDeltaFn } from "../tokenizer/observation-delta.ts";
 import { truncateToTokens } from "../tokenizer/truncate-to-tokens.ts";
-import { TrajectoryBuilder, type TrajectoryStatus } from "../trajectory.ts";
+import { policyVersionFromText, TrajectoryBuilder, type TrajectoryStatus } from "../trajectory.ts";
 import { GatewayRpcError, type ToolCaller, ToolCallsCancelled } from "./tool-caller.ts";
 
 const tracer = trace.getTracer("@rlfactory/trainer");
@@ -226,7 +226,11 @@ async function trajectoryLoop(
     if (gen.ids.length === 0) {
       return finish("failed", `inference returned no tokens (finish_reason ${gen.finishReason})`);
     }
-    builder.appendSampled(gen.ids, gen.logprobs, { policyVersion: gen.weightVersion });
+    builder.appendSampled(gen.ids, gen.logprobs, {
+      // SGLang reports text; a step number ("12") is recorded as the number, like the request's
+      policyVersion:
+        typeof gen.weightVersion === "string" ? policyVersionFromText(gen.weightVersion) : gen.weightVersion,
+    });
     context_.push(...gen.ids);
     if (gen.finishReason === "abort") return finish("aborted", "the inference engine aborted the request");
 

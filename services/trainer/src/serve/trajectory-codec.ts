@@ -29,6 +29,7 @@ import type { Turn as ProtoTurn, Turn__Output as ProtoTurnOut } from "../generat
 import type { TurnKind__Output as ProtoTurnKind } from "../generated/rlfactory/v1/TurnKind.ts";
 import type { GroupStats, TrajectoryGroup } from "../rollout/rollout-engine.ts";
 import {
+  policyVersionFromText,
   type ToolCallRecord,
   type Trajectory,
   type TrajectoryStatus,
@@ -225,11 +226,7 @@ export function groupToJson(g: TrajectoryGroup): TrajectoryGroupJson {
 
 // --- helpers ------------------------------------------------------------------------------------
 
-/** Text that a safe integer prints as (`"7"`, `"-1"`, not `"07"`) is a trainer step; anything else stays text. */
-export function policyVersionFromText(text: string): number | string {
-  const n = Number(text);
-  return Number.isSafeInteger(n) && String(n) === text ? n : text;
-}
+export { policyVersionFromText };
 
 function enumFromProto<K extends string, V extends string>(
   table: Record<K, V>,

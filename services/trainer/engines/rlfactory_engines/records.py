@@ -1,0 +1,166 @@
+"""Trajectories and groups as the rollout service sends them (its HTTP JSON; docs/trajectory.md).
+
+Parsed once at the edge and checked for the invariants every engine relies on: one loss-mask value and
+one logprob per response id, mask 0/1, logprob 0.0 wherever the mask is 0, a known status. A record
+that breaks one is refused with `TrajectoryRecordError`, never patched.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+SCHEMA_VERSION = 1
+STATUSES = ("completed", "truncated", "aborted", "failed")
+
+
+class TrajectoryRecordError(ValueError):
+    """A trajectory or group from the rollout service that breaks the record's contract."""
+
+
+PolicyVersion = int | str | None
+
+
+@dataclass(frozen=True)
+class Trajectory:
+    task_id: str
+    group_id: str
+    sample_index: int
+    #: Weights the rollout started with: a trainer step (int) or an engine's version string.
+    policy_version: PolicyVersion
+    prompt_ids: list[int]
+    #: Every token after the prompt: sampled turns (mask 1) and observation turns (mask 0), in order.
+    response_ids: list[int]
+    loss_mask: list[int]
+    #: The sampler's logprob per sampled id; 0.0 on observation ids.
+    rollout_logprobs: list[float]
+    turns: list[dict[str, Any]]
+    tool_calls: list[dict[str, Any]]
+    #: None when not scored or scoring failed (see reward_error).
+    reward: float | None
+    reward_components: dict[str, float]
+    reward_error: dict[str, str] | None
+    #: GRPO group-normalised advantage; None when the group could not be normalised.
+    advantage: float | None
+    #: completed | truncated | aborted | failed
+    status: str
+    status_reason: str | None
+    #: Sampled too many versions behind the trainer's current one (rollout service staleness: flag).
+    stale: bool = False
+    timings: dict[str, float] = field(default_factory=dict)
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def num_turns(self) -> int:
+        """Sampled (model) turns."""
+        return sum(1 for t in self.turns if t.get("kind") == "sampled")
+
+    @property
+    def weight_versions(self) -> list[PolicyVersion]:
+        """The weight version each sampled turn reported (None where the sampler reported none)."""
+        return [t.get("policy_version") for t in self.turns if t.get("kind") == "sampled"]
+
+    @property
+    def trainable(self) -> bool:
+        """Has tokens to train on and a reward signal: not aborted/failed/stale, advantage set."""
+        return (
+            self.status in ("completed", "truncated")
+            and self.advantage is not None
+            and not self.stale
+            and any(self.loss_mask)
+        )
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> Trajectory:
+        where = f"trajectory {raw.get('task_id')!r}/{raw.get('sample_index')!r}"
+        if not isinstance(raw, dict):
+            raise TrajectoryRecordError("a trajectory must be a JSON object")
+        if raw.get("schema_version") != SCHEMA_VERSION:
+            raise TrajectoryRecordError(
+                f"{where}: schema_version {raw.get('schema_version')!r}, this adapter reads {SCHEMA_VERSION}"
+            )
+        try:
+            prompt_ids = _ints(raw["prompt_ids"], "prompt_ids", where)
+            response_ids = _ints(raw["response_ids"], "response_ids", where)
+            loss_mask = _ints(raw["loss_mask"], "loss_mask", where)
+            logprobs = [float(x) for x in raw["rollout_logprobs"]]
+            status = raw["status"]
+        except KeyError as e:
+            raise TrajectoryRecordError(f"{where}: missing field {e.args[0]}") from None
+        except (TypeError, ValueError) as e:
+            raise TrajectoryRecordError(f"{where}: {e}") from None
+        if not prompt_ids:
+            raise TrajectoryRecordError(f"{where}: prompt_ids is empty")
+        n = len(response_ids)
+        if len(loss_mask) != n or len(logprobs) != n:
+            raise TrajectoryRecordError(
+                f"{where}: {n} response ids but {len(loss_mask)} mask values and {len(logprobs)} logprobs"
+            )
+        for i, (m, lp) in enumerate(zip(loss_mask, logprobs)):
+            if m not in (0, 1):
+                raise TrajectoryRecordError(f"{where}: loss_mask[{i}] is {m}, not 0 or 1")
+            if m == 0 and lp != 0.0:
+                raise TrajectoryRecordError(f"{where}: rollout_logprobs[{i}] is {lp} on an observation token")
+            if math.isnan(lp) or lp > 0:
+                raise TrajectoryRecordError(f"{where}: rollout_logprobs[{i}] is {lp}, not a logprob")
+        if status not in STATUSES:
+            raise TrajectoryRecordError(f"{where}: status {status!r} is not one of {', '.join(STATUSES)}")
+        return cls(
+            task_id=str(raw["task_id"]),
+            group_id=str(raw["group_id"]),
+            sample_index=int(raw["sample_index"]),
+            policy_version=raw.get("policy_version"),
+            prompt_ids=prompt_ids,
+            response_ids=response_ids,
+            loss_mask=loss_mask,
+            rollout_logprobs=logprobs,
+            turns=list(raw.get("turns", [])),
+            tool_calls=list(raw.get("tool_calls", [])),
+            reward=raw.get("reward"),
+            reward_components=dict(raw.get("reward_components", {})),
+            reward_error=raw.get("reward_error"),
+            advantage=raw.get("advantage"),
+            status=status,
+            status_reason=raw.get("status_reason"),
+            stale=bool(raw.get("stale", False)),
+            timings=dict(raw.get("timings", {})),
+            metadata=dict(raw.get("metadata", {})),
+        )
+
+
+@dataclass(frozen=True)
+class TrajectoryGroup:
+    task_id: str
+    group_id: str
+    #: Sorted by sample_index.
+    trajectories: list[Trajectory]
+    stats: dict[str, Any]
+    #: Trajectories the service dropped as stale (staleness on_stale: drop); then `trajectories` is empty.
+    dropped_stale: int = 0
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> TrajectoryGroup:
+        if not isinstance(raw, dict) or "trajectories" not in raw:
+            raise TrajectoryRecordError(f"not a trajectory group: {str(raw)[:200]}")
+        trajectories = sorted(
+            (Trajectory.from_json(t) for t in raw["trajectories"]), key=lambda t: t.sample_index
+        )
+        return cls(
+            task_id=str(raw["task_id"]),
+            group_id=str(raw["group_id"]),
+            trajectories=trajectories,
+            stats=dict(raw.get("stats", {})),
+            dropped_stale=int(raw.get("dropped_stale", 0)),
+        )
+
+
+def _ints(values: Any, name: str, where: str) -> list[int]:
+    if not isinstance(values, list):
+        raise TrajectoryRecordError(f"{where}: {name} must be a list")
+    out = []
+    for v in values:
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            raise TrajectoryRecordError(f"{where}: {name} holds {v!r}, not a non-negative integer")
+        out.append(v)
+    return out

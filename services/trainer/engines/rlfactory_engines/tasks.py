@@ -1,0 +1,126 @@
+"""Tasks for the rollout service built from an engine's dataset row (prompt, label, metadata).
+
+Engines hand their adapters what their own data loaders produced: verl rows come out of a parquet file
+as numpy arrays and numpy scalars (`reward_model.ground_truth` of Search-R1 data is a numpy array of
+strings), SkyRL puts the ground truth under `reward_spec`, slime under `Sample.label`. `plain` turns
+all of that into JSON values; `task_from` builds the service's task (see `client.make_task`) and
+refuses a prompt the service could not render, naming what is wrong.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .client import make_task
+
+
+def plain(value: Any) -> Any:
+    """`value` as plain JSON types: numpy arrays/scalars (anything with `tolist`) become lists/numbers."""
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    tolist = getattr(value, "tolist", None)
+    if callable(tolist):
+        return plain(tolist())
+    if isinstance(value, (bytes, bytearray)):
+        return value.decode("utf-8", errors="replace")
+    return str(value)
+
+
+def messages_of(prompt: Any, *, where: str = "prompt") -> list[dict[str, Any]]:
+    """Chat messages from a prompt: a string is one user message; a list must hold {role, content} dicts."""
+    prompt = plain(prompt)
+    if isinstance(prompt, str):
+        if not prompt:
+            raise ValueError(f"{where} is an empty string")
+        return [{"role": "user", "content": prompt}]
+    if not isinstance(prompt, list) or not prompt:
+        raise ValueError(f"{where} must be a string or a non-empty list of chat messages, got {type(prompt).__name__}")
+    messages = []
+    for i, message in enumerate(prompt):
+        if not isinstance(message, dict) or not isinstance(message.get("role"), str):
+            raise ValueError(f"{where}[{i}] must be a chat message with a string 'role', got {str(message)[:120]}")
+        if not isinstance(message.get("content"), str):
+            raise ValueError(
+                f"{where}[{i}] ({message['role']}) has non-text content; the rollout service takes text messages"
+            )
+        messages.append(message)
+    return messages
+
+
+def ground_truth_of(row: Mapping[str, Any]) -> Any:
+    """The ground truth of a dataset row: verl `reward_model.ground_truth`, SkyRL
+    `reward_spec.ground_truth`, or a top-level `ground_truth`; None when absent."""
+    for holder in ("reward_model", "reward_spec"):
+        spec = row.get(holder)
+        if isinstance(spec, Mapping) and spec.get("ground_truth") is not None:
+            return plain(spec["ground_truth"])
+    value = row.get("ground_truth")
+    return None if value is None else plain(value)
+
+
+def task_from(
+    task_id: str,
+    prompt: Any,
+    *,
+    ground_truth: Any = None,
+    data_source: Any = None,
+    extra_info: Any = None,
+) -> dict[str, Any]:
+    """The service's task JSON (`{id, prompt, ground_truth?, data_source?, extra_info?}`)."""
+    info = plain(extra_info) if extra_info is not None else None
+    if info is not None and not isinstance(info, dict):
+        info = {"value": info}
+    source = plain(data_source)
+    return make_task(
+        task_id,
+        messages_of(prompt),
+        ground_truth=plain(ground_truth),
+        data_source=str(source) if source else None,
+        extra_info=info or None,
+    )
+
+
+def sampling_overrides(params: Mapping[str, Any] | None, names: Mapping[str, str]) -> dict[str, Any]:
+    """The service's `sampling` block from an engine's sampling params, renaming keys by `names`
+    (engine name -> service name); absent or None values are left out."""
+    out: dict[str, Any] = {}
+    for engine_name, service_name in names.items():
+        value = (params or {}).get(engine_name)
+        if value is None:
+            continue
+        if service_name == "stop":
+            value = [value] if isinstance(value, str) else list(value)
+            if not value:
+                continue
+        out[service_name] = plain(value)
+    return out
+
+
+def first_present(*values: Any) -> Any:
+    """The first value that is not None."""
+    for value in values:
+        if value is not None:
+            return value
+    return None
+
+
+def split_urls(value: str | Sequence[str] | None) -> list[str]:
+    """Inference server URLs from a list or a comma-separated string; `host:port` gets `http://`."""
+    if value is None:
+        return []
+    items = value.split(",") if isinstance(value, str) else list(value)
+    urls = []
+    for item in items:
+        item = str(item).strip()
+        if not item:
+            continue
+        urls.append(item if "://" in item else f"http://{item}")
+    return urls
