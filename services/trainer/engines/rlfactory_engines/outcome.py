@@ -20,9 +20,10 @@ placeholder the engine needs, never a judgement: the row has no loss, and `why` 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .records import Trajectory
+from .records import Trajectory, TrajectoryGroup
 
 
 @dataclass(frozen=True)
@@ -59,3 +60,34 @@ def int_versions(t: Trajectory) -> list[int]:
         elif isinstance(v, str) and v.strip().lstrip("-").isdigit():
             out.append(int(v))
     return out
+
+
+def response_or_filler(
+    t: Trajectory, filler_token_id: int | None
+) -> tuple[list[int], list[int], list[float]]:
+    """(response ids, loss mask, logprobs); a trajectory with no response (failed before its first
+    token) becomes one masked filler token, since every engine indexes the response's last token."""
+    response, mask, logprobs = list(t.response_ids), list(t.loss_mask), list(t.rollout_logprobs)
+    if response:
+        return response, mask, logprobs
+    if filler_token_id is None:
+        raise ValueError(
+            f"trajectory {t.group_id}/{t.sample_index} ({t.status}: {t.status_reason}) has no response "
+            "tokens; pass filler_token_id (the tokenizer's pad or EOS id) to keep it as a masked row"
+        )
+    return [int(filler_token_id)], [0], [0.0]
+
+
+def only_trajectory(groups: Sequence[TrajectoryGroup], task_id: str, engine: str) -> Trajectory:
+    """The one trajectory of a `group_size: 1` request; an error naming the fix when the service
+    dropped it as stale (these engines need one row per sample)."""
+    group = next((g for g in groups if g.task_id == task_id), None)
+    if group is None:
+        raise RuntimeError(f"the rollout service answered no group for task {task_id}")
+    if not group.trajectories:
+        raise RuntimeError(
+            f"the rollout service dropped task {task_id} as stale ({group.dropped_stale} trajectories); {engine} "
+            "needs one row per sample: use the service's staleness `on_stale: flag` (stale rows are then not "
+            "trained on)"
+        )
+    return group.trajectories[0]

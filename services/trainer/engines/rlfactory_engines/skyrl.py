@@ -44,7 +44,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .client import DEFAULT_URL, RolloutServiceClient
-from .outcome import outcome_of
+from .outcome import outcome_of, response_or_filler
 from .records import Trajectory, TrajectoryGroup
 from .tasks import ground_truth_of, plain, sampling_overrides, split_urls, task_from
 
@@ -205,14 +205,7 @@ def generator_output(trajectories: Sequence[Trajectory], *, filler_token_id: int
     }
     for t in trajectories:
         outcome = outcome_of(t)
-        response, mask, logprobs = list(t.response_ids), list(t.loss_mask), list(t.rollout_logprobs)
-        if not response:
-            if filler_token_id is None:
-                raise ValueError(
-                    f"trajectory {t.group_id}/{t.sample_index} ({t.status}: {t.status_reason}) has no response "
-                    "tokens; pass filler_token_id (the tokenizer's EOS id) to keep it as a masked row"
-                )
-            response, mask, logprobs = [int(filler_token_id)], [0], [0.0]
+        response, mask, logprobs = response_or_filler(t, filler_token_id)
         out["prompt_token_ids"].append(list(t.prompt_ids))
         out["response_ids"].append(response)
         out["loss_masks"].append(mask if outcome.trainable else [0] * len(mask))

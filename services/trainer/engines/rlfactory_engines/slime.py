@@ -51,8 +51,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .client import DEFAULT_URL, RolloutServiceClient
-from .outcome import outcome_of
-from .records import Trajectory, TrajectoryGroup
+from .outcome import only_trajectory, outcome_of, response_or_filler
+from .records import Trajectory
 from .tasks import plain, sampling_overrides, split_urls, task_from
 
 #: slime sampling_params key -> rollout service sampling key (slime/rollout/sglang_rollout.py GenerateState).
@@ -148,7 +148,7 @@ async def generate(args: Any, sample: Any, sampling_params: dict[str, Any], eval
         inference_engine=settings.inference_engine,
         model=settings.model,
     )
-    trajectory = only_trajectory(groups, task["id"])
+    trajectory = only_trajectory(groups, task["id"], "slime")
     tokenizer = _slime_tokenizer(args)
     return fill_sample(
         sample,
@@ -176,18 +176,6 @@ def task_of(sample: Any) -> dict[str, Any]:
         data_source=metadata.get("data_source"),
         extra_info=metadata,
     )
-
-
-def only_trajectory(groups: list[TrajectoryGroup], task_id: str) -> Trajectory:
-    group = next((g for g in groups if g.task_id == task_id), None)
-    if group is None:
-        raise RuntimeError(f"the rollout service answered no group for task {task_id}")
-    if not group.trajectories:
-        raise RuntimeError(
-            f"the rollout service dropped task {task_id} as stale ({group.dropped_stale} trajectories); with "
-            "slime use the service's staleness `on_stale: flag` (stale samples then get remove_sample=True)"
-        )
-    return group.trajectories[0]
 
 
 def restart_from_prompt(sample: Any) -> None:
@@ -220,16 +208,7 @@ def fill_sample(
     would turn into the whole sequence.
     """
     outcome = outcome_of(t)
-    response = list(t.response_ids)
-    mask = list(t.loss_mask)
-    logprobs = list(t.rollout_logprobs)
-    if not response:
-        if filler_token_id is None:
-            raise ValueError(
-                f"trajectory {t.group_id}/{t.sample_index} ({t.status}: {t.status_reason}) has no response "
-                "tokens; pass filler_token_id (the tokenizer's EOS id) to keep it as a masked row"
-            )
-        response, mask, logprobs = [int(filler_token_id)], [0], [0.0]
+    response, mask, logprobs = response_or_filler(t, filler_token_id)
     sample.tokens = list(t.prompt_ids) + response
     sample.response_length = len(response)
     sample.loss_mask = mask

@@ -54,8 +54,8 @@ from .judge import (
     judge_request,
     rule_requests,
 )
-from .outcome import int_versions, outcome_of
-from .records import Trajectory, TrajectoryGroup
+from .outcome import int_versions, only_trajectory, outcome_of, response_or_filler
+from .records import Trajectory
 from .tasks import ground_truth_of, plain, sampling_overrides, split_urls, task_from
 
 logger = logging.getLogger(__name__)
@@ -97,17 +97,10 @@ def agent_loop_fields(
         prompt = prompt[-prompt_length:]
         if trainable:
             trainable, why = False, "prompt_too_long"
-    response, mask, logprobs = list(t.response_ids), list(t.loss_mask), list(t.rollout_logprobs)
+    response, mask, logprobs = response_or_filler(t, filler_token_id)
     cut = response_length is not None and len(response) > response_length
     if cut:
         response, mask, logprobs = response[:response_length], mask[:response_length], logprobs[:response_length]
-    if not response:
-        if filler_token_id is None:
-            raise ValueError(
-                f"trajectory {t.group_id}/{t.sample_index} ({t.status}: {t.status_reason}) has no response "
-                "tokens; pass filler_token_id (the tokenizer's pad or EOS id) to keep it as a masked row"
-            )
-        response, mask, logprobs = [int(filler_token_id)], [0], [0.0]
     if not trainable:
         mask = [0] * len(mask)
     versions = int_versions(t)
@@ -148,18 +141,6 @@ def server_url(server_address: str) -> str:
     """An inference server URL from verl's server address (`ip:port`, `[ipv6]:port`, or a URL)."""
     address = str(server_address).strip()
     return address if "://" in address else f"http://{address}"
-
-
-def only_trajectory(groups: Sequence[TrajectoryGroup], task_id: str) -> Trajectory:
-    group = next((g for g in groups if g.task_id == task_id), None)
-    if group is None:
-        raise RuntimeError(f"the rollout service answered no group for task {task_id}")
-    if not group.trajectories:
-        raise RuntimeError(
-            f"the rollout service dropped task {task_id} as stale ({group.dropped_stale} trajectories); verl needs "
-            "one row per sample: use the service's staleness `on_stale: flag` (stale rows are then not trained on)"
-        )
-    return group.trajectories[0]
 
 
 def tool_schema_from_gateway(tool: Mapping[str, Any], name: str | None = None) -> dict[str, Any]:
@@ -339,7 +320,7 @@ else:
                 )
             finally:
                 release()
-            t = only_trajectory(groups, task["id"])
+            t = only_trajectory(groups, task["id"], "verl")
             fields = agent_loop_fields(
                 t,
                 response_length=self.rollout_config.response_length,

@@ -10,12 +10,15 @@ import threading
 import time
 
 import pytest
-
-from rlfactory_engines.client import RolloutServiceClient, RolloutServiceError, make_task
-from rlfactory_engines.records import Trajectory, TrajectoryRecordError
-
 from support import recorded
 from support.live import live_stack
+
+from rlfactory_engines.client import (
+    RolloutServiceClient,
+    RolloutServiceError,
+    make_task,
+)
+from rlfactory_engines.records import Trajectory, TrajectoryRecordError
 
 
 @pytest.fixture(scope="module")

@@ -90,7 +90,7 @@ def test_a_group_the_service_dropped_as_stale_is_an_error_naming_the_setting():
     [group] = groups("stale_drop")
     assert group.trajectories == [] and group.dropped_stale > 0
     with pytest.raises(RuntimeError, match="on_stale: flag"):
-        adapter.only_trajectory([group], group.task_id)
+        adapter.only_trajectory([group], group.task_id, "slime")
 
 
 def test_task_of_a_sample_sends_messages_label_and_metadata_without_slimes_tool_copy():

@@ -5,9 +5,21 @@ from __future__ import annotations
 import pytest
 from support.recorded import groups
 
-from rlfactory_engines.judge import final_answer, gold_answers, judge_request, rule_requests
+from rlfactory_engines.judge import (
+    final_answer,
+    gold_answers,
+    judge_request,
+    rule_requests,
+)
 from rlfactory_engines.outcome import int_versions, outcome_of
-from rlfactory_engines.tasks import ground_truth_of, messages_of, plain, sampling_overrides, split_urls, task_from
+from rlfactory_engines.tasks import (
+    ground_truth_of,
+    messages_of,
+    plain,
+    sampling_overrides,
+    split_urls,
+    task_from,
+)
 from rlfactory_engines.verl import tool_schema_from_gateway
 
 

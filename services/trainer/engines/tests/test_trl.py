@@ -6,10 +6,15 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
-
-from rlfactory_engines.trl import completions_of, make_rollout_func, prompt_blocks, rlf_reward, tasks_by_prompt
-
 from support import recorded
+
+from rlfactory_engines.trl import (
+    completions_of,
+    make_rollout_func,
+    prompt_blocks,
+    rlf_reward,
+    tasks_by_prompt,
+)
 
 EOS = 151645
 

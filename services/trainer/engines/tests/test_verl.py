@@ -97,7 +97,7 @@ def test_an_empty_response_needs_a_filler_token():
 def test_a_group_dropped_as_stale_is_an_error_naming_the_setting():
     [group] = groups("stale_drop")
     with pytest.raises(RuntimeError, match="on_stale: flag"):
-        adapter.only_trajectory([group], group.task_id)
+        adapter.only_trajectory([group], group.task_id, "verl")
 
 
 @pytest.mark.parametrize(

@@ -261,12 +261,14 @@ function serverErrorText(text: string): string {
   return shorten(text) || "(empty body)";
 }
 
-function shorten(text: string): string {
+/** Text as one line, cut to `max` characters (for error messages that quote a server). */
+export function shorten(text: string, max: number = MAX_ERROR_TEXT): string {
   const oneLine = text.replace(/\s+/g, " ").trim();
-  return oneLine.length > MAX_ERROR_TEXT ? `${oneLine.slice(0, MAX_ERROR_TEXT)}…` : oneLine;
+  return oneLine.length > max ? `${oneLine.slice(0, max)}…` : oneLine;
 }
 
-function describeNetworkError(error: unknown): string {
+/** A network error as `CODE message` (undici/Node put the useful part in `code`). */
+export function describeNetworkError(error: unknown): string {
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
     return typeof code === "string" && !error.message.includes(code)

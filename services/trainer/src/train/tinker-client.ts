@@ -27,6 +27,7 @@ import {
 } from "cockatiel";
 import { Agent, request } from "undici";
 import type { z } from "zod";
+import { describeNetworkError, shorten as shortenTo } from "../inference/http-transport.ts";
 import { TinkerApiError, type TinkerErrorCode } from "./errors.ts";
 import {
   type AdamParams,
@@ -99,6 +100,7 @@ interface HttpReply {
 }
 
 const MAX_ERROR_TEXT = 400;
+const shorten = (text: string) => shortenTo(text, MAX_ERROR_TEXT);
 
 export class TinkerClient {
   readonly baseUrl: string;
@@ -483,19 +485,4 @@ function errorText(text: string): string {
     // not JSON
   }
   return shorten(text) || "(empty body)";
-}
-
-function shorten(text: string): string {
-  const oneLine = text.replace(/\s+/g, " ").trim();
-  return oneLine.length > MAX_ERROR_TEXT ? `${oneLine.slice(0, MAX_ERROR_TEXT)}…` : oneLine;
-}
-
-function describeNetworkError(error: unknown): string {
-  if (error instanceof Error) {
-    const code = (error as { code?: unknown }).code;
-    return typeof code === "string" && !error.message.includes(code)
-      ? `${code} ${error.message}`
-      : error.message;
-  }
-  return String(error);
 }

@@ -18,7 +18,15 @@ from pathlib import Path
 
 import pytest
 
-from .stack import Child, find_node, free_port, start_gateway, start_judge, start_service, start_sim
+from .stack import (
+    Child,
+    find_node,
+    free_port,
+    start_gateway,
+    start_judge,
+    start_service,
+    start_sim,
+)
 
 SIM_WEIGHT_VERSION = "9"
 
