@@ -91,15 +91,29 @@ export interface ContainerProcess {
 
 /** The processes inside a container, as the daemon sees them (`docker top`). */
 export async function containerProcesses(id: string): Promise<ContainerProcess[]> {
-  const out = await docker(["top", id, "-o", "pid,stat,args"]);
-  return out
+  const init = Number((await docker(["inspect", "-f", "{{.State.Pid}}", id])).trim());
+  const out = await docker(["top", id, "-o", "pid,ppid,stat,args"]);
+  const all = out
     .split("\n")
     .slice(1)
     .filter((line) => line.trim() !== "")
     .map((line) => {
-      const [pid = "", stat = "", ...command] = line.trim().split(/\s+/);
-      return { pid: Number(pid), stat, command: command.join(" ") };
+      const [pid = "", ppid = "", stat = "", ...command] = line.trim().split(/\s+/);
+      return { pid: Number(pid), ppid: Number(ppid), stat, command: command.join(" ") };
     });
+  // Only the container's init and its descendants: `docker exec` processes (the HEALTHCHECK probe,
+  // every few seconds) hang off the runtime, not off init, and come and go between two snapshots.
+  const tree = new Set([init]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const p of all) {
+      if (!tree.has(p.pid) && tree.has(p.ppid)) {
+        tree.add(p.pid);
+        grew = true;
+      }
+    }
+  }
+  return all.filter((p) => tree.has(p.pid)).map(({ pid, stat, command }) => ({ pid, stat, command }));
 }
 
 /**
