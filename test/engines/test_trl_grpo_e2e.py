@@ -11,8 +11,9 @@ dead port, so generation can only come from the inference server the adapter nam
 
 Asserted: weights change; observation tokens get exactly zero gradient while sampled tokens do not,
 and flipping their mask to 1 (same batch, same weights) makes them non-zero; the logprobs TRL
-recomputes at step 0 match the rollout logprobs; the policy version advances with the step and is
-recorded on the trajectories.
+recomputes at step 0 match the rollout logprobs; each step's rollout logprobs are those of the weights
+the trainer had at that step (step 1's are not step 0's); the policy version advances with the step and
+is recorded on the trajectories.
 """
 
 from __future__ import annotations
@@ -160,8 +161,11 @@ def run(tmp_path_factory):
         calls = []
 
         def recording_rollout(prompts, trainer):
+            weights = {k: v.detach().clone() for k, v in trainer.model.state_dict().items()}
             out = rollout_func(prompts, trainer)
-            calls.append({"step": trainer.state.global_step, "groups": rollout_func.last_groups, "out": out})
+            calls.append(
+                {"step": trainer.state.global_step, "groups": rollout_func.last_groups, "out": out, "weights": weights}
+            )
             return out
 
         args = trl.GRPOConfig(
@@ -261,24 +265,37 @@ def test_recomputed_logprobs_match_rollout_logprobs_at_step_0(run):
                 worst = max(worst, abs(float(logps[row, j]) - rollout_lps[j]))
                 compared += 1
     assert compared > 0
-    # the same comparison against a plain full forward pass with the step-0 weights, for the message
-    reference = tiny_model(len(run["trainer"].processing_class), seed=0)
-    reference.load_state_dict(run["before"])
-    reference.eval()
-    ref_worst = 0.0
-    trl_vs_ref = 0.0
+    print(f"\nstep 0: {compared} sampled tokens compared; max |TRL recomputed - rollout| logprob = {worst:.2e}")
+    assert worst < 1e-3, f"max |TRL recomputed - rollout| logprob = {worst}"
+
+
+def rollout_logprob_gap(vocab_size: int, weights: dict, out: dict) -> float:
+    """Max |log p(token) - rollout logprob| over the sampled tokens of a rollout_func answer, p from a
+    plain full forward pass of the model with the given weights."""
+    model = tiny_model(vocab_size, seed=0)
+    model.load_state_dict(weights)
+    model.eval()
+    worst = 0.0
     with torch.no_grad():
-        for prompt, completion, rollout_lps, mask in zip(out["prompt_ids"], out["completion_ids"], out["logprobs"], out["env_mask"]):
-            full = torch.tensor([prompt + completion])
-            logp = torch.log_softmax(reference(input_ids=full).logits[0].float(), dim=-1)
-            row = next(i for i in range(ids.shape[0]) if ids[i, : len(completion)].tolist() == completion)
+        for prompt, completion, rollout_lps, mask in zip(
+            out["prompt_ids"], out["completion_ids"], out["logprobs"], out["env_mask"]
+        ):
+            logp = torch.log_softmax(model(input_ids=torch.tensor([prompt + completion])).logits[0].float(), dim=-1)
             for j, token in enumerate(completion):
                 if mask[j] == 1:
-                    value = float(logp[len(prompt) + j - 1, token])
-                    ref_worst = max(ref_worst, abs(value - rollout_lps[j]))
-                    trl_vs_ref = max(trl_vs_ref, abs(value - float(logps[row, j])))
-    print(f"\nstep 0: {compared} sampled tokens compared; max |TRL recomputed - rollout| logprob = {worst:.2e}")
-    assert worst < 1e-3, f"max |recomputed - rollout| = {worst}; |full forward - rollout| = {ref_worst}; |TRL - full forward| = {trl_vs_ref}"
+                    worst = max(worst, abs(float(logp[len(prompt) + j - 1, token]) - rollout_lps[j]))
+    return worst
+
+
+def test_each_step_samples_from_the_weights_the_trainer_had_at_that_step(run):
+    vocab = len(run["trainer"].processing_class)
+    first, second = run["calls"]
+    # each rollout's logprobs are those of the weights at its own step ...
+    assert rollout_logprob_gap(vocab, first["weights"], first["out"]) < 1e-3
+    assert rollout_logprob_gap(vocab, second["weights"], second["out"]) < 1e-3
+    # ... and step 1 sampled from the updated model, not from the weights it started with
+    assert any(not torch.equal(first["weights"][k], second["weights"][k]) for k in first["weights"])
+    assert rollout_logprob_gap(vocab, first["weights"], second["out"]) > 1e-2
 
 
 def test_policy_version_advances_and_is_recorded(run):
