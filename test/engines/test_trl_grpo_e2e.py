@@ -34,13 +34,12 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parents[1] / "services" / "trainer" / "engines" / "tests")]
 
 from policy_server import PolicyServer  # noqa: E402
+from rlfactory_engines.client import RolloutServiceClient  # noqa: E402
+from rlfactory_engines.trl import make_rollout_func, rlf_reward, tasks_by_prompt  # noqa: E402
 from support.stack import Child, find_node, free_port, json_line_with, start_gateway  # noqa: E402
 from tiny_policy import load_tokenizer, messages, tiny_model, warm_up  # noqa: E402
 
 RLF = HERE.parents[1] / "services" / "cli" / "bin" / "rlf.js"
-
-from rlfactory_engines.client import RolloutServiceClient  # noqa: E402
-from rlfactory_engines.trl import make_rollout_func, rlf_reward, tasks_by_prompt  # noqa: E402
 
 QUESTIONS = [
     ("Were Scott Derrickson and Ed Wood of the same nationality?", "Scott Derrickson Ed Wood nationality", "yes"),
@@ -123,7 +122,12 @@ def run(tmp_path_factory):
         json.dumps(
             {
                 # The service's own inference server is a dead port: the adapter must route to the policy.
-                "inference": {"engine": "vllm", "url": f"http://127.0.0.1:{free_port()}", "model": "tiny-policy", "retries": 0},
+                "inference": {
+                    "engine": "vllm",
+                    "url": f"http://127.0.0.1:{free_port()}",
+                    "model": "tiny-policy",
+                    "retries": 0,
+                },
                 "gateway": {"address": gateway_grpc, "deadline_ms": 10000},
                 "format": "search-r1",
                 "rollout": {
@@ -218,8 +222,12 @@ def test_every_step_sampled_the_live_policy_with_real_tool_calls(run):
     for call in run["calls"]:
         trajectories = [t for g in call["groups"] for t in g.trajectories]
         assert len(trajectories) == 2 * GROUP
-        assert all(t.status in ("completed", "truncated") for t in trajectories), [t.status_reason for t in trajectories]
-        searched = [t for t in trajectories if any(c["name"] == "search__search" and not c["is_error"] for c in t.tool_calls)]
+        assert all(t.status in ("completed", "truncated") for t in trajectories), [
+            t.status_reason for t in trajectories
+        ]
+        searched = [
+            t for t in trajectories if any(c["name"] == "search__search" and not c["is_error"] for c in t.tool_calls)
+        ]
         assert searched, f"no trajectory made a successful search call: {[t.tool_calls for t in trajectories][:2]}"
         # the observation (search results) is in the response, masked out
         assert any(0 in t.loss_mask for t in searched)
@@ -257,7 +265,7 @@ def test_recomputed_logprobs_match_rollout_logprobs_at_step_0(run):
     logps = torch.cat([r["logps"] for r in recomputed])
     compared = 0
     worst = 0.0
-    for completion, rollout_lps, mask in zip(out["completion_ids"], out["logprobs"], out["env_mask"]):
+    for completion, rollout_lps, mask in zip(out["completion_ids"], out["logprobs"], out["env_mask"], strict=True):
         n = len(completion)
         row = next(i for i in range(ids.shape[0]) if ids[i, :n].tolist() == completion)
         for j in range(n):
@@ -278,7 +286,7 @@ def rollout_logprob_gap(vocab_size: int, weights: dict, out: dict) -> float:
     worst = 0.0
     with torch.no_grad():
         for prompt, completion, rollout_lps, mask in zip(
-            out["prompt_ids"], out["completion_ids"], out["logprobs"], out["env_mask"]
+            out["prompt_ids"], out["completion_ids"], out["logprobs"], out["env_mask"], strict=True
         ):
             logp = torch.log_softmax(model(input_ids=torch.tensor([prompt + completion])).logits[0].float(), dim=-1)
             for j, token in enumerate(completion):

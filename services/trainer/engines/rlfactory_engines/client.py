@@ -19,6 +19,7 @@ exception (it comes back with status `failed`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import http.client
 import json
 import socket
@@ -163,9 +164,7 @@ class RolloutServiceClient:
         cls = http.client.HTTPSConnection if url.scheme == "https" else http.client.HTTPConnection
         return cls(url.hostname, url.port, timeout=self.timeout_s)
 
-    def _exchange(
-        self, connection: http.client.HTTPConnection, method: str, path: str, body: Any = None
-    ) -> Any:
+    def _exchange(self, connection: http.client.HTTPConnection, method: str, path: str, body: Any = None) -> Any:
         """One request on its own connection: the JSON answer, or RolloutServiceError."""
         prefix = urllib.parse.urlsplit(self.base_url).path.rstrip("/")
         data = None if body is None else json.dumps(body).encode()
@@ -181,18 +180,13 @@ class RolloutServiceClient:
         finally:
             connection.close()
         if response.status >= 400:
-            message = text.decode(errors="replace")
-            try:
-                message = json.loads(message).get("error", message)
-            except (ValueError, AttributeError):
-                pass
-            raise RolloutServiceError(
-                f"rollout service {self.base_url}{path} answered {response.status}: {message}", response.status
-            )
+            raise _refusal(f"{self.base_url}{path}", response.status, text)
         try:
             return json.loads(text)
         except ValueError:
-            raise RolloutServiceError(f"rollout service {self.base_url}{path} answered non-JSON: {text[:200]!r}") from None
+            raise RolloutServiceError(
+                f"rollout service {self.base_url}{path} answered non-JSON: {text[:200]!r}"
+            ) from None
 
     def _call(self, method: str, path: str, body: Any = None) -> Any:
         return self._exchange(self._connection(), method, path, body)
@@ -209,24 +203,23 @@ class RolloutServiceClient:
         try:
             return urllib.request.urlopen(request, timeout=self.timeout_s)
         except urllib.error.HTTPError as e:
-            text = e.read().decode(errors="replace")
-            try:
-                message = json.loads(text).get("error", text)
-            except (ValueError, AttributeError):
-                message = text
-            raise RolloutServiceError(
-                f"rollout service {request.full_url} answered {e.code}: {message}", e.code
-            ) from None
+            raise _refusal(request.full_url, e.code, e.read()) from None
         except (urllib.error.URLError, OSError) as e:
             reason = getattr(e, "reason", e)
             raise RolloutServiceError(f"cannot reach the rollout service at {self.base_url}: {reason}") from None
+
+
+def _refusal(url: str, status: int, body: bytes) -> RolloutServiceError:
+    """The service's `{"error": ...}` message (or its text) as an error carrying the HTTP status."""
+    message = body.decode(errors="replace")
+    with contextlib.suppress(ValueError, AttributeError):
+        message = json.loads(message).get("error", message)
+    return RolloutServiceError(f"rollout service {url} answered {status}: {message}", status)
 
 
 def _hang_up(connection: http.client.HTTPConnection) -> None:
     """Closes a connection another thread is blocked on (its read fails at once; the server sees EOF)."""
     sock = connection.sock
     if sock is not None:
-        try:
+        with contextlib.suppress(OSError):
             sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass

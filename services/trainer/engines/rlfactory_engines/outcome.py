@@ -62,9 +62,7 @@ def int_versions(t: Trajectory) -> list[int]:
     return out
 
 
-def response_or_filler(
-    t: Trajectory, filler_token_id: int | None
-) -> tuple[list[int], list[int], list[float]]:
+def response_or_filler(t: Trajectory, filler_token_id: int | None) -> tuple[list[int], list[int], list[float]]:
     """(response ids, loss mask, logprobs); a trajectory with no response (failed before its first
     token) becomes one masked filler token, since every engine indexes the response's last token."""
     response, mask, logprobs = list(t.response_ids), list(t.loss_mask), list(t.rollout_logprobs)

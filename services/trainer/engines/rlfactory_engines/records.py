@@ -97,7 +97,7 @@ class Trajectory:
             raise TrajectoryRecordError(
                 f"{where}: {n} response ids but {len(loss_mask)} mask values and {len(logprobs)} logprobs"
             )
-        for i, (m, lp) in enumerate(zip(loss_mask, logprobs)):
+        for i, (m, lp) in enumerate(zip(loss_mask, logprobs, strict=True)):
             if m not in (0, 1):
                 raise TrajectoryRecordError(f"{where}: loss_mask[{i}] is {m}, not 0 or 1")
             if m == 0 and lp != 0.0:
@@ -143,9 +143,7 @@ class TrajectoryGroup:
     def from_json(cls, raw: dict[str, Any]) -> TrajectoryGroup:
         if not isinstance(raw, dict) or "trajectories" not in raw:
             raise TrajectoryRecordError(f"not a trajectory group: {str(raw)[:200]}")
-        trajectories = sorted(
-            (Trajectory.from_json(t) for t in raw["trajectories"]), key=lambda t: t.sample_index
-        )
+        trajectories = sorted((Trajectory.from_json(t) for t in raw["trajectories"]), key=lambda t: t.sample_index)
         return cls(
             task_id=str(raw["task_id"]),
             group_id=str(raw["group_id"]),

@@ -197,9 +197,7 @@ def completions_of(group: TrajectoryGroup, group_size: int, eos: int) -> list[di
     if group.dropped_stale:
         return [_placeholder(None, eos, "dropped_stale") for _ in range(group_size)]
     if len(group.trajectories) != group_size:
-        raise RuntimeError(
-            f"group {group.group_id}: {len(group.trajectories)} trajectories, expected {group_size}"
-        )
+        raise RuntimeError(f"group {group.group_id}: {len(group.trajectories)} trajectories, expected {group_size}")
     return [_row(t, eos) for t in group.trajectories]
 
 

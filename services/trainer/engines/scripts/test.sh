@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the Python tests: the adapters' unit tests (services/trainer/engines/tests) and the engine
+# Lints (ruff) and runs the Python tests: the adapters' unit tests (services/trainer/engines/tests) and the engine
 # end-to-end tests (test/engines), with the venv that scripts/setup.sh made. `npm run test:engines`.
 set -euo pipefail
 cd "$(dirname "$0")/../../../.."
@@ -11,4 +11,8 @@ if [ ! -x "$PY" ]; then
   echo "SKIPPED the Python engine tests: $msg" >&2
   exit 0
 fi
+# lint + format check first (ruff; settings in services/trainer/engines/pyproject.toml)
+RUFF=(--config services/trainer/engines/pyproject.toml services/trainer/engines test/engines)
+"$PY" -m ruff check "${RUFF[@]}"
+"$PY" -m ruff format --check "${RUFF[@]}"
 exec "$PY" -m pytest -q -p no:cacheprovider services/trainer/engines/tests test/engines "$@"

@@ -10,15 +10,14 @@ import threading
 import time
 
 import pytest
-from support import recorded
-from support.live import live_stack
-
 from rlfactory_engines.client import (
     RolloutServiceClient,
     RolloutServiceError,
     make_task,
 )
 from rlfactory_engines.records import Trajectory, TrajectoryRecordError
+from support import recorded
+from support.live import live_stack
 
 
 @pytest.fixture(scope="module")
@@ -157,7 +156,9 @@ def test_cancelling_arollout_aborts_the_request_at_the_service(stack):
 
     async def scenario():
         call = asyncio.ensure_future(
-            client.arollout([make_task("c1", "Who directed Sinister?")], group_size=1, inference_urls=[hanging.url], model="policy")
+            client.arollout(
+                [make_task("c1", "Who directed Sinister?")], group_size=1, inference_urls=[hanging.url], model="policy"
+            )
         )
         # the service is generating: its request to the (hanging) inference server is open
         assert await asyncio.to_thread(wait_until, lambda: hanging.accepted >= 1)

@@ -22,7 +22,7 @@ from support.tokenizer import qwen3
 
 SKYRL, HOW_LOADED = skyrl_classes.load()  # before the adapter import, so it subclasses the real interface
 
-from rlfactory_engines import skyrl as adapter
+from rlfactory_engines import skyrl as adapter  # noqa: E402
 
 EOS = 151645
 

@@ -11,13 +11,12 @@ import argparse
 import asyncio
 
 import pytest
+from rlfactory_engines import slime as adapter
 from support.live import SIM_WEIGHT_VERSION, live_stack
 from support.recorded import all_pairs, groups, raw
 from support.slime_sample import Sample, train_row
 from support.stack import HOTPOT_SYSTEM, QUESTIONS
 from support.tokenizer import qwen3
-
-from rlfactory_engines import slime as adapter
 
 EOS = 151645  # Qwen3 <|im_end|>
 PAIRS = all_pairs()

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from support.recorded import groups
-
 from rlfactory_engines.judge import (
     final_answer,
     gold_answers,
@@ -21,6 +19,7 @@ from rlfactory_engines.tasks import (
     task_from,
 )
 from rlfactory_engines.verl import tool_schema_from_gateway
+from support.recorded import groups
 
 
 def test_plain_turns_parquet_values_into_json():

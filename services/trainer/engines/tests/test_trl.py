@@ -6,8 +6,6 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
-from support import recorded
-
 from rlfactory_engines.trl import (
     completions_of,
     make_rollout_func,
@@ -15,6 +13,7 @@ from rlfactory_engines.trl import (
     rlf_reward,
     tasks_by_prompt,
 )
+from support import recorded
 
 EOS = 151645
 
@@ -93,7 +92,7 @@ class FakeService:
     def rollout(self, tasks, **options):
         self.calls.append(("rollout", tasks, options))
         by_index = []
-        for task, g in zip(tasks, self.groups):
+        for task, g in zip(tasks, self.groups, strict=False):
             by_index.append(type(g)(task["id"], g.group_id, g.trajectories, g.stats, g.dropped_stale))
         return by_index
 

@@ -12,14 +12,13 @@ import asyncio
 import inspect
 
 import pytest
+from rlfactory_engines import verl as adapter
+from rlfactory_engines.judge import JudgeError
 from support.live import live_stack
 from support.recorded import all_pairs, groups, raw
 from support.stack import QUESTIONS
 from support.tokenizer import qwen3
 from support.verl_loop import VERL_SAMPLING, agent_loop, dataset_row
-
-from rlfactory_engines import verl as adapter
-from rlfactory_engines.judge import JudgeError
 
 EOS = 151645
 PAIRS = all_pairs()

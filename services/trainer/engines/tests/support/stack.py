@@ -31,7 +31,7 @@ def find_node() -> tuple[str | None, str]:
     npm (`npm_node_execpath`, set under `npm run`), else (None, why not)."""
     if not (ROOT / "node_modules").is_dir():
         return None, f"the repository's npm packages are not installed ({ROOT}/node_modules missing)"
-    npm_node = os.environ.get("npm_node_execpath")
+    npm_node = os.environ.get("npm_node_execpath")  # noqa: SIM112 - npm sets it in lower case
     candidates = [os.environ.get("NODE"), shutil.which("node"), npm_node]
     seen: list[str] = []
     for node in dict.fromkeys(c for c in candidates if c):
