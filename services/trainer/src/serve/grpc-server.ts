@@ -21,12 +21,13 @@ import type { RolloutServiceHandlers } from "../generated/rlfactory/v1/RolloutSe
 import type { SetPolicyVersionRequest__Output } from "../generated/rlfactory/v1/SetPolicyVersionRequest.ts";
 import type { TrajectoryGroup as ProtoGroup } from "../generated/rlfactory/v1/TrajectoryGroup.ts";
 import type { RolloutEngine, TrajectoryGroup } from "../rollout/rollout-engine.ts";
+import { policyVersionFromText } from "../trajectory.ts";
 import { grpcStatusFor } from "./errors.ts";
 import type { PolicyVersionState, PolicyVersionView } from "./policy-version.ts";
 import { loadRolloutProto, ROLLOUT_SERVICE } from "./proto.ts";
 import { type ParsedRolloutRequest, parseRolloutRequest, requestFromProto } from "./rollout-request.ts";
 import { runRollout } from "./run-rollout.ts";
-import { groupToProto, policyVersionFromText } from "./trajectory-codec.ts";
+import { groupToProto } from "./trajectory-codec.ts";
 
 export interface RolloutGrpcDeps {
   engine: RolloutEngine;

@@ -11,8 +11,8 @@ import type { Task__Output as ProtoTaskOut } from "../generated/rlfactory/v1/Tas
 import { serverUrlSchema } from "../inference/sampler-config.ts";
 import type { RolloutOptions } from "../rollout/rollout-engine.ts";
 import { type Task, taskSchema } from "../task.ts";
+import { policyVersionFromText } from "../trajectory.ts";
 import { RolloutRequestError } from "./errors.ts";
-import { policyVersionFromText } from "./trajectory-codec.ts";
 
 export const MAX_GROUP_SIZE = 1024;
 

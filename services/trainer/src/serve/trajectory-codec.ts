@@ -226,8 +226,6 @@ export function groupToJson(g: TrajectoryGroup): TrajectoryGroupJson {
 
 // --- helpers ------------------------------------------------------------------------------------
 
-export { policyVersionFromText };
-
 function enumFromProto<K extends string, V extends string>(
   table: Record<K, V>,
   value: string,
