@@ -5,9 +5,9 @@ import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { ROOT, startTestGateway, stopChild, waitFor } from "@rlfactory/test-support/gateway-harness";
+import { startOtlpReceiver } from "@rlfactory/test-support/otlp-receiver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startOtlpReceiver } from "./fixtures/otlp-receiver.ts";
-import { ROOT, startTestGateway, stopChild, waitFor } from "./gateway/harness.ts";
 
 const run = promisify(execFile);
 const readme = readFileSync(join(ROOT, "README.md"), "utf8");

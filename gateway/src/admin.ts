@@ -1,13 +1,13 @@
 // The admin HTTP surface (fastify): health, readiness, Prometheus metrics, and a JSON way to list and
 // call tools for callers without gRPC — through the same invoker, so the same policy stack.
 import { type Context, propagation, ROOT_CONTEXT, SpanKind, trace } from "@opentelemetry/api";
+import type { Content } from "@rlfactory/proto/types/Content";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { Registry } from "prom-client";
 import { z } from "zod";
 import type { ApiKeyAuth } from "./auth.ts";
 import type { Catalog } from "./catalog.ts";
 import { httpStatusFor } from "./errors.ts";
-import type { Content } from "./generated/rlfactory/v1/Content.ts";
 import { toWireResult, toWireTool } from "./grpc-server.ts";
 import type { CallOutcome, Invoker } from "./invoker.ts";
 import type { UpstreamPolicies } from "./policies.ts";

@@ -4,10 +4,10 @@
 //
 // A cache failure never fails a call: a Redis error is logged and treated as a miss.
 import type { CallToolResult } from "@modelcontextprotocol/client";
+import { canonicalJson, sha256Hex } from "@rlfactory/kit";
 import { Redis } from "ioredis";
 import { LRUCache } from "lru-cache";
 import type { Logger } from "pino";
-import { canonicalJson, sha256Hex } from "./canonical-json.ts";
 import type { GatewayConfig } from "./config.ts";
 
 export interface ResultCache {

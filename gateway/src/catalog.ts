@@ -1,10 +1,10 @@
 // The merged tool catalog: every upstream's tools under `server__tool` names, with the effective
 // policy of each tool and its argument validator compiled once per tools/list (not per call).
 import type { Tool } from "@modelcontextprotocol/client";
+import { canonicalJson, sha256Hex } from "@rlfactory/kit";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import type { Logger } from "pino";
-import { canonicalJson, sha256Hex } from "./canonical-json.ts";
 import { mergeToolPolicy, type ServerConfig, type ToolPolicy } from "./config.ts";
 import type { Upstream } from "./upstream.ts";
 

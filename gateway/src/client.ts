@@ -1,13 +1,13 @@
 // A small promise-based client for the gateway, used by the CLI, the trainer and tests.
 import { credentials, Metadata, type ServiceError } from "@grpc/grpc-js";
 import { context } from "@opentelemetry/api";
+import type { CallToolsRequest } from "@rlfactory/proto/types/CallToolsRequest";
+import type { ListToolsResponse__Output } from "@rlfactory/proto/types/ListToolsResponse";
+import type { Tool__Output } from "@rlfactory/proto/types/Tool";
+import type { ToolCall } from "@rlfactory/proto/types/ToolCall";
+import type { ToolGatewayClient } from "@rlfactory/proto/types/ToolGateway";
+import type { ToolResult__Output } from "@rlfactory/proto/types/ToolResult";
 import { injectGrpcMetadata } from "@rlfactory/telemetry";
-import type { CallToolsRequest } from "./generated/rlfactory/v1/CallToolsRequest.ts";
-import type { ListToolsResponse__Output } from "./generated/rlfactory/v1/ListToolsResponse.ts";
-import type { Tool__Output } from "./generated/rlfactory/v1/Tool.ts";
-import type { ToolCall } from "./generated/rlfactory/v1/ToolCall.ts";
-import type { ToolGatewayClient } from "./generated/rlfactory/v1/ToolGateway.ts";
-import type { ToolResult__Output } from "./generated/rlfactory/v1/ToolResult.ts";
 import { toolGatewayClientConstructor } from "./proto.ts";
 
 export interface GatewayClientOptions {

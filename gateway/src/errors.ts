@@ -3,8 +3,8 @@
 // A tool's own failure (`isError: true` in an MCP result) is NOT an error here: it is a normal result
 // and never passes through this file. Everything below is a failure of the call itself.
 import { status as GrpcStatus } from "@grpc/grpc-js";
+import type { ErrorCode } from "@rlfactory/proto/types/ErrorCode";
 import { isBrokenCircuitError, isBulkheadRejectedError, isTaskCancelledError } from "cockatiel";
-import type { ErrorCode } from "./generated/rlfactory/v1/ErrorCode.ts";
 
 export type CallErrorCode = Exclude<ErrorCode, "OK" | number>;
 

@@ -5,19 +5,19 @@
 // level problems (auth, batch size) become gRPC status errors.
 import { Metadata, type ServerUnaryCall, type sendUnaryData, status } from "@grpc/grpc-js";
 import { type Context, context, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { type GrpcHost, startGrpcHost } from "@rlfactory/kit";
+import type { CallToolsRequest__Output } from "@rlfactory/proto/types/CallToolsRequest";
+import type { CallToolsResponse } from "@rlfactory/proto/types/CallToolsResponse";
+import type { ListToolsRequest__Output } from "@rlfactory/proto/types/ListToolsRequest";
+import type { ListToolsResponse } from "@rlfactory/proto/types/ListToolsResponse";
+import type { Tool } from "@rlfactory/proto/types/Tool";
+import type { ToolCall__Output } from "@rlfactory/proto/types/ToolCall";
+import type { ToolGatewayHandlers } from "@rlfactory/proto/types/ToolGateway";
+import type { ToolResult } from "@rlfactory/proto/types/ToolResult";
 import { contextFromGrpcMetadata } from "@rlfactory/telemetry";
 import type { ApiKeyAuth } from "./auth.ts";
 import type { Catalog, CatalogEntry } from "./catalog.ts";
 import { truncate } from "./errors.ts";
-import type { CallToolsRequest__Output } from "./generated/rlfactory/v1/CallToolsRequest.ts";
-import type { CallToolsResponse } from "./generated/rlfactory/v1/CallToolsResponse.ts";
-import type { ListToolsRequest__Output } from "./generated/rlfactory/v1/ListToolsRequest.ts";
-import type { ListToolsResponse } from "./generated/rlfactory/v1/ListToolsResponse.ts";
-import type { Tool } from "./generated/rlfactory/v1/Tool.ts";
-import type { ToolCall__Output } from "./generated/rlfactory/v1/ToolCall.ts";
-import type { ToolGatewayHandlers } from "./generated/rlfactory/v1/ToolGateway.ts";
-import type { ToolResult } from "./generated/rlfactory/v1/ToolResult.ts";
-import { type GrpcHost, startGrpcHost } from "./grpc-host.ts";
 import type { CallOutcome, CallRequest, Invoker } from "./invoker.ts";
 import { GATEWAY_SERVICE, loadGatewayProto } from "./proto.ts";
 

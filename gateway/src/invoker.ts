@@ -9,6 +9,7 @@
 import { EventEmitter } from "node:events";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { type Context, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { raceSignal, SingleFlight } from "@rlfactory/kit";
 import { injectTraceMeta } from "@rlfactory/telemetry";
 import { isBrokenCircuitError } from "cockatiel";
 import { cacheKey, type ResultCache } from "./cache.ts";
@@ -16,7 +17,6 @@ import type { Catalog, CatalogEntry } from "./catalog.ts";
 import { GatewayError, isGatewayError, toGatewayError, truncate } from "./errors.ts";
 import { toWireOutput, type WireOutput } from "./output.ts";
 import type { UpstreamPolicies } from "./policies.ts";
-import { raceSignal, SingleFlight } from "./single-flight.ts";
 
 export interface CallRequest {
   name: string;

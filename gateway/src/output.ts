@@ -4,8 +4,8 @@
 // structured JSON cannot be cut meaningfully, so a result whose non-text part alone exceeds the cap
 // fails with OUTPUT_TOO_LARGE.
 import type { CallToolResult } from "@modelcontextprotocol/client";
+import type { Content } from "@rlfactory/proto/types/Content";
 import { GatewayError } from "./errors.ts";
-import type { Content } from "./generated/rlfactory/v1/Content.ts";
 
 export interface WireOutput {
   content: Content[];

@@ -4,8 +4,8 @@ import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { ROOT, tempDir } from "@rlfactory/test-support/gateway-harness";
 import { describe, expect, it } from "vitest";
-import { ROOT, tempDir } from "../gateway/harness.ts";
 
 const run = promisify(execFile);
 

@@ -27,7 +27,7 @@ import { loadSync } from "@grpc/proto-loader";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { GatewayClient } from "@rlfactory/gateway";
-import { startTestbedHttp, TESTBED_SERVER_PATH } from "../fixtures/testbed-process.ts";
+import { startTestbedHttp, TESTBED_SERVER_PATH } from "@rlfactory/test-support/testbed-process";
 import { measure } from "./measure.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -11,9 +11,9 @@
 //                                             [--slow-fraction 0.05] [--slow-ms 200]
 import { setTimeout as delay } from "node:timers/promises";
 import { parseArgs } from "node:util";
+import { hash32, unit } from "@rlfactory/kit";
 import { createToolServer, defineTool, serveFromArgs, ToolError, type ToolServer } from "@rlfactory/toolkit";
 import { z } from "zod";
-import { hash32, unit } from "../../services/trainer/src/seeded-random.ts";
 
 export interface LatencyModel {
   seed: number;

@@ -36,13 +36,13 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import type { GatewayClient } from "@rlfactory/gateway";
+import { unit } from "@rlfactory/kit";
 import {
   createRolloutEngine,
   createSampler,
   gatewayToolCaller,
   type ModelTokenizer,
   parseRolloutConfig,
-  parseTurnMs,
   qwen3Tokenizer,
   type RolloutEngine,
   type Task,
@@ -50,10 +50,10 @@ import {
   type ToolCaller,
   type ToolCallInput,
   type Trajectory,
-} from "@rlfactory/trainer";
+} from "@rlfactory/rollout";
+import { spawnGateway } from "@rlfactory/test-support/gateway-harness";
+import { parseTurnMs } from "@rlfactory/test-support/simulated-llm";
 import { z } from "zod";
-import { unit } from "../../services/trainer/src/seeded-random.ts";
-import { spawnGateway } from "../gateway/harness.ts";
 import { DEFAULT_LATENCY_MODEL, type LatencyModel, lookupOutput } from "./rollout-latency-server.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));

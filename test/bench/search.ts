@@ -17,9 +17,8 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { openBm25Retriever } from "../../services/tools/src/search/bm25-retriever.ts";
-import { ENGLISH_STOP_WORDS } from "../../services/tools/src/search/english-analyzer.ts";
-import { rngStream } from "../../services/trainer/src/seeded-random.ts";
+import { rngStream } from "@rlfactory/kit";
+import { ENGLISH_STOP_WORDS, openBm25Retriever } from "@rlfactory/tools";
 import { measure } from "./measure.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -12,23 +12,26 @@ import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { trace } from "@opentelemetry/api";
 import { GatewayClient } from "@rlfactory/gateway";
-import { startTelemetry, type Telemetry } from "@rlfactory/telemetry";
 import {
   createRolloutEngine,
   loadTasks,
   parseRolloutConfig,
   type RolloutConfigInput,
   SAMPLE_HOTPOTQA_DATASET,
-  type SimulatedLlm,
-  startSimulatedLlm,
   type Task,
   type Trajectory,
   trajectorySchema,
-} from "@rlfactory/trainer";
+} from "@rlfactory/rollout";
+import { startTelemetry, type Telemetry } from "@rlfactory/telemetry";
+import { tempDir, waitFor } from "@rlfactory/test-support/gateway-harness";
+import {
+  type OtlpReceiver,
+  type ReceivedSpan,
+  startOtlpReceiver,
+} from "@rlfactory/test-support/otlp-receiver";
+import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/test-support/simulated-llm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "../fixtures/otlp-receiver.ts";
-import { tempDir, waitFor } from "../gateway/harness.ts";
 import {
   containerProcesses,
   docker,

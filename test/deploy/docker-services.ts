@@ -4,9 +4,9 @@
 // Plus the few `docker` CLI calls testcontainers has no API for (kill, ps by label, top).
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
+import { waitFor } from "@rlfactory/test-support/wait-for";
 import { GenericContainer, type StartedTestContainer, Wait } from "testcontainers";
 import { z } from "zod";
-import { waitFor } from "../fixtures/wait-for.ts";
 
 const run = promisify(execFile);
 

@@ -9,14 +9,14 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { JUDGE_GRPC_PORT, JUDGE_HTTP_PORT } from "@rlfactory/cli/judge-command";
+import { TOOL_PORTS } from "@rlfactory/cli/stack-command";
 import { type GatewayConfig, loadConfigFile } from "@rlfactory/gateway";
 import { loadJudgeConfig } from "@rlfactory/judge";
-import { loadRolloutConfig } from "@rlfactory/trainer";
+import { loadRolloutConfig } from "@rlfactory/rollout";
+import { ROOT } from "@rlfactory/test-support/gateway-harness";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseAllDocuments, parse as parseYaml } from "yaml";
-import { JUDGE_GRPC_PORT, JUDGE_HTTP_PORT } from "../../services/cli/src/judge-command.ts";
-import { TOOL_PORTS } from "../../services/cli/src/stack-command.ts";
-import { ROOT } from "../gateway/harness.ts";
 
 const run = promisify(execFile);
 const DEPLOY = join(ROOT, "deploy");

@@ -31,7 +31,7 @@ trl = pytest.importorskip("trl")
 datasets = pytest.importorskip("datasets")
 
 HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE), str(HERE.parents[1] / "services" / "trainer" / "engines" / "tests")]
+sys.path[:0] = [str(HERE), str(HERE.parents[1] / "services" / "engines" / "tests")]
 
 from policy_server import PolicyServer  # noqa: E402
 from rlfactory_engines.client import RolloutServiceClient  # noqa: E402

@@ -2,8 +2,15 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { GatewayClient } from "@rlfactory/gateway";
+import {
+  type InProcessGateway,
+  RLF,
+  ROOT,
+  startTestGateway,
+  testbedStdio,
+  waitFor,
+} from "@rlfactory/test-support/gateway-harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type InProcessGateway, RLF, ROOT, startTestGateway, testbedStdio, waitFor } from "./harness.ts";
 
 const run = promisify(execFile);
 const KEY = "test-api-key-0123456789";

@@ -2,7 +2,6 @@
 // shared by two gateway processes.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ChildGateway,
   type InProcessGateway,
@@ -11,7 +10,8 @@ import {
   startTestGateway,
   tempDir,
   testbedStdio,
-} from "./harness.ts";
+} from "@rlfactory/test-support/gateway-harness";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const executions = (file: string, marker: string): number => {
   try {

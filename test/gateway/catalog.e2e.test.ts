@@ -5,7 +5,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import type { WireToolResult } from "@rlfactory/gateway";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   EVERYTHING,
   freePort,
@@ -16,7 +15,8 @@ import {
   stopChild,
   testbedStdio,
   waitFor,
-} from "./harness.ts";
+} from "@rlfactory/test-support/gateway-harness";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /** Arguments for every tool we call, by gateway name. Tools left out are listed in `notCalled`. */
 const CALLS: Record<string, { args: Record<string, unknown>; check: (r: WireToolResult) => void }> = {

@@ -4,8 +4,13 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import {
+  type InProcessGateway,
+  ROOT,
+  startTestGateway,
+  testbedStdio,
+} from "@rlfactory/test-support/gateway-harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type InProcessGateway, ROOT, startTestGateway, testbedStdio } from "./harness.ts";
 
 const run = promisify(execFile);
 

@@ -1,7 +1,6 @@
 // The policy stack end to end: a real gateway, a real testbed MCP server over stdio.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type InProcessGateway,
   readyz,
@@ -9,7 +8,8 @@ import {
   tempDir,
   testbedStdio,
   waitFor,
-} from "./harness.ts";
+} from "@rlfactory/test-support/gateway-harness";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 interface Event {
   event: string;

@@ -3,9 +3,9 @@
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { type ChildGateway, ROOT, spawnGateway, testbedStdio } from "@rlfactory/test-support/gateway-harness";
+import { type OtlpReceiver, startOtlpReceiver } from "@rlfactory/test-support/otlp-receiver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type OtlpReceiver, startOtlpReceiver } from "../fixtures/otlp-receiver.ts";
-import { type ChildGateway, ROOT, spawnGateway, testbedStdio } from "./harness.ts";
 
 const run = promisify(execFile);
 
@@ -34,7 +34,7 @@ describe("tracing across caller, gateway and tool server", () => {
   async function callFromTracedCaller(tool: string, args: unknown) {
     const { stdout } = await run(
       process.execPath,
-      [join(ROOT, "test/fixtures/traced-caller.ts"), gw.grpcAddress, tool, JSON.stringify(args)],
+      [join(ROOT, "test/support/src/traced-caller.ts"), gw.grpcAddress, tool, JSON.stringify(args)],
       {
         cwd: ROOT,
         env: { ...process.env, ...otelEnv },

@@ -5,8 +5,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { cleanEnv, ROOT } from "@rlfactory/test-support/judge-harness";
 import { describe, expect, it } from "vitest";
-import { cleanEnv, ROOT } from "./harness.ts";
 
 const run = promisify(execFile);
 const RLF = join(ROOT, "services/cli/src/main.ts");

@@ -1,14 +1,14 @@
 // `rlf judge` as a real child process, against the simulated OpenAI-compatible judge model
-// (test/fixtures/simulated-judge.ts): the HTTP contract, the gRPC mirror, the concurrency limit, the
+// (test/support/src/simulated-judge.ts): the HTTP contract, the gRPC mirror, the concurrency limit, the
 // cache, a dead backend, no backend at all, the trainer's HttpJudge + fallback policy against the real
 // service, and one trace from a caller's span through the judge (real OTLP receiver).
 import { randomBytes } from "node:crypto";
-import { createJudge, createRewardFn, HttpJudge } from "@rlfactory/trainer";
+import { createJudge, createRewardFn, HttpJudge } from "@rlfactory/rollout";
+import { type ChildJudge, cleanEnv, spawnJudge, writeConfig } from "@rlfactory/test-support/judge-harness";
+import { type OtlpReceiver, startOtlpReceiver } from "@rlfactory/test-support/otlp-receiver";
+import { qaTask, rewardInput } from "@rlfactory/test-support/reward-fixtures";
+import { type SimulatedJudge, startSimulatedJudge } from "@rlfactory/test-support/simulated-judge";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { qaTask, rewardInput } from "../../services/trainer/src/rewards/test-support.ts";
-import { type OtlpReceiver, startOtlpReceiver } from "../fixtures/otlp-receiver.ts";
-import { type SimulatedJudge, startSimulatedJudge } from "../fixtures/simulated-judge.ts";
-import { type ChildJudge, cleanEnv, spawnJudge, writeConfig } from "./harness.ts";
 
 const tools = { call: () => Promise.reject(new Error("the judge component calls no tool")) };
 

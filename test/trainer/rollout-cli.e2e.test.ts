@@ -5,16 +5,11 @@ import { execFile } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import {
-  readTrajectoriesJsonl,
-  readTrajectoriesParquet,
-  SAMPLE_HOTPOTQA_TASKS,
-  type SimulatedLlm,
-  startSimulatedLlm,
-} from "@rlfactory/trainer";
+import { readTrajectoriesJsonl, readTrajectoriesParquet, SAMPLE_HOTPOTQA_TASKS } from "@rlfactory/rollout";
+import { type ChildGateway, RLF, ROOT, spawnGateway, tempDir } from "@rlfactory/test-support/gateway-harness";
+import { type OtlpReceiver, startOtlpReceiver } from "@rlfactory/test-support/otlp-receiver";
+import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/test-support/simulated-llm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type OtlpReceiver, startOtlpReceiver } from "../fixtures/otlp-receiver.ts";
-import { type ChildGateway, RLF, ROOT, spawnGateway, tempDir } from "../gateway/harness.ts";
 
 const run = promisify(execFile);
 

@@ -8,12 +8,9 @@ import {
   parseRolloutConfig,
   type RolloutConfigInput,
   SAMPLE_HOTPOTQA_DATASET,
-  type SimulatedLlm,
-  startSimulatedLlm,
   type Trajectory,
   trajectorySchema,
-} from "@rlfactory/trainer";
-import { afterEach, describe, expect, it } from "vitest";
+} from "@rlfactory/rollout";
 import {
   freePort,
   type InProcessGateway,
@@ -21,7 +18,9 @@ import {
   startTestGateway,
   stopChild,
   waitFor,
-} from "../gateway/harness.ts";
+} from "@rlfactory/test-support/gateway-harness";
+import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/test-support/simulated-llm";
+import { afterEach, describe, expect, it } from "vitest";
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {

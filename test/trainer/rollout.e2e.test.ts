@@ -5,7 +5,6 @@
 // tool bodies are cut inside their wrapper, and an over-long context ends `truncated` with the
 // question intact.
 import { join } from "node:path";
-import { buildHotpotqaCorpus } from "@rlfactory/tools";
 import {
   createRolloutEngine,
   goldAnswers,
@@ -15,13 +14,19 @@ import {
   qwen3Tokenizer,
   type RolloutConfigInput,
   renderPromptIds,
-  type SimulatedLlm,
-  startSimulatedLlm,
   type Task,
   type Trajectory,
-} from "@rlfactory/trainer";
+} from "@rlfactory/rollout";
+import {
+  type InProcessGateway,
+  RLF,
+  ROOT,
+  startTestGateway,
+  tempDir,
+} from "@rlfactory/test-support/gateway-harness";
+import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/test-support/simulated-llm";
+import { buildHotpotqaCorpus } from "@rlfactory/tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type InProcessGateway, RLF, ROOT, startTestGateway, tempDir } from "../gateway/harness.ts";
 
 const HOTPOT = join(ROOT, "../shared/data/hotpotqa");
 

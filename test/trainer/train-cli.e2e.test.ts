@@ -7,18 +7,19 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isDeepStrictEqual, promisify } from "node:util";
 import {
-  type Datum,
   loadTasks,
   readTrajectoriesJsonl,
   SAMPLE_HOTPOTQA_DATASET,
   SAMPLE_HOTPOTQA_TASKS,
-  type StepMetrics,
   type Trajectory,
-  trainCheckpointSchema,
-} from "@rlfactory/trainer";
+} from "@rlfactory/rollout";
+import { type ChildGateway, RLF, ROOT, spawnGateway, tempDir } from "@rlfactory/test-support/gateway-harness";
+import {
+  startTinkerContractServer,
+  type TinkerContractServer,
+} from "@rlfactory/test-support/tinker-contract-server";
+import { type Datum, type StepMetrics, trainCheckpointSchema } from "@rlfactory/train";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTinkerContractServer, type TinkerContractServer } from "../fixtures/tinker-contract-server.ts";
-import { type ChildGateway, RLF, ROOT, spawnGateway, tempDir } from "../gateway/harness.ts";
 
 const run = promisify(execFile);
 const API_KEY = "tml-contract-test";

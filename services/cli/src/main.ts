@@ -55,7 +55,7 @@ export async function main(argv: string[]): Promise<number> {
     case "judge":
       return (await import("./judge-command.ts")).runJudgeCommand(rest);
     case "simulate-llm":
-      return (await import("./simulate-llm-command.ts")).runSimulateLlmCommand(rest);
+      return (await loadSimulatedLlmCommand()).runSimulateLlmCommand(rest);
     case undefined:
     case "help":
     case "--help":
@@ -64,6 +64,23 @@ export async function main(argv: string[]): Promise<number> {
       return command === undefined ? 2 : 0;
     default:
       throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+/**
+ * The simulated inference server is a test fixture: it lives in the test-support workspace, which a
+ * development checkout has (`npm install`) and a deployment does not. No product package depends on it,
+ * so it is loaded by name at run time.
+ */
+async function loadSimulatedLlmCommand(): Promise<{ runSimulateLlmCommand(argv: string[]): Promise<number> }> {
+  const fixture = "@rlfactory/test-support/simulated-llm-cli";
+  try {
+    return await import(fixture);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND") throw err;
+    throw new UsageError(
+      "simulate-llm is a test fixture that ships only with a development checkout of rlfactory (git clone, npm install)",
+    );
   }
 }
 

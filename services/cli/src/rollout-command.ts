@@ -3,7 +3,6 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { startTelemetry } from "@rlfactory/telemetry";
 import {
   appendTrajectoriesJsonl,
   createRolloutEngine,
@@ -14,7 +13,8 @@ import {
   summarizeRollout,
   type Trajectory,
   writeTrajectoriesParquet,
-} from "@rlfactory/trainer";
+} from "@rlfactory/rollout";
+import { startTelemetry } from "@rlfactory/telemetry";
 import { SingleBar } from "cli-progress";
 import { UsageError } from "./usage-error.ts";
 

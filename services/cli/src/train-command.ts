@@ -3,7 +3,7 @@
 // step. Ctrl-C / SIGTERM stops after checkpointing what is done; a second signal exits at once.
 import { parseArgs } from "node:util";
 import { startTelemetry } from "@rlfactory/telemetry";
-import { loadTrainConfig, runTraining, type StepMetrics, type TrainEvent } from "@rlfactory/trainer";
+import { loadTrainConfig, runTraining, type StepMetrics, type TrainEvent } from "@rlfactory/train";
 import { UsageError } from "./usage-error.ts";
 
 const HELP = `rlf train --config FILE [--out DIR] [--resume]

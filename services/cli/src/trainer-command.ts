@@ -1,14 +1,14 @@
 // `rlf trainer serve --config FILE`: the rollout engine as a service for a training engine
-// (gRPC rlfactory.v1.RolloutService + HTTP JSON; see services/trainer/src/serve/README.md).
+// (gRPC rlfactory.v1.RolloutService + HTTP JSON; see services/rollout/src/serve/README.md).
 import { parseArgs } from "node:util";
-import { startTelemetry } from "@rlfactory/telemetry";
 import {
   createRolloutEngine,
   defaultServiceLogger,
   loadRolloutConfig,
   type RolloutServiceHandle,
   startRolloutService,
-} from "@rlfactory/trainer";
+} from "@rlfactory/rollout";
+import { startTelemetry } from "@rlfactory/telemetry";
 import { portArg, stopOnSignals } from "./gateway-command.ts";
 import { UsageError } from "./usage-error.ts";
 

@@ -5,7 +5,7 @@
 import { readFile } from "node:fs/promises";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import { backendConfigSchema } from "./backend.ts";
+import { backendConfigSchema } from "./backend/chat-backend.ts";
 import { judgeSamplingSchema } from "./judge-types.ts";
 
 const scaleSchema = z

@@ -1,17 +1,18 @@
 // The judge service end to end against a simulated OpenAI-compatible judge (a real HTTP server on
 // 127.0.0.1 whose script decides each answer from the prompt it receives), through the real backend
 // pool: modes, retries, typed failures, sanitizing, the cache (memory and a real redis-server).
-import { afterEach, describe, expect, it } from "vitest";
+
+import { rngStream } from "@rlfactory/kit";
+import { startRedis } from "@rlfactory/test-support/gateway-harness";
 import {
   type SimulatedJudgeAnswer,
   type SimulatedJudgeRequest,
   startSimulatedJudge,
-} from "../../../test/fixtures/simulated-judge.ts";
-import { startRedis } from "../../../test/gateway/harness.ts";
+} from "@rlfactory/test-support/simulated-judge";
+import { afterEach, describe, expect, it } from "vitest";
 import { type JudgeConfigInput, parseJudgeConfig } from "./judge-config.ts";
 import { createJudgeService } from "./judge-service.ts";
 import type { JudgeOutcome, JudgeRequestInput, JudgeScore } from "./judge-types.ts";
-import { seededRandom } from "./modes/group.ts";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -31,7 +32,7 @@ async function setup(
   const sim = await startSimulatedJudge({ script, ...opts });
   const service = createJudgeService(
     parseJudgeConfig({ backend: { base_url: sim.url, model: "sim-judge", retries: 0 }, ...config }),
-    { random: seededRandom(7) },
+    { random: rngStream(7) },
   );
   cleanups.push(async () => {
     await service.close();

@@ -8,12 +8,12 @@
 //   6. deterministic requests (temperature 0, one sample, no `no_cache`) go through the cache;
 //   7. the mode runs its judge calls (with parse/count retries and k samples) and the metadata is filled.
 
-import { raceSignal } from "@rlfactory/gateway";
+import { raceSignal } from "@rlfactory/kit";
 import { type Logger, pino } from "pino";
 import { z } from "zod";
-import { createChatBackend } from "./backend.ts";
+import { createChatBackend } from "./backend/chat-backend.ts";
+import type { ChatBackend } from "./backend/chat-backend-types.ts";
 import { createScoreCache, judgeCacheKey } from "./cache.ts";
-import type { ChatBackend } from "./chat-backend-types.ts";
 import type { JudgeConfig } from "./judge-config.ts";
 import {
   JudgeError,
@@ -27,9 +27,9 @@ import { judgeGroup } from "./modes/group.ts";
 import { CallLedger, type ModeContext, type ModeResult, type Sampling } from "./modes/judge-calls.ts";
 import { judgePairwise } from "./modes/pairwise.ts";
 import { judgePointwise } from "./modes/pointwise.ts";
+import { resolveRubric } from "./modes/rubrics.ts";
 import { judgeRule } from "./modes/rule.ts";
-import { resolveRubric } from "./rubrics.ts";
-import { sanitizeJudgedText } from "./sanitize.ts";
+import { sanitizeJudgedText } from "./modes/sanitize.ts";
 
 export interface JudgeServiceOptions {
   /** The judge model; default: `createChatBackend(config.backend)` when the config has a backend. */

@@ -1,11 +1,13 @@
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { type OtlpReceiver, startOtlpReceiver } from "@rlfactory/test-support/otlp-receiver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type OtlpReceiver, startOtlpReceiver } from "../../../test/fixtures/otlp-receiver.ts";
 
 const run = promisify(execFile);
-const emitter = fileURLToPath(new URL("../../../test/fixtures/telemetry-span-emitter.ts", import.meta.url));
+const emitter = fileURLToPath(
+  new URL("../../../test/support/src/telemetry-span-emitter.ts", import.meta.url),
+);
 const PARENT_TRACE = "0af7651916cd43dd8448eb211c80319c";
 const PARENT_SPAN = "b7ad6b7169203331";
 

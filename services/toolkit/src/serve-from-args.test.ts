@@ -3,14 +3,14 @@ import { once } from "node:events";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
-import { connectHttp } from "../../../test/fixtures/mcp-client.ts";
+import { connectHttp } from "@rlfactory/test-support/mcp-client";
 import {
   readTestbedEvents,
   startTestbedHttp,
   TESTBED_SERVER_PATH,
   waitForTestbedEvent,
-} from "../../../test/fixtures/testbed-process.ts";
+} from "@rlfactory/test-support/testbed-process";
+import { describe, expect, it } from "vitest";
 import { parseServeArgs, ServeArgsError } from "./serve-from-args.ts";
 
 describe("parseServeArgs", () => {

@@ -1,9 +1,10 @@
 // A tool server started like production (`serveFromArgs`, telemetry from OTEL_* env) exports one
 // SERVER span per tools/call, continuing the caller's trace from params._meta.traceparent.
+
+import { connectStdio, ERAS } from "@rlfactory/test-support/mcp-client";
+import { type OtlpReceiver, startOtlpReceiver } from "@rlfactory/test-support/otlp-receiver";
+import { TESTBED_SERVER_PATH } from "@rlfactory/test-support/testbed-process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectStdio, ERAS } from "../../../test/fixtures/mcp-client.ts";
-import { type OtlpReceiver, startOtlpReceiver } from "../../../test/fixtures/otlp-receiver.ts";
-import { TESTBED_SERVER_PATH } from "../../../test/fixtures/testbed-process.ts";
 
 const TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
 const PARENT_SPAN_ID = "00f067aa0ba902b7";

@@ -2,11 +2,11 @@
 // protocol eras.
 import { Writable } from "node:stream";
 import type { Client, Tool } from "@modelcontextprotocol/client";
+import { type Deferred, deferred } from "@rlfactory/test-support/deferred";
+import { connectHttp, ERAS } from "@rlfactory/test-support/mcp-client";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { type Deferred, deferred } from "../../../test/fixtures/deferred.ts";
-import { connectHttp, ERAS } from "../../../test/fixtures/mcp-client.ts";
 import { defineTool } from "./define-tool.ts";
 import type { HttpServing } from "./http-endpoint.ts";
 import { rawResult } from "./raw-result.ts";

@@ -3,11 +3,11 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client, Tool } from "@modelcontextprotocol/client";
+import { deferred } from "@rlfactory/test-support/deferred";
+import { connectStdio, ERAS } from "@rlfactory/test-support/mcp-client";
+import { TESTBED_SERVER_PATH, waitForTestbedEvent } from "@rlfactory/test-support/testbed-process";
+import { TINY_PNG_BASE64 } from "@rlfactory/test-support/testbed-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deferred } from "../../../test/fixtures/deferred.ts";
-import { connectStdio, ERAS } from "../../../test/fixtures/mcp-client.ts";
-import { TESTBED_SERVER_PATH, waitForTestbedEvent } from "../../../test/fixtures/testbed-process.ts";
-import { TINY_PNG_BASE64 } from "../../../test/fixtures/testbed-server.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "rlf-toolkit-stdio-"));
 

@@ -6,7 +6,8 @@ import type { ToolServerEntry } from "./tool-server-entry.ts";
 
 export { createCalculatorServer } from "./calculator/calculator-server.ts";
 export { createCodeServer } from "./code/index.ts";
-export { buildHotpotqaCorpus, createSearchServer } from "./search/index.ts";
+export { ENGLISH_STOP_WORDS } from "./search/english-analyzer.ts";
+export { buildHotpotqaCorpus, createSearchServer, openBm25Retriever } from "./search/index.ts";
 export { createSqlServer } from "./sql/index.ts";
 export type { ToolOptionValues, ToolServerEntry } from "./tool-server-entry.ts";
 

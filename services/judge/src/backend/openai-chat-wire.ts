@@ -3,7 +3,7 @@
 // message it keeps from an error body (OpenAI `{error: {message}}`, vLLM/SGLang `{message}`, FastAPI
 // `{detail}`).
 import { z } from "zod";
-import type { ChatBackendRequest } from "../chat-backend-types.ts";
+import type { ChatBackendRequest } from "./chat-backend-types.ts";
 
 export interface ChatCompletionBody {
   model: string;

@@ -4,8 +4,10 @@
 // maps the scores back to request order. A wrong number of scores or an unknown id is retried, then
 // reported as COUNT_MISMATCH: a group is never dropped or returned partially. With k samples each
 // response's score is the mean over samples.
-import { parseGroupScores } from "../score-parsing.ts";
+
+import { rngStream } from "@rlfactory/kit";
 import { eachSample, type ModeContext, type ModeResult, mean, withRetries } from "./judge-calls.ts";
+import { parseGroupScores } from "./score-parsing.ts";
 
 export interface GroupInput {
   task: string;
@@ -14,22 +16,10 @@ export interface GroupInput {
   responses: string[];
 }
 
-/** A small seeded PRNG (mulberry32): the same seed gives the same order, so shuffles are testable. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** `order[j]` = the request index shown at position j (Fisher–Yates with a seeded PRNG). */
 export function shuffledOrder(n: number, seed: number): number[] {
   const order = Array.from({ length: n }, (_, i) => i);
-  const rand = seededRandom(seed);
+  const rand = rngStream(seed);
   for (let i = n - 1; i > 0; i--) {
     const j = Math.floor(rand() * (i + 1));
     [order[i], order[j]] = [order[j] as number, order[i] as number];

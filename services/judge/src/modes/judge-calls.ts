@@ -1,10 +1,10 @@
 // What every model mode shares: the judge calls of one request (counted, tokens summed, cancelled by
 // the request's signal), the retry rule for unreadable or miscounted outputs, and self-consistency
 // aggregation. The modes themselves only render prompts and read verdicts.
-import type { ChatBackend, ChatBackendRequest, ChatBackendResponse } from "../chat-backend-types.ts";
+import type { ChatBackend, ChatBackendRequest, ChatBackendResponse } from "../backend/chat-backend-types.ts";
 import type { JudgeConfig } from "../judge-config.ts";
 import { JudgeError } from "../judge-types.ts";
-import type { ChatMessage, ResolvedRubric } from "../rubrics.ts";
+import type { ChatMessage, ResolvedRubric } from "./rubrics.ts";
 
 export interface Sampling {
   temperature: number;

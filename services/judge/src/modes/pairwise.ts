@@ -2,8 +2,9 @@
 // (second, first). The same winner both times wins; a flip (or a tie either way) is a tie. Score =
 // P(first wins): 1, 0 or 0.5 per sample, averaged; the winner over k samples is the majority. Both raw
 // verdicts of every sample are recorded in `notes`.
-import { parseWinner } from "../score-parsing.ts";
+
 import { eachSample, type ModeContext, type ModeResult, majority, mean, withRetries } from "./judge-calls.ts";
+import { parseWinner } from "./score-parsing.ts";
 
 export interface PairwiseInput {
   task: string;

@@ -1,8 +1,9 @@
 // Pointwise and reference-guided judgment: one response, one score on the rubric's scale, normalised to
 // [0, 1]. Reference mode is the same call with the reference in the prompt (its own template). With k
 // samples the score is the mean.
-import { parseScore } from "../score-parsing.ts";
+
 import { eachSample, type ModeContext, type ModeResult, mean, withRetries } from "./judge-calls.ts";
+import { parseScore } from "./score-parsing.ts";
 
 export interface PointwiseInput {
   task: string;

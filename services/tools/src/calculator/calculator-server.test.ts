@@ -1,8 +1,8 @@
 // The calculator tool server over MCP (real HTTP on 127.0.0.1), including its resource limits.
 import type { Client } from "@modelcontextprotocol/client";
+import { connectHttp } from "@rlfactory/test-support/mcp-client";
 import type { HttpServing } from "@rlfactory/toolkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectHttp } from "../../../../test/fixtures/mcp-client.ts";
 import { toolServers } from "../index.ts";
 import { createCalculatorServer } from "./calculator-server.ts";
 

@@ -4,8 +4,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { resolve } from "node:path";
+import { waitFor } from "@rlfactory/test-support/wait-for";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { waitFor } from "../../../../test/fixtures/wait-for.ts";
 import { CodeSandbox } from "./code-sandbox.ts";
 
 const REPO_PACKAGE_JSON = resolve(import.meta.dirname, "../../../../package.json");

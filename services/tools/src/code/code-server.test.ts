@@ -2,10 +2,10 @@
 // `/run_code` route, with real sandboxed runs.
 import { execFileSync } from "node:child_process";
 import type { Client } from "@modelcontextprotocol/client";
+import { connectHttp, connectStdio, ERAS } from "@rlfactory/test-support/mcp-client";
+import { waitFor } from "@rlfactory/test-support/wait-for";
 import type { HttpServing } from "@rlfactory/toolkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectHttp, connectStdio, ERAS } from "../../../../test/fixtures/mcp-client.ts";
-import { waitFor } from "../../../../test/fixtures/wait-for.ts";
 import { codeServerEntry } from "./index.ts";
 
 const UID_BASE = 61_100;

@@ -8,9 +8,9 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Client } from "@modelcontextprotocol/client";
+import { connectHttp } from "@rlfactory/test-support/mcp-client";
 import type { HttpServing } from "@rlfactory/toolkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectHttp } from "../../../../test/fixtures/mcp-client.ts";
 import { createSearchServer } from "./search-server.ts";
 
 const ROOT = resolve(fileURLToPath(new URL(".", import.meta.url)), "../../../..");

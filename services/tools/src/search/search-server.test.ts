@@ -5,9 +5,9 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Client } from "@modelcontextprotocol/client";
+import { connectHttp, connectStdio, ERAS } from "@rlfactory/test-support/mcp-client";
 import type { HttpServing } from "@rlfactory/toolkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectHttp, connectStdio, ERAS } from "../../../../test/fixtures/mcp-client.ts";
 import { searchServerEntry } from "./index.ts";
 import { createSearchServer } from "./search-server.ts";
 

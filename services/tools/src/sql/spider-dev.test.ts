@@ -3,10 +3,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Client } from "@modelcontextprotocol/client";
+import { connectHttp } from "@rlfactory/test-support/mcp-client";
 import type { HttpServing } from "@rlfactory/toolkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { connectHttp } from "../../../../test/fixtures/mcp-client.ts";
 import { createSqlServer } from "./sql-server.ts";
 
 const SPIDER = fileURLToPath(new URL("../../../../../shared/data/spider/", import.meta.url));

@@ -4,8 +4,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/client";
+import { connectStdio, ERAS } from "@rlfactory/test-support/mcp-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectStdio, ERAS } from "../../../../test/fixtures/mcp-client.ts";
 import { sqlServerEntry } from "./index.ts";
 
 const ENTRY_URL = new URL("./index.ts", import.meta.url).href;

@@ -4,9 +4,9 @@
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Client } from "@modelcontextprotocol/client";
+import { connectHttp } from "@rlfactory/test-support/mcp-client";
 import type { HttpServing } from "@rlfactory/toolkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectHttp } from "../../../../test/fixtures/mcp-client.ts";
 import { createSqlServer } from "./sql-server.ts";
 
 const SPIDER_DBS = fileURLToPath(new URL("../../../../../shared/data/spider/database/", import.meta.url));

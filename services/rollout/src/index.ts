@@ -1,0 +1,112 @@
+// @rlfactory/rollout — the token-level rollout engine and the rollout service: inference clients,
+// tokenizer and chat template with observation deltas, tool-call formats, the rollout loop and engine,
+// rewards, GRPO advantages, tasks, trajectories (JSONL/Parquet), reports, and the service in front of
+// the engine (gRPC + HTTP). The export list is explicit: what is not here is internal.
+
+// rewards and advantages
+export { type GroupStats, groupAdvantages } from "./grpo.ts";
+// inference
+export { describeNetworkError, shorten } from "./inference/http-transport.ts";
+export {
+  createSampler,
+  type InferenceConfig,
+  type InferenceConfigInput,
+  inferenceConfigSchema,
+} from "./inference/sampler-config.ts";
+export { checkTokenLogprobs } from "./inference/token-logprobs.ts";
+export {
+  type FinishReason,
+  type GenerateRequest,
+  type GenerateResult,
+  InferenceError,
+  type SamplingParams,
+  samplingParamsSchema,
+  type TextSampler,
+  type TokenSampler,
+} from "./inference/types.ts";
+// output and reports
+export { readTrajectoriesParquet, writeTrajectoriesParquet } from "./output/parquet.ts";
+export { TOOL_CALL_FORMAT_NAMES, toolCallFormat } from "./parsers/registry.ts";
+export { SEARCH_R1_INVALID_ACTION } from "./parsers/search-r1.ts";
+export type { ObservationInput, ParsedTurn, ToolCallFormat, ToolCallFormatName } from "./parsers/types.ts";
+export { renderHtmlReport } from "./report/html-report.ts";
+export { summarizeRollout } from "./report/summary.ts";
+export { formatSummary } from "./report/summary-text.ts";
+export { HttpJudge } from "./rewards/http-judge.ts";
+export { createJudge } from "./rewards/judge.ts";
+export {
+  createRewardFn,
+  parseRewardConfig,
+  type RewardConfig,
+  type RewardConfigInput,
+  type RewardFn,
+} from "./rewards/reward-config.ts";
+export type { Judge, RewardComponent, RewardInput, ToolInvoker } from "./rewards/types.ts";
+// the rollout loop and engine
+export { createRolloutEngine, type EngineParts, InvalidTaskError } from "./rollout/create-rollout-engine.ts";
+export {
+  loadRolloutConfig,
+  parseRolloutConfig,
+  type RolloutConfig,
+  RolloutConfigError,
+  type RolloutConfigInput,
+} from "./rollout/rollout-config.ts";
+export type {
+  InferenceTarget,
+  RolloutEngine,
+  RolloutOptions,
+  TrajectoryGroup,
+} from "./rollout/rollout-engine.ts";
+export { renderPromptIds } from "./rollout/rollout-loop.ts";
+export {
+  gatewayToolCaller,
+  type ToolCaller,
+  type ToolCallInput,
+  type ToolOutcome,
+} from "./rollout/tool-caller.ts";
+// the rollout service
+export { isBadRequest, RolloutRequestError } from "./serve/errors.ts";
+export { DEFAULT_MAX_MESSAGE_BYTES, loadRolloutProto, ROLLOUT_SERVICE } from "./serve/proto.ts";
+export { type RolloutCallOptions, RolloutClient } from "./serve/rollout-client.ts";
+export { parseRolloutRequest, type RolloutRequestInput } from "./serve/rollout-request.ts";
+export {
+  defaultServiceLogger,
+  type RolloutServiceHandle,
+  type RolloutServiceOptions,
+  startRolloutService,
+} from "./serve/rollout-service.ts";
+export {
+  groupFromProto,
+  groupToJson,
+  groupToProto,
+  type TrajectoryGroupJson,
+  trajectoryFromProto,
+  trajectoryToProto,
+} from "./serve/trajectory-codec.ts";
+// trajectories and tasks
+export { goldAnswers, type Task, taskSchema } from "./task.ts";
+export { DatasetError } from "./tasks/dataset-rows.ts";
+export { loadTasks } from "./tasks/load-tasks.ts";
+export { SAMPLE_HOTPOTQA_DATASET, SAMPLE_HOTPOTQA_TASKS } from "./tasks/sample-data.ts";
+// tokenizer and tool-call formats
+export { type ChatMessage, chatMessageSchema, chatToolSchema } from "./tokenizer/chat-message.ts";
+export {
+  configuredTokenizer,
+  loadModelTokenizer,
+  type ModelTokenizer,
+  qwen3Tokenizer,
+} from "./tokenizer/model-tokenizer.ts";
+export {
+  appendTrajectoriesJsonl,
+  policyVersionFromText,
+  type RewardError,
+  readTrajectoriesJsonl,
+  type ToolCallRecord,
+  TRAJECTORY_SCHEMA_VERSION,
+  type Trajectory,
+  TrajectoryAlignmentError,
+  TrajectoryBuilder,
+  type TrajectoryStatus,
+  type Turn,
+  trajectorySchema,
+} from "./trajectory.ts";

@@ -1,0 +1,371 @@
+// One trajectory, start to finish: generate → parse → invoke → update, at token level.
+//
+//   prompt ids = tokenize(chat template(task.prompt, tools, generation prompt))   (never cut)
+//   loop:
+//     generate   the sampler continues prompt + response ids (sampled on EVERY turn, same params)
+//     append     its ids + logprobs as they came (loss mask 1; nothing re-tokenized)
+//     parse      the turn's text with the format's codec: answer → done; calls / malformed → tools
+//     invoke     all calls of the turn in one CallTools RPC (parallel at the gateway)
+//     observe    each tool body cut to its token budget, THEN wrapped (template or Search-R1 text),
+//                tokenized as a delta and appended with loss mask 0
+//   until an answer, max turns, or the context budget (→ `truncated`, the question intact).
+//
+// Nothing here throws for a trajectory's own failure: every exit is a status with a reason.
+import { context, type Span, SpanStatusCode, trace } from "@opentelemetry/api";
+import { InferenceError, type SamplingParams, type TokenSampler } from "../inference/types.ts";
+import { malformedCall } from "../parsers/malformed.ts";
+import type { ObservationInput, ToolCallFormat } from "../parsers/types.ts";
+import type { Task } from "../task.ts";
+import type { ChatTool } from "../tokenizer/chat-message.ts";
+import type { ModelTokenizer } from "../tokenizer/model-tokenizer.ts";
+import type { ObservationDeltaFn } from "../tokenizer/observation-delta.ts";
+import { truncateToTokens } from "../tokenizer/truncate-to-tokens.ts";
+import { policyVersionFromText, TrajectoryBuilder, type TrajectoryStatus } from "../trajectory.ts";
+import { GatewayRpcError, type ToolCaller, ToolCallsCancelled } from "./tool-caller.ts";
+
+const tracer = trace.getTracer("@rlfactory/rollout");
+
+/** The observation for a turn with neither a tool call nor an answer (`rollout.on_no_action: nudge`). */
+export const NO_ACTION_MESSAGE =
+  "The previous turn neither called a tool nor gave an answer. Call a tool, or give the final answer inside <answer> and </answer>.";
+
+export interface LoopLimits {
+  maxTurns: number;
+  maxContextTokens: number;
+  maxToolResponseTokens: number;
+  toolDeadlineMs: number;
+  onNoAction: "end" | "nudge";
+}
+
+/** Everything one trajectory needs; shared by all trajectories of an engine. */
+export interface LoopDeps {
+  sampler: TokenSampler;
+  tokenizer: ModelTokenizer;
+  format: ToolCallFormat;
+  /** Tools rendered into the prompt by the chat template (chat-template formats). */
+  tools: readonly ChatTool[];
+  enableThinking?: boolean;
+  observationDelta: ObservationDeltaFn;
+  toolCaller: ToolCaller;
+  limits: LoopLimits;
+  sampling: SamplingParams;
+}
+
+export interface TrajectoryRun {
+  taskId: string;
+  groupId: string;
+  sampleIndex: number;
+  trajectoryId: string;
+  policyVersion?: string | number | null;
+  /** Base sampling seed of this trajectory (turn t uses seed + t); omitted: the engine's randomness. */
+  seed?: number;
+  signal?: AbortSignal;
+}
+
+/** A finished trajectory plus what the rewards read from it. */
+export interface LoopResult {
+  builder: TrajectoryBuilder;
+  /** Decoded text of each sampled turn, in order. */
+  sampledTexts: string[];
+  /** The final answer (the format's last `<answer>`), or null. */
+  answer: string | null;
+  /** Sampled turns with at least one malformed call or no action. */
+  malformedTurns: number;
+  /** Per sampled turn: it had malformed calls or no action. */
+  sampledTurnMalformed: boolean[];
+  status: TrajectoryStatus | null;
+  statusReason: string | null;
+}
+
+/** The prompt's ids: the task's conversation through the chat template, with the generation prompt. */
+export function renderPromptIds(
+  deps: Pick<LoopDeps, "tokenizer" | "tools" | "enableThinking">,
+  task: Task,
+): number[] {
+  const text = deps.tokenizer.renderChat(task.prompt, {
+    addGenerationPrompt: true,
+    tools: deps.tools,
+    ...(deps.enableThinking === undefined ? {} : { enableThinking: deps.enableThinking }),
+  });
+  return deps.tokenizer.encode(text);
+}
+
+/** Runs one trajectory to a status. `promptIds` are the task's rendered prompt (see renderPromptIds). */
+export async function runTrajectory(
+  deps: LoopDeps,
+  task: Task,
+  promptIds: readonly number[],
+  run: TrajectoryRun,
+): Promise<LoopResult> {
+  return tracer.startActiveSpan(
+    "rollout.trajectory",
+    {
+      attributes: {
+        "rlf.task_id": task.id,
+        "rlf.group_id": run.groupId,
+        "rlf.sample_index": run.sampleIndex,
+        "rlf.trajectory_id": run.trajectoryId,
+      },
+    },
+    async (span) => {
+      try {
+        const result = await trajectoryLoop(deps, task, promptIds, run);
+        span.setAttributes({
+          "rlf.turns": result.builder.turns.length,
+          "rlf.status": result.status ?? "unknown",
+          "rlf.status_reason": result.statusReason ?? "",
+        });
+        if (result.status === "failed") {
+          span.setStatus({ code: SpanStatusCode.ERROR, message: result.statusReason ?? "failed" });
+        }
+        return result;
+      } finally {
+        span.end();
+      }
+    },
+  );
+}
+
+async function trajectoryLoop(
+  deps: LoopDeps,
+  task: Task,
+  promptIds: readonly number[],
+  run: TrajectoryRun,
+): Promise<LoopResult> {
+  const { tokenizer, format, limits } = deps;
+  const started = performance.now();
+  const builder = new TrajectoryBuilder({
+    taskId: task.id,
+    groupId: run.groupId,
+    sampleIndex: run.sampleIndex,
+    promptIds,
+    vocabSize: tokenizer.vocabSize,
+    ...(run.policyVersion === undefined ? {} : { policyVersion: run.policyVersion }),
+    metadata: { trajectory_id: run.trajectoryId, data_source: task.data_source, format: format.name },
+  });
+  const result: LoopResult = {
+    builder,
+    sampledTexts: [],
+    answer: null,
+    malformedTurns: 0,
+    sampledTurnMalformed: [],
+    status: null,
+    statusReason: null,
+  };
+  const context_ = [...promptIds];
+  const eos = new Set(tokenizer.eosTokenIds);
+  const finish = (status: TrajectoryStatus, reason: string): LoopResult => {
+    builder.addTiming("total_ms", performance.now() - started);
+    builder.finish(status, reason);
+    result.status = status;
+    result.statusReason = reason;
+    return result;
+  };
+
+  if (promptIds.length >= limits.maxContextTokens) {
+    return finish(
+      "truncated",
+      `prompt is ${promptIds.length} tokens, the context budget is ${limits.maxContextTokens}`,
+    );
+  }
+
+  try {
+    for (let turn = 0; ; turn++) {
+      const done = await tracer.startActiveSpan(
+        "rollout.turn",
+        { attributes: { "rlf.turn": turn } },
+        async (span): Promise<LoopResult | null> => {
+          try {
+            return await step(turn);
+          } finally {
+            span.end();
+          }
+        },
+      );
+      if (done !== null) return done;
+    }
+  } catch (e) {
+    // A bug or a broken invariant: the trajectory still comes back, failed, with the reason.
+    if (result.status === null) return finish("failed", `internal error: ${(e as Error).message}`);
+    throw e;
+  }
+
+  /** One turn; null to go on, the result when the trajectory ended. */
+  async function step(turn: number): Promise<LoopResult | null> {
+    if (run.signal?.aborted) return finish("aborted", "cancelled");
+    const room = limits.maxContextTokens - context_.length;
+    const maxTokens = Math.min(deps.sampling.max_tokens, room);
+    const sampling: SamplingParams = {
+      ...deps.sampling,
+      max_tokens: maxTokens,
+      stop: [...new Set([...deps.sampling.stop, ...format.stopSequences])],
+      ...(run.seed === undefined ? {} : { seed: run.seed + turn }),
+    };
+
+    // generate
+    let gen: Awaited<ReturnType<TokenSampler["generate"]>>;
+    const genStart = performance.now();
+    try {
+      gen = await inPhaseSpan("generate", () =>
+        deps.sampler.generate({
+          promptIds: context_,
+          sampling,
+          sessionId: run.trajectoryId,
+          ...(run.signal === undefined ? {} : { signal: run.signal }),
+        }),
+      );
+    } catch (e) {
+      builder.addTiming("generate_ms", performance.now() - genStart);
+      if (run.signal?.aborted || (e instanceof InferenceError && e.code === "CANCELLED")) {
+        return finish("aborted", "cancelled");
+      }
+      const code = e instanceof InferenceError ? e.code : "ERROR";
+      return finish("failed", `inference ${code}: ${(e as Error).message}`);
+    }
+    builder.addTiming("generate_ms", performance.now() - genStart);
+    if (gen.ids.length === 0) {
+      return finish("failed", `inference returned no tokens (finish_reason ${gen.finishReason})`);
+    }
+    builder.appendSampled(gen.ids, gen.logprobs, {
+      // SGLang reports text; a step number ("12") is recorded as the number, like the request's
+      policyVersion:
+        typeof gen.weightVersion === "string" ? policyVersionFromText(gen.weightVersion) : gen.weightVersion,
+    });
+    context_.push(...gen.ids);
+    if (gen.finishReason === "abort") return finish("aborted", "the inference engine aborted the request");
+
+    // parse
+    const text = tokenizer.decode(gen.ids, { skipSpecialTokens: true });
+    result.sampledTexts.push(text);
+    const parsed = format.parse(text);
+    const malformed =
+      parsed.malformed.length > 0 || (parsed.calls.length === 0 && parsed.answer === undefined);
+    result.sampledTurnMalformed.push(malformed);
+    if (malformed) result.malformedTurns += 1;
+    if (parsed.answer !== undefined) {
+      result.answer = parsed.answer;
+      return finish("completed", "answer");
+    }
+    if (gen.finishReason === "length" && maxTokens < deps.sampling.max_tokens) {
+      return finish(
+        "truncated",
+        `context budget of ${limits.maxContextTokens} tokens reached while generating`,
+      );
+    }
+    if (parsed.calls.length === 0 && parsed.malformed.length === 0) {
+      if (limits.onNoAction === "end") {
+        return finish("completed", gen.finishReason === "length" ? "no_action_length" : "no_action");
+      }
+      // `nudge`: tell the model, as an observation, that the turn did nothing, and sample again.
+      parsed.malformed.push(malformedCall("UNKNOWN_ACTION", NO_ACTION_MESSAGE, text, 0));
+    }
+    if (turn + 1 >= limits.maxTurns) return finish("truncated", `max_turns (${limits.maxTurns}) reached`);
+
+    // invoke
+    const toolStart = performance.now();
+    let outcomes: Awaited<ReturnType<ToolCaller["callTools"]>>;
+    try {
+      outcomes = await inPhaseSpan("tools", () =>
+        deps.toolCaller.callTools(
+          parsed.calls.map((c) => ({ name: c.name, arguments: c.arguments })),
+          {
+            trajectoryId: run.trajectoryId,
+            deadlineMs: limits.toolDeadlineMs,
+            ...(run.signal === undefined ? {} : { signal: run.signal }),
+          },
+        ),
+      );
+    } catch (e) {
+      builder.addTiming("tool_ms", performance.now() - toolStart);
+      if (e instanceof ToolCallsCancelled || run.signal?.aborted) return finish("aborted", "cancelled");
+      if (e instanceof GatewayRpcError) return finish("failed", e.message);
+      throw e;
+    }
+    builder.addTiming("tool_ms", performance.now() - toolStart);
+    const sampledTurn = builder.turns.length - 1;
+
+    // observe: tool bodies cut to budget before the wrapper is added, in the order of the turn's attempts
+    const inputs: { index: number; input: ObservationInput }[] = [];
+    parsed.calls.forEach((call, i) => {
+      const o = outcomes[i];
+      if (o === undefined) return;
+      const body = fitBody(tokenizer, o.errorCode ? o.errorMessage : o.text, limits.maxToolResponseTokens);
+      builder.recordToolCall({
+        name: call.name,
+        arguments: call.arguments,
+        result: o.errorCode ? o.errorMessage : o.text,
+        latency_ms: o.latencyMs,
+        error_code: o.errorCode ?? (o.isError ? "TOOL_ERROR" : null),
+        is_error: o.errorCode !== null || o.isError,
+        turn: sampledTurn,
+      });
+      const input: ObservationInput = o.errorCode
+        ? { kind: "failure", name: call.name, code: o.errorCode, message: body }
+        : { kind: "result", name: call.name, text: body, isError: o.isError };
+      inputs.push({ index: call.index, input });
+    });
+    for (const m of parsed.malformed) {
+      builder.recordToolCall({
+        name: "",
+        arguments: m.raw,
+        result: m.message,
+        latency_ms: 0,
+        error_code: `MALFORMED_${m.code}`,
+        is_error: true,
+        turn: sampledTurn,
+      });
+      inputs.push({ index: m.index, input: { kind: "malformed", malformed: m } });
+    }
+    inputs.sort((a, b) => a.index - b.index);
+    const observation = format.renderObservation(inputs.map((x) => x.input));
+    const lastId = gen.ids.at(-1);
+    const obsIds =
+      observation.kind === "messages"
+        ? deps.observationDelta(
+            observation.messages.map((m) => ({ ...m })),
+            {
+              lastAssistantEndedWithEos: lastId !== undefined && eos.has(lastId),
+            },
+          ).ids
+        : tokenizer.encode(observation.text);
+    if (context_.length + obsIds.length >= limits.maxContextTokens) {
+      return finish(
+        "truncated",
+        `context budget of ${limits.maxContextTokens} tokens reached: the observation needs ${obsIds.length} more`,
+      );
+    }
+    builder.appendObservation(obsIds);
+    context_.push(...obsIds);
+    return null;
+  }
+}
+
+/**
+ * A tool body within `maxTokens` tokens. A text of at most `maxTokens` UTF-8 bytes fits without being
+ * tokenized (a token covers at least one byte), which spares short results a second encoding (the
+ * observation delta tokenizes them anyway).
+ */
+function fitBody(tokenizer: ModelTokenizer, text: string, maxTokens: number): string {
+  if (Buffer.byteLength(text, "utf8") <= maxTokens) return text;
+  return truncateToTokens(tokenizer, text, maxTokens).text;
+}
+
+/** Runs `fn` in a child span of the turn; the gateway client sends its context along with the RPC. */
+function inPhaseSpan<T>(phase: "generate" | "tools", fn: () => Promise<T>): Promise<T> {
+  return tracer.startActiveSpan(
+    phase === "generate" ? "rollout.generate" : "rollout.tools",
+    {},
+    context.active(),
+    async (span: Span) => {
+      try {
+        return await fn();
+      } catch (e) {
+        span.recordException(e as Error);
+        span.setStatus({ code: SpanStatusCode.ERROR, message: (e as Error).message });
+        throw e;
+      } finally {
+        span.end();
+      }
+    },
+  );
+}

@@ -1,0 +1,30 @@
+// The rollout service's request-level errors and their one mapping to gRPC and HTTP status. A single
+// trajectory's failure is never one of these: it travels inside the group (status `failed`).
+import { status } from "@grpc/grpc-js";
+import { InvalidTaskError } from "../rollout/create-rollout-engine.ts";
+
+/** The request as a whole is unusable (no tasks, an invalid task, group_size out of range, bad JSON). */
+export class RolloutRequestError extends Error {
+  override name = "RolloutRequestError";
+}
+
+/** Whether the request itself is at fault: ours (validation) or the engine's (a prompt it cannot render). */
+export function isBadRequest(e: unknown): e is Error {
+  return e instanceof RolloutRequestError || e instanceof InvalidTaskError;
+}
+
+/** gRPC status and details for an error thrown while serving a request. */
+export function grpcStatusFor(e: unknown): { code: status; details: string } {
+  if (isBadRequest(e)) return { code: status.INVALID_ARGUMENT, details: e.message };
+  return { code: status.INTERNAL, details: `rollout failed: ${messageOf(e)}` };
+}
+
+/** HTTP status and `{ error }` body for an error thrown while serving a request. */
+export function httpErrorFor(e: unknown): { statusCode: number; body: { error: string } } {
+  if (isBadRequest(e)) return { statusCode: 400, body: { error: e.message } };
+  return { statusCode: 500, body: { error: `rollout failed: ${messageOf(e)}` } };
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
