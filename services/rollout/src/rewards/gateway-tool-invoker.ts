@@ -3,7 +3,8 @@
 // reward sees one kind of failure whichever layer failed. Aborting `signal` resolves the call as
 // CANCELLED at once; the gateway still finishes (or times out) the call on its side.
 import { type ServiceError, status } from "@grpc/grpc-js";
-import { type GatewayClient, resultText, type WireToolResult } from "@rlfactory/gateway";
+import { type GatewayClient, resultText } from "@rlfactory/gateway/client";
+import type { ToolResult__Output as WireToolResult } from "@rlfactory/proto/types/ToolResult";
 import type { ToolCallOutcome, ToolInvoker } from "./types.ts";
 
 export function gatewayToolInvoker(client: GatewayClient, opts: { trajectoryId?: string } = {}): ToolInvoker {

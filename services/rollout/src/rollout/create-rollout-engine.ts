@@ -2,7 +2,7 @@
 // global concurrency limit, with no per-turn batch barrier. A group is scored and normalised (GRPO) as
 // soon as its last sample finishes, and handed out then: the caller sees groups in completion order.
 
-import { GatewayClient } from "@rlfactory/gateway";
+import { GatewayClient } from "@rlfactory/gateway/client";
 import { bulkhead } from "cockatiel";
 import type { Logger } from "pino";
 import { groupAdvantages } from "../grpo.ts";

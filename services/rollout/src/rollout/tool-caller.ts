@@ -2,8 +2,7 @@
 // gateway runs them in parallel and answers in order). A tool's own failure (timeout, tool down, bad
 // arguments) is an outcome the model sees; the gateway itself being unreachable is an infrastructure
 // failure (GatewayRpcError) that fails the trajectory instead of being fed to the model.
-import type { GatewayClient } from "@rlfactory/gateway";
-import { resultText } from "@rlfactory/gateway";
+import { type GatewayClient, resultText } from "@rlfactory/gateway/client";
 import { raceAbort } from "../inference/cancellation.ts";
 
 export interface ToolCallInput {

@@ -1,0 +1,74 @@
+// Package boundaries and import cycles, checked by `npm run check:deps` (part of `npm test`).
+// Packages: proto, services/kit (service kit), gateway, services/{telemetry,toolkit,tools,rollout,train,judge,cli},
+// test/support (test fixtures). Product code is everything outside test/ that is not a test file.
+const PRODUCT = "^(proto|gateway|services)/";
+const TEST_FILE = "\\.test\\.ts$";
+
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      severity: "error",
+      comment: "An import cycle: split the shared part into its own file.",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "no-product-to-test-support",
+      severity: "error",
+      comment: "Test fixtures (test/) are never imported by product code; only tests may use them.",
+      from: { path: PRODUCT, pathNot: TEST_FILE },
+      to: { path: "^test/" },
+    },
+    {
+      name: "no-relative-import-across-packages",
+      severity: "error",
+      comment: "Import another workspace by its package name (@rlfactory/...), never by a relative path.",
+      from: { path: "^(proto|gateway|services/[^/]+|test/support)/" },
+      to: { dependencyTypes: ["local"], dependencyTypesNot: ["aliased-workspace"], pathNot: ["^$1/"] },
+    },
+    {
+      name: "kit-and-proto-stand-alone",
+      severity: "error",
+      comment: "The service kit and the proto package depend on no other rlfactory package but proto.",
+      from: { path: "^(proto|services/kit)/" },
+      to: { path: "^(gateway|services|test)/", pathNot: "^services/kit/" },
+    },
+    {
+      name: "no-service-plumbing-from-gateway",
+      severity: "error",
+      comment:
+        "The judge, the training loop, the tools and the kit do not depend on the gateway package; the rollout " +
+        "engine uses only its client (@rlfactory/gateway/client). Shared plumbing lives in services/kit.",
+      from: { path: "^services/(judge|train|kit|tools|toolkit|telemetry)/" },
+      to: { path: "^gateway/" },
+    },
+    {
+      name: "rollout-uses-only-the-gateway-client",
+      severity: "error",
+      from: { path: "^services/rollout/", pathNot: TEST_FILE },
+      to: { path: "^gateway/", pathNot: "^gateway/src/client\\.ts$" },
+    },
+    {
+      name: "services-do-not-import-each-other",
+      severity: "error",
+      comment: "The gateway, judge and rollout service are separate services: no imports between them.",
+      from: { path: "^(gateway|services/judge|services/rollout)/", pathNot: TEST_FILE },
+      to: {
+        path: "^(gateway|services/judge|services/rollout)/",
+        pathNot: ["^$1/", "^gateway/src/client\\.ts$"],
+      },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "(^|/)node_modules/|/generated/|^\\.ci/" },
+    tsPreCompilationDeps: true,
+    combinedDependencies: true,
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default"],
+    },
+    tsConfig: { fileName: "tsconfig.json" },
+  },
+};
