@@ -59,12 +59,19 @@ module.exports = {
         pathNot: ["^$1/", "^gateway/src/client\\.ts$"],
       },
     },
+    {
+      name: "no-undeclared-dependency",
+      severity: "error",
+      comment: "Product code imports only packages its own package.json declares as dependencies.",
+      from: { path: PRODUCT, pathNot: TEST_FILE },
+      to: { dependencyTypes: ["npm-no-pkg", "npm-unknown", "npm-dev"] },
+    },
   ],
   options: {
     doNotFollow: { path: "node_modules" },
-    exclude: { path: "(^|/)node_modules/|/generated/|^\\.ci/" },
+    exclude: { path: "/generated/|^\\.ci/" },
     tsPreCompilationDeps: true,
-    combinedDependencies: true,
+    combinedDependencies: false,
     enhancedResolveOptions: {
       exportsFields: ["exports"],
       conditionNames: ["import", "require", "node", "default"],
