@@ -1,7 +1,8 @@
 // Prometheus metrics. They subscribe to events and read state at scrape time: the request path never
 // calls prom-client itself. Label values are bounded: configured server names, catalog tool names,
 // error codes (an unknown tool's name never becomes a label).
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { createServiceRegistry } from "@rlfactory/kit";
+import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import type { Catalog } from "./catalog.ts";
 import type { Invoker } from "./invoker.ts";
 import type { UpstreamPolicies } from "./policies.ts";
@@ -18,8 +19,7 @@ const BREAKER_STATES = ["closed", "open", "half_open", "isolated"] as const;
 const UPSTREAM_STATES = ["connecting", "ready", "down", "closed"] as const;
 
 export function createMetrics(src: MetricsSources): Registry {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: "rlf_gateway_process_" });
+  const registry = createServiceRegistry("gateway"); // with the process metrics, rlf_gateway_process_cpu_…
 
   const calls = new Counter({
     name: "rlf_gateway_calls_total",

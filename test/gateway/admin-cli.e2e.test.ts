@@ -1,5 +1,6 @@
 // Admin HTTP surface, API-key auth, list_changed, and the `rlf tools` CLI against a real gateway.
 import { execFile } from "node:child_process";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { GatewayClient } from "@rlfactory/gateway";
 import {
@@ -10,6 +11,7 @@ import {
   testbedStdio,
   waitFor,
 } from "@rlfactory/test-support/gateway-harness";
+import { documentedMetricNames, scrapedMetricNames } from "@rlfactory/test-support/metric-names";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const run = promisify(execFile);
@@ -78,6 +80,21 @@ describe("admin HTTP, auth, list_changed and the CLI", () => {
     );
     expect(metrics).toMatch(/rlf_gateway_call_errors_total\{server="none",code="UNKNOWN_TOOL"\} 1/);
     expect(metrics).toMatch(/rlf_gateway_breaker_state\{server="testbed",state="closed"\} 1/);
+  });
+
+  it("names every metric rlf_gateway_… once (process metrics too), as docs/gateway.md does", async () => {
+    const scraped = scrapedMetricNames(await (await fetch(`${admin}/metrics`)).text());
+    expect(scraped).toContain("rlf_gateway_process_cpu_user_seconds_total");
+    expect(scraped).toContain("rlf_gateway_nodejs_eventloop_lag_seconds");
+    for (const name of scraped) {
+      expect(name).toMatch(/^rlf_gateway_/);
+      expect(name.lastIndexOf("rlf_gateway_")).toBe(0);
+      expect(name).not.toContain("process_process");
+    }
+    const documented = documentedMetricNames(join(ROOT, "docs/gateway.md"), "rlf_gateway_");
+    expect(documented).toContain("rlf_gateway_calls_total");
+    expect(documented).toContain("rlf_gateway_process_cpu_user_seconds_total");
+    for (const name of documented) expect(scraped).toContain(name);
   });
 
   it("lists and calls tools over HTTP with the same typed results", async () => {

@@ -1,6 +1,6 @@
 // The OpenAI-compatible backend pool against simulated judge servers on 127.0.0.1: answers and usage,
 // json_schema, retries, error codes, timeouts, cancellation, the concurrency limit, the circuit
-// breaker and least-loaded routing.
+// breaker, least-loaded routing and the ejection of an endpoint that fails.
 import { createServer } from "node:net";
 import { type SimulatedJudge, startSimulatedJudge } from "@rlfactory/test-support/simulated-judge";
 import { afterEach, describe, expect, it } from "vitest";
@@ -91,6 +91,8 @@ describe("backend config", () => {
       backendConfigSchema.safeParse({ base_url: "http://a", base_urls: ["http://b"], model: "m" }).success,
     ).toBe(false);
     expect(backendConfigSchema.safeParse({ base_urls: [], model: "m" }).success).toBe(false);
+    const twice = backendConfigSchema.safeParse({ base_urls: ["http://a:1/v1", "http://a:1"], model: "m" });
+    expect(twice.error?.issues[0]?.message).toBe("http://a:1 is listed twice");
     expect(backendConfigSchema.safeParse({ base_url: "ftp://a", model: "m" }).success).toBe(false);
     expect(backendConfigSchema.safeParse({ base_url: "http://a", model: "m", timeout: 5 }).success).toBe(
       false,
@@ -304,6 +306,22 @@ describe("chat backend", () => {
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     const rejected = results.find((r) => r.status === "rejected");
     expect((rejected as PromiseRejectedResult).reason.code).toBe("CANCELLED");
+  });
+
+  it("ejects an unreachable endpoint: its request is retried on the other, later ones go there only", async () => {
+    const dead = `http://127.0.0.1:${await deadPort()}`;
+    const live = await judge({ script: () => "ok" });
+    const b = backend({ base_urls: [dead, live.url], retries: 2 });
+    const retried: number[] = [];
+    b.events.onRetry((e) => retried.push(e.attempt));
+    for (let i = 0; i < 6; i++) expect((await b.complete(ask())).server).toBe(live.url);
+    expect(live.requests).toHaveLength(6);
+    // Only the first request tried the dead endpoint (the first of two idle ones); it is now ejected.
+    expect(retried).toEqual([1]);
+    expect(b.status()).toMatchObject([
+      { url: dead, healthy: false, consecutiveFailures: 1, inFlight: 0 },
+      { url: live.url, healthy: true, consecutiveFailures: 0, inFlight: 0 },
+    ]);
   });
 
   it("after close, requests are CANCELLED without reaching the server", async () => {

@@ -1,14 +1,18 @@
 // The judge's model backend: a pool of OpenAI-compatible chat endpoints (vLLM, SGLang, or any hosted
-// API) behind the `ChatBackend` interface. One shared undici keep-alive agent; least-loaded routing
-// (fewest requests in flight) across `base_urls`; a cockatiel policy stack (concurrency limit,
-// circuit breaker, retries with exponential backoff, per-attempt timeout). Every failure is a
-// `JudgeError`: BACKEND_UNAVAILABLE (unreachable), BACKEND_ERROR (error status after retries, or an
-// answer without text), TIMEOUT (an attempt ran past `timeout_ms`), CANCELLED (the caller's signal, or
-// `close()`), CIRCUIT_OPEN (too many consecutive failures; nothing is sent until the breaker half-opens).
+// API) behind the `ChatBackend` interface. One shared undici keep-alive agent; the kit's EndpointPool
+// across `base_urls` (least-loaded routing; an endpoint that is unreachable or answers 5xx is ejected
+// for a cool-down, 5 s doubling up to 60 s, while another is healthy; a retry avoids the endpoints its
+// request already tried); a cockatiel policy stack (concurrency limit, circuit breaker, retries with
+// exponential backoff, per-attempt timeout). Every failure is a `JudgeError`: BACKEND_UNAVAILABLE
+// (unreachable), BACKEND_ERROR (error status after retries, or an answer without text), TIMEOUT (an
+// attempt ran past `timeout_ms`), CANCELLED (the caller's signal, or `close()`), CIRCUIT_OPEN (too many
+// consecutive failures; nothing is sent until the breaker half-opens).
 //
 // Batching: there is no client-side batching. Requests are sent concurrently, up to `max_concurrency`
 // at once (more wait in a queue, never rejected); vLLM and SGLang batch concurrent requests on the
 // server (continuous batching), which is where batching pays.
+
+import { EndpointPool, type EndpointStatus, type PoolEndpoint } from "@rlfactory/kit";
 import {
   BrokenCircuitError,
   bulkhead,
@@ -76,6 +80,10 @@ export const backendConfigSchema = z
         path: ["base_urls"],
       });
     }
+    const twice = c.base_urls?.find((u, i) => c.base_urls?.indexOf(u) !== i);
+    if (twice !== undefined) {
+      ctx.addIssue({ code: "custom", message: `${twice} is listed twice`, path: ["base_urls"] });
+    }
   })
   .transform(({ base_url, base_urls, ...rest }) => ({
     base_urls: base_urls ?? [base_url as string],
@@ -102,6 +110,8 @@ export interface ChatBackendPool extends ChatBackend {
   readonly servers: readonly string[];
   /** Requests in flight per endpoint. */
   inFlight(): Record<string, number>;
+  /** Each endpoint's routing state: in flight, ejected or not, consecutive failures. */
+  status(): EndpointStatus[];
   /** Policy events for logs and metrics (each returns a disposable). */
   readonly events: {
     onRetry: ReturnType<typeof retry>["onRetry"];
@@ -115,8 +125,7 @@ const MAX_BACKOFF_MS = 10_000;
 
 export function createChatBackend(config: BackendConfig): ChatBackendPool {
   const servers = [...config.base_urls];
-  const load = new Map(servers.map((s) => [s, 0]));
-  let nextTie = 0;
+  const pool = new EndpointPool<PoolEndpoint>(servers.map((url) => ({ url })));
   const agent = new Agent({
     connections: config.max_concurrency,
     keepAliveTimeout: 30_000,
@@ -137,7 +146,7 @@ export function createChatBackend(config: BackendConfig): ChatBackendPool {
     },
   );
   const retries = retry(
-    // 3. transient faults only, with exponential backoff and jitter; each attempt re-picks the endpoint
+    // 3. transient faults only, with exponential backoff and jitter; each attempt picks its endpoint again
     handleWhen((e) => e instanceof AttemptError && e.retryable),
     {
       maxAttempts: config.retries,
@@ -149,22 +158,6 @@ export function createChatBackend(config: BackendConfig): ChatBackendPool {
   );
   const attemptTimeout = timeout(config.timeout_ms, TimeoutStrategy.Cooperative); // 4. each attempt (aborts its signal)
   const policy = wrap(limit, breaker, retries, attemptTimeout);
-
-  /** Fewest in flight; ties rotate so equal endpoints share the load. */
-  function pickServer(): string {
-    let best: string | undefined;
-    let bestLoad = Number.POSITIVE_INFINITY;
-    for (let i = 0; i < servers.length; i++) {
-      const s = servers[(nextTie + i) % servers.length] as string;
-      const l = load.get(s) ?? 0;
-      if (l < bestLoad) {
-        best = s;
-        bestLoad = l;
-      }
-    }
-    nextTie = (nextTie + 1) % servers.length;
-    return best as string;
-  }
 
   function headers(): Record<string, string> {
     const h: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
@@ -186,9 +179,12 @@ export function createChatBackend(config: BackendConfig): ChatBackendPool {
     body: ChatCompletionBody,
     attemptSignal: AbortSignal,
     requestSignal: AbortSignal,
+    tried: Set<string>,
   ): Promise<ChatBackendResponse> {
-    const server = pickServer();
-    load.set(server, (load.get(server) ?? 0) + 1);
+    const endpoint = pool.pick(undefined, tried);
+    const server = endpoint.url;
+    tried.add(server);
+    pool.begin(endpoint);
     try {
       const res = await httpRequest(`${server}/v1/chat/completions`, {
         dispatcher: agent,
@@ -199,6 +195,8 @@ export function createChatBackend(config: BackendConfig): ChatBackendPool {
       });
       const text = await res.body.text();
       const status = res.statusCode;
+      if (status >= 500) pool.failed(endpoint);
+      else if (status !== 429) pool.succeeded(endpoint); // a 429 is busy, not broken
       if (status < 200 || status >= 300) {
         const transient = status >= 500 || status === 429;
         throw new AttemptError("BACKEND_ERROR", `${server} answered ${status}: ${shortErrorMessage(text)}`, {
@@ -244,6 +242,7 @@ export function createChatBackend(config: BackendConfig): ChatBackendPool {
           unhealthy: true,
         });
       }
+      pool.failed(endpoint);
       const e = err as { code?: string; message?: string };
       throw new AttemptError(
         "BACKEND_UNAVAILABLE",
@@ -254,7 +253,7 @@ export function createChatBackend(config: BackendConfig): ChatBackendPool {
         },
       );
     } finally {
-      load.set(server, (load.get(server) ?? 1) - 1);
+      pool.end(endpoint);
     }
   }
 
@@ -287,7 +286,8 @@ export function createChatBackend(config: BackendConfig): ChatBackendPool {
   return {
     model: config.model,
     servers,
-    inFlight: () => Object.fromEntries(load),
+    inFlight: () => pool.inFlight(),
+    status: () => pool.status(),
     events: {
       onRetry: retries.onRetry,
       onBreak: breaker.onBreak,
@@ -300,9 +300,10 @@ export function createChatBackend(config: BackendConfig): ChatBackendPool {
       if (signal.aborted) throw toJudgeError(undefined, signal, 0);
       const body = chatCompletionBody(config.model, request, config.json_schema);
       let attempts = 0;
+      const tried = new Set<string>();
       const run = policy.execute(({ signal: attemptSignal }) => {
         attempts++;
-        return attempt(body, attemptSignal, signal);
+        return attempt(body, attemptSignal, signal, tried);
       }, signal);
       // The queue and the retry backoff do not watch the signal: answer a cancellation at once, and
       // let the abandoned run settle on its own (its next attempt sees the aborted signal).

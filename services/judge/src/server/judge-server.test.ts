@@ -4,6 +4,7 @@
 import { credentials, Metadata, type ServiceError } from "@grpc/grpc-js";
 import type { JudgeClient } from "@rlfactory/proto/types/Judge";
 import type { JudgeResponse__Output } from "@rlfactory/proto/types/JudgeResponse";
+import { documentedMetricNames, scrapedMetricNames } from "@rlfactory/test-support/metric-names";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HTTP_STATUS, type JudgeErrorCode, type JudgeOutcome, type JudgeRequest } from "../judge-types.ts";
@@ -234,5 +235,20 @@ describe("judge server (HTTP + gRPC)", () => {
     expect(text).toMatch(/rlf_judge_failures_total\{mode="invalid",code="INVALID_REQUEST"\} [1-9]/);
     expect(text).toMatch(/rlf_judge_request_duration_seconds_count\{mode="pointwise",outcome="ok"\} [1-9]/);
     expect(text).toMatch(/rlf_judge_tokens_total\{mode="pointwise",kind="prompt"\} [1-9]/);
+  });
+
+  it("names every metric rlf_judge_… once (process metrics too), as the README does", async () => {
+    const scraped = scrapedMetricNames(await (await fetch(`${server.httpUrl}/metrics`)).text());
+    expect(scraped).toContain("rlf_judge_process_cpu_user_seconds_total");
+    expect(scraped).toContain("rlf_judge_nodejs_eventloop_lag_seconds");
+    for (const name of scraped) {
+      expect(name).toMatch(/^rlf_judge_/);
+      expect(name.lastIndexOf("rlf_judge_")).toBe(0);
+      expect(name).not.toContain("process_process");
+    }
+    const documented = documentedMetricNames(new URL("../../README.md", import.meta.url), "rlf_judge_");
+    expect(documented).toContain("rlf_judge_requests_total");
+    expect(documented).toContain("rlf_judge_process_cpu_user_seconds_total");
+    for (const name of documented) expect(scraped).toContain(name);
   });
 });

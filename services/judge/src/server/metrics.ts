@@ -1,7 +1,8 @@
 // Prometheus metrics of the judge service (GET /metrics). They subscribe to one event per finished
 // request (`Judgment`, emitted by judge-server.ts); request handlers never call prom-client. Label
 // values are bounded: the five modes plus "invalid", the typed error codes, the two transports.
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { createServiceRegistry } from "@rlfactory/kit";
+import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import type { JudgeOutcome, JudgeRequest } from "../judge-types.ts";
 
 /** One finished request, as the metrics (and logs) see it. */
@@ -22,8 +23,7 @@ export interface JudgeMetrics {
 }
 
 export function createJudgeMetrics(): JudgeMetrics {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: "rlf_judge_process_" });
+  const registry = createServiceRegistry("judge"); // with the process metrics, rlf_judge_process_cpu_…
 
   const requests = new Counter({
     name: "rlf_judge_requests_total",

@@ -1,11 +1,11 @@
-// Routing rules of ServerPool (no traffic: the pool only decides; the transport tests send requests).
-import { setTimeout as sleep } from "node:timers/promises";
+// The sampler's server list: URL normalisation, refusals, one keep-alive pool per server with its path
+// prefix. The routing rules themselves (least-loaded, sticky sessions, ejection) are the kit's
+// EndpointPool's and are tested there (services/kit/src/endpoint-pool.test.ts).
 import { afterEach, describe, expect, it } from "vitest";
 import { normaliseServerUrl, ServerPool } from "./server-pool.ts";
 
-const URLS = ["http://127.0.0.1:9001", "http://127.0.0.1:9002", "http://127.0.0.1:9003"];
 const pools: ServerPool[] = [];
-function pool(urls = URLS, options: Partial<ConstructorParameters<typeof ServerPool>[1]> = {}) {
+function pool(urls: string[], options: Partial<ConstructorParameters<typeof ServerPool>[1]> = {}) {
   const p = new ServerPool(urls, { connections: 4, ...options });
   pools.push(p);
   return p;
@@ -28,99 +28,32 @@ describe("normaliseServerUrl", () => {
 });
 
 describe("ServerPool", () => {
-  it("refuses an empty or duplicated server list", () => {
-    expect(() => pool([])).toThrow(/at least one/);
-    expect(() => pool(["http://a:1", "http://a:1/"])).toThrow(/listed twice/);
+  it("refuses an empty server list, and one that names a server twice once normalised", () => {
+    expect(() => pool([])).toThrow(/at least one server URL/);
+    expect(() => pool(["http://a:1", "http://a:1/v1/"])).toThrow(/http:\/\/a:1 is listed twice/);
   });
 
-  it("sends each request to the server with the fewest in flight", () => {
-    const p = pool();
-    const picked = Array.from({ length: 9 }, () => {
-      const s = p.pick(undefined);
-      p.begin(s);
-      return s.url;
-    });
-    for (const url of URLS) expect(picked.filter((u) => u === url)).toHaveLength(3);
-    // Free two slots on the second server: it is now the least loaded, twice.
-    const second = p.pick(undefined, new Set([URLS[0]!, URLS[2]!]));
-    p.end(second);
-    p.end(second);
-    expect(p.pick(undefined).url).toBe(URLS[1]);
-    expect(p.status().map((s) => s.inFlight)).toEqual([3, 1, 3]);
+  it("gives each server its normalised URL, its path prefix and its own keep-alive pool", () => {
+    const p = pool(["http://gpu-0:8000/v1", "https://proxy.internal/llm/"]);
+    expect(p.endpoints.map((s) => [s.url, s.basePath])).toEqual([
+      ["http://gpu-0:8000", ""],
+      ["https://proxy.internal/llm", "/llm"],
+    ]);
+    expect(p.endpoints[0]!.dispatcher).not.toBe(p.endpoints[1]!.dispatcher);
   });
 
-  it("spreads sequential requests over idle servers (ties rotate)", () => {
-    const p = pool();
-    const seen = new Set(Array.from({ length: 3 }, () => p.pick(undefined).url));
-    expect(seen.size).toBe(3);
-  });
-
-  it("keeps a session on its server even when another is less loaded", () => {
-    const p = pool();
+  it("routes with the pool options it was given: a session sticks, a failure ejects for cooldownMs", () => {
+    const p = pool(["http://a:1", "http://b:1"], { cooldownMs: 60_000, maxSessions: 1 });
     const first = p.pick("traj-1");
     p.begin(first);
-    p.begin(first);
-    for (let i = 0; i < 5; i++) expect(p.pick("traj-1").url).toBe(first.url);
-    expect(p.sessionServer("traj-1")).toBe(first.url);
-  });
-
-  it("re-pins a session to the least-loaded healthy server when its server is ejected", () => {
-    const p = pool(URLS.slice(0, 2));
-    const first = p.pick("traj-1");
+    expect(p.pick("traj-1")).toBe(first);
     p.failed(first);
-    expect(p.status().find((s) => s.url === first.url)?.healthy).toBe(false);
-    const second = p.pick("traj-1");
-    expect(second.url).not.toBe(first.url);
-    expect(p.sessionServer("traj-1")).toBe(second.url);
-    // The session stays where it was re-pinned, also after the first server is back.
-    p.succeeded(first);
-    expect(p.pick("traj-1").url).toBe(second.url);
-  });
-
-  it("brings an ejected server back after its cool-down, and doubles the cool-down on repeat failures", async () => {
-    const p = pool(URLS.slice(0, 2), { cooldownMs: 40, maxCooldownMs: 100 });
-    const [a] = URLS;
-    const server = p.pick(undefined, new Set([URLS[1]!]));
-    expect(server.url).toBe(a);
-    p.failed(server);
-    expect(p.status()[0]!.ejectedForMs).toBeGreaterThan(20);
-    for (let i = 0; i < 4; i++) expect(p.pick(undefined).url).not.toBe(a);
-    await sleep(50);
-    expect(p.status()[0]).toMatchObject({ healthy: true, ejectedForMs: 0, consecutiveFailures: 1 });
-    p.failed(server); // second failure in a row: 80 ms
-    expect(p.status()[0]!.ejectedForMs).toBeGreaterThan(60);
-    p.failed(server); // third: 160 ms, capped at 100
-    expect(p.status()[0]!.ejectedForMs).toBeGreaterThan(80);
-    expect(p.status()[0]!.ejectedForMs).toBeLessThanOrEqual(100);
-    p.succeeded(server);
-    expect(p.status()[0]).toMatchObject({ healthy: true, ejectedForMs: 0, consecutiveFailures: 0 });
-  });
-
-  it("when every server is ejected, still answers: an untried one, else the one back first", () => {
-    const p = pool(URLS.slice(0, 2), { cooldownMs: 10_000 });
-    const [a, b] = URLS.slice(0, 2).map((u) => p.pick(undefined, new Set(URLS.filter((x) => x !== u))));
-    p.failed(a!);
-    p.failed(b!);
-    p.failed(b!); // b's cool-down is longer
-    expect(p.pick(undefined).url).toBe(a!.url);
-    expect(p.pick(undefined, new Set([a!.url])).url).toBe(b!.url);
-    expect(p.pick(undefined, new Set([a!.url, b!.url])).url).toBe(a!.url);
-  });
-
-  it("avoids the servers a request already tried while another is healthy", () => {
-    const p = pool();
-    const tried = new Set([URLS[0]!, URLS[1]!]);
-    for (let i = 0; i < 3; i++) expect(p.pick(undefined, tried).url).toBe(URLS[2]);
-    expect(p.pick("s", new Set([URLS[0]!])).url).not.toBe(URLS[0]);
-  });
-
-  it("forgets the least recently used sessions beyond its cap", () => {
-    const p = pool(URLS, { maxSessions: 3 });
-    for (const id of ["s1", "s2", "s3"]) p.pick(id);
-    p.pick("s1"); // refresh s1: s2 is now the oldest
-    p.pick("s4");
-    expect(p.sessionCount).toBe(3);
-    expect(p.sessionServer("s2")).toBeUndefined();
-    for (const id of ["s1", "s3", "s4"]) expect(p.sessionServer(id)).toBeDefined();
+    expect(p.status().find((s) => s.url === first.url)).toMatchObject({ healthy: false, inFlight: 1 });
+    expect(p.status().find((s) => s.url === first.url)!.ejectedForMs).toBeGreaterThan(50_000);
+    expect(p.pick("traj-1").url).not.toBe(first.url);
+    p.pick("traj-2"); // maxSessions 1: traj-1 is forgotten
+    expect(p.sessionCount).toBe(1);
+    expect(p.sessionEndpoint("traj-1")).toBeUndefined();
+    p.end(first);
   });
 });
