@@ -1,5 +1,9 @@
 // @rlfactory/kit — the service kit: plumbing shared by the gateway, the judge and the rollout service.
+export { type CallerGone, callerGone, httpCallerGone } from "./caller-gone.ts";
 export { canonicalJson, sha256Hex } from "./canonical-json.ts";
-export { callerGone, type GrpcHost, startGrpcHost } from "./grpc-host.ts";
+export { type GrpcHost, startGrpcHost } from "./grpc-host.ts";
+export type { KeyValueStore } from "./key-value-store.ts";
+export { createMemoryStore, type MemoryStoreOptions } from "./memory-store.ts";
+export { createRedisStore, DEFAULT_REDIS_READY_TIMEOUT_MS, type RedisStoreOptions } from "./redis-store.ts";
 export { hash32, rngStream, unit } from "./seeded-random.ts";
 export { raceSignal, SingleFlight } from "./single-flight.ts";
