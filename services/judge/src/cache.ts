@@ -42,12 +42,9 @@ export function judgeCacheKey(parts: CacheKeyParts): string {
 }
 
 function createStore(config: JudgeConfig["cache"], log: Logger): KeyValueStore {
-  if (config.backend === "memory") return createMemoryStore({ maxEntries: config.max_entries });
-  const store = createRedisStore({ url: config.redis_url, keyPrefix: config.key_prefix, log });
-  void store.ready().then((ok) => {
-    if (!ok) log.warn("judge cache: redis not reachable yet; cache misses until it is");
-  });
-  return store;
+  return config.backend === "memory"
+    ? createMemoryStore({ maxEntries: config.max_entries })
+    : createRedisStore({ url: config.redis_url, keyPrefix: config.key_prefix, log });
 }
 
 export interface ScoreCache {
@@ -68,6 +65,11 @@ export interface ScoreCache {
 export function createScoreCache(config: JudgeConfig["cache"], log: Logger): ScoreCache {
   const store = createStore(config, log);
   const flights = new SingleFlight<JudgeScore>();
+  let closed = false;
+  // Not awaited: the first requests wait for it (inside the store) instead of the judge's start-up.
+  void store.ready().then((ok) => {
+    if (!ok && !closed) log.warn("judge cache: redis not reachable yet; cache misses until it is");
+  });
 
   async function lookup(key: string): Promise<JudgeScore | undefined> {
     try {
@@ -118,6 +120,9 @@ export function createScoreCache(config: JudgeConfig["cache"], log: Logger): Sco
       // A caller that joined another's judgment reads as cached.
       return joined ? { ...value, metadata: { ...value.metadata, cached: true } } : value;
     },
-    close: () => store.close(),
+    close: () => {
+      closed = true;
+      return store.close();
+    },
   };
 }
