@@ -31,7 +31,7 @@ module.exports = {
       name: "kit-and-proto-stand-alone",
       severity: "error",
       comment: "The service kit and the proto package depend on no other rlfactory package but proto.",
-      from: { path: "^(proto|services/kit)/" },
+      from: { path: "^(proto|services/kit)/", pathNot: TEST_FILE },
       to: { path: "^(gateway|services|test)/", pathNot: "^services/kit/" },
     },
     {

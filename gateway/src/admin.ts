@@ -1,6 +1,7 @@
 // The admin HTTP surface (fastify): health, readiness, Prometheus metrics, and a JSON way to list and
 // call tools for callers without gRPC — through the same invoker, so the same policy stack.
 import { type Context, propagation, ROOT_CONTEXT, SpanKind, trace } from "@opentelemetry/api";
+import { httpCallerGone } from "@rlfactory/kit";
 import type { Content } from "@rlfactory/proto/types/Content";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { Registry } from "prom-client";
@@ -87,11 +88,8 @@ export function buildAdminApp(deps: AdminDeps): FastifyInstance {
       }
       const body = parsed.data;
       const name = target.slice(0, colon);
-      const controller = new AbortController();
       // The client hanging up before the answer cancels the call.
-      reply.raw.once("close", () => {
-        if (!reply.raw.writableFinished) controller.abort();
-      });
+      const signal = httpCallerGone(reply.raw);
       const parent: Context = propagation.extract(ROOT_CONTEXT, req.headers);
       const outcome = await tracer.startActiveSpan(
         "POST /v1/tools/{name}:call",
@@ -110,7 +108,7 @@ export function buildAdminApp(deps: AdminDeps): FastifyInstance {
                 trajectoryId: body.trajectory_id ?? "",
                 bypassCache: body.cache === "bypass",
                 callId: body.call_id ?? "",
-                signal: controller.signal,
+                signal,
               },
               trace.setSpan(parent, span),
               span,

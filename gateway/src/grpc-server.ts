@@ -5,7 +5,7 @@
 // level problems (auth, batch size) become gRPC status errors.
 import { Metadata, type ServerUnaryCall, type sendUnaryData, status } from "@grpc/grpc-js";
 import { type Context, context, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
-import { type GrpcHost, startGrpcHost } from "@rlfactory/kit";
+import { type CallerGone, callerGone, type GrpcHost, startGrpcHost } from "@rlfactory/kit";
 import type { CallToolsRequest__Output } from "@rlfactory/proto/types/CallToolsRequest";
 import type { CallToolsResponse } from "@rlfactory/proto/types/CallToolsResponse";
 import type { ListToolsRequest__Output } from "@rlfactory/proto/types/ListToolsRequest";
@@ -102,7 +102,7 @@ function handle<Req, Res>(
   call: ServerUnaryCall<Req, Res>,
   callback: sendUnaryData<Res>,
   method: string,
-  body: (ctx: Context, span: Span, rpc: RpcScope) => Promise<Res>,
+  body: (ctx: Context, span: Span, rpc: CallerGone) => Promise<Res>,
 ): void {
   if (!deps.auth.check(firstString(call.metadata, "authorization"))) {
     callback(rpcError(status.UNAUTHENTICATED, "missing or invalid API key (authorization: Bearer KEY)"));
@@ -118,7 +118,7 @@ function handle<Req, Res>(
     parent,
   );
   const ctx = trace.setSpan(parent, span);
-  const rpc = rpcScope(call);
+  const rpc = callerGone(call);
   context
     .with(ctx, () => body(ctx, span, rpc))
     .then(
@@ -129,26 +129,14 @@ function handle<Req, Res>(
         callback(e);
       },
     )
-    .finally(() => span.end());
-}
-
-/** What every call of one RPC shares: the client's cancellation and the RPC's own deadline. */
-interface RpcScope {
-  signal: AbortSignal;
-  rpcRemainingMs: number | undefined;
-}
-
-function rpcScope(call: ServerUnaryCall<unknown, unknown>): RpcScope {
-  const controller = new AbortController();
-  call.once("cancelled", () => controller.abort());
-  const deadline = call.getDeadline();
-  const deadlineAt = deadline instanceof Date ? deadline.getTime() : deadline;
-  const rpcRemainingMs = Number.isFinite(deadlineAt) ? Math.max(1, deadlineAt - Date.now()) : undefined;
-  return { signal: controller.signal, rpcRemainingMs };
+    .finally(() => {
+      rpc.done();
+      span.end();
+    });
 }
 
 /** Builds the invoker's request; the RPC's own deadline and cancellation bound the call. */
-function toCallRequest(c: ToolCall__Output, { signal, rpcRemainingMs }: RpcScope): CallRequest {
+function toCallRequest(c: ToolCall__Output, { signal, remainingMs }: CallerGone): CallRequest {
   return {
     name: c.name,
     argumentsJson: c.arguments_json,
@@ -157,7 +145,7 @@ function toCallRequest(c: ToolCall__Output, { signal, rpcRemainingMs }: RpcScope
     bypassCache: c.cache === "CACHE_BYPASS",
     callId: c.call_id,
     signal,
-    ...(rpcRemainingMs !== undefined ? { rpcRemainingMs } : {}),
+    ...(remainingMs !== undefined ? { rpcRemainingMs: remainingMs } : {}),
   };
 }
 

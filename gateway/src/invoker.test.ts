@@ -2,9 +2,10 @@
 import { EventEmitter } from "node:events";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
 import { INVALID_SPAN_CONTEXT, ROOT_CONTEXT, trace } from "@opentelemetry/api";
+import { createMemoryStore } from "@rlfactory/kit";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { MemoryResultCache } from "./cache.ts";
+import { ResultCache } from "./cache.ts";
 import { Catalog } from "./catalog.ts";
 import { normaliseConfig } from "./config.ts";
 import { GatewayError } from "./errors.ts";
@@ -70,7 +71,11 @@ function setup(
   const catalog = new Catalog(config.servers, log);
   catalog.track(upstream);
   const policies = new Map([["s", new UpstreamPolicies(server.upstream)]]);
-  const invoker = new Invoker(catalog, new MemoryResultCache({ maxEntries: 100, maxBytes: 1e6 }), policies);
+  const invoker = new Invoker(
+    catalog,
+    new ResultCache(createMemoryStore({ maxEntries: 100, maxBytes: 1e6 })),
+    policies,
+  );
   const call = (over: Partial<CallRequest> = {}) =>
     invoker.call(
       {
@@ -215,6 +220,25 @@ describe("Invoker: deadline, bulkhead, output cap", () => {
     expect(o.error?.code).toBe("TIMEOUT");
     expect(o.error?.message).toMatch(/30 ms deadline/);
     expect(upstreamSignal?.aborted).toBe(true);
+  });
+
+  it("the caller leaving is CANCELLED; the caller's own deadline passing (callerGone) is a TIMEOUT", async () => {
+    const { call } = setup(
+      (_a, opts) =>
+        new Promise((_, rej) => opts.signal.addEventListener("abort", () => rej(opts.signal.reason))),
+    );
+    const outcomeWhenCaller = async (reason: unknown) => {
+      const caller = new AbortController();
+      const pending = call({ deadlineMs: 60_000, signal: caller.signal });
+      caller.abort(reason);
+      return (await pending).error;
+    };
+    expect(await outcomeWhenCaller(new Error("the client cancelled the call"))).toMatchObject({
+      code: "CANCELLED",
+    });
+    const late = await outcomeWhenCaller(new DOMException("the call's deadline passed", "TimeoutError"));
+    expect(late?.code).toBe("TIMEOUT");
+    expect(late?.message).toMatch(/60000 ms deadline/);
   });
 
   it("caps the deadline at maxDeadlineMs", async () => {

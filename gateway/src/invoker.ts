@@ -286,7 +286,7 @@ function startDeadline(deadlineMs: number, caller: AbortSignal | undefined, name
       ),
     deadlineMs,
   );
-  const onCancel = () => controller.abort(callerReason(caller?.reason, name));
+  const onCancel = () => controller.abort(callerReason(caller?.reason, name, deadlineMs));
   if (caller?.aborted) onCancel();
   else caller?.addEventListener("abort", onCancel, { once: true });
   return {
@@ -298,8 +298,12 @@ function startDeadline(deadlineMs: number, caller: AbortSignal | undefined, name
   };
 }
 
-function callerReason(reason: unknown, name: string): GatewayError {
-  return isGatewayError(reason) ? reason : new GatewayError("CANCELLED", `${name}: cancelled by the caller`);
+/** The caller's own deadline passing (a "TimeoutError", see callerGone) is a TIMEOUT, not a cancel. */
+function callerReason(reason: unknown, name: string, deadlineMs: number): GatewayError {
+  if (isGatewayError(reason)) return reason;
+  if (reason instanceof DOMException && reason.name === "TimeoutError")
+    return new GatewayError("TIMEOUT", `${name}: no result within the ${deadlineMs} ms deadline`);
+  return new GatewayError("CANCELLED", `${name}: cancelled by the caller`);
 }
 
 function annotate(span: Span, o: CallOutcome, req: CallRequest): void {

@@ -11,7 +11,7 @@
 //                                             [--slow-fraction 0.05] [--slow-ms 200]
 import { setTimeout as delay } from "node:timers/promises";
 import { parseArgs } from "node:util";
-import { hash32, unit } from "@rlfactory/kit";
+import { canonicalJson, hash32, unit } from "@rlfactory/kit";
 import { createToolServer, defineTool, serveFromArgs, ToolError, type ToolServer } from "@rlfactory/toolkit";
 import { z } from "zod";
 
@@ -30,18 +30,6 @@ export const DEFAULT_LATENCY_MODEL: LatencyModel = {
   slowFraction: 0.05,
   slowMs: 200,
 };
-
-/** JSON with object keys sorted at every level, so equal arguments give equal keys whatever their key order. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
-}
 
 /** The latency of a call with these arguments, in ms (a pure function of the model and the arguments). */
 export function drawLatencyMs(model: LatencyModel, args: unknown): number {

@@ -331,6 +331,18 @@ describe("cache", () => {
     expect(sim.requests).toHaveLength(7);
   });
 
+  it("a twin that leaves does not cancel the judgment the other still waits for", async () => {
+    const { sim, service } = await setup(capitalJudge, {}, { latencyMs: 30 });
+    const leaving = new AbortController();
+    const first = service.judge(pointwise("Paris"), { signal: leaving.signal });
+    const second = service.judge(pointwise("Paris"));
+    leaving.abort();
+    expect(failed(await first).code).toBe("CANCELLED");
+    const score = ok(await second);
+    expect(score.score).toBeCloseTo(norm10(9));
+    expect(sim.requests).toHaveLength(1);
+  });
+
   it("the Redis cache is shared by services (a real redis-server)", async () => {
     const redis = await startRedis();
     cleanups.push(() => redis.stop());

@@ -62,7 +62,11 @@ export function createJudgeService(config: JudgeConfig, options: JudgeServiceOpt
   const random = options.random ?? Math.random;
   const cache = createScoreCache(config.cache, log);
 
-  async function judgeModel(request: ModelRequest, raw: unknown, signal: AbortSignal): Promise<JudgeScore> {
+  async function judgeModel(
+    request: ModelRequest,
+    raw: unknown,
+    callerSignal: AbortSignal,
+  ): Promise<JudgeScore> {
     if (!backend) throw new JudgeError("BACKEND_UNAVAILABLE", NO_BACKEND_MESSAGE);
     const rubric = resolveRubric(request, config.rubrics);
     const rawFields = raw !== null && typeof raw === "object" ? (raw as Record<string, unknown>) : {};
@@ -87,7 +91,8 @@ export function createJudgeService(config: JudgeConfig, options: JudgeServiceOpt
           : { response: clean(request.response) };
     if (removed > 0) notes.push(`removed ${removed} score-like token(s) from the judged text`);
 
-    const run = async (): Promise<JudgeScore> => {
+    // `signal` is the one the judge calls carry: the caller's, or a shared judgment's (see the cache).
+    const run = async (signal: AbortSignal): Promise<JudgeScore> => {
       const started = performance.now();
       const ledger = new CallLedger();
       const ctx: ModeContext = {
@@ -145,7 +150,7 @@ export function createJudgeService(config: JudgeConfig, options: JudgeServiceOpt
     };
 
     const deterministic = sampling.temperature === 0 && samples === 1 && request.no_cache !== true;
-    if (!deterministic) return run();
+    if (!deterministic) return run(callerSignal);
     const key = judgeCacheKey({
       judgeModel: backend.model,
       template: `${rubric.template.id}@${rubric.template.version}`,
@@ -156,7 +161,7 @@ export function createJudgeService(config: JudgeConfig, options: JudgeServiceOpt
       sampling: { ...sampling },
       samples,
     });
-    return cache.through(key, run);
+    return cache.through(key, callerSignal, run);
   }
 
   async function judgeOnce(request: JudgeRequest, raw: unknown, signal: AbortSignal): Promise<JudgeScore> {

@@ -16,3 +16,14 @@ describe("canonicalJson", () => {
     expect(canonicalJson({ a: undefined, b: null })).toBe('{"b":null}');
   });
 });
+
+describe("canonicalJson with a string normaliser", () => {
+  const trim = (s: string) => s.trim();
+  it("rewrites string values at every depth, never keys", () => {
+    expect(canonicalJson({ " k": [" a ", { b: " c" }], n: 1 }, trim)).toBe('{" k":["a",{"b":"c"}],"n":1}');
+  });
+  it("leaves the text unchanged when the strings are already normal", () => {
+    const value = { b: ["x", { y: "z" }], a: null };
+    expect(canonicalJson(value, trim)).toBe(canonicalJson(value));
+  });
+});

@@ -2,14 +2,19 @@
 // only in key order produce the same text, so they share a cache key.
 import { createHash } from "node:crypto";
 
-export function canonicalJson(value: unknown): string {
+/**
+ * `normaliseString`, when given, rewrites every string value (not keys) first, so that differences
+ * the caller calls invisible (line endings, outer whitespace) give the same text too.
+ */
+export function canonicalJson(value: unknown, normaliseString?: (text: string) => string): string {
+  if (typeof value === "string" && normaliseString) return JSON.stringify(normaliseString(value));
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
   if (Array.isArray(value))
-    return `[${value.map((v) => (v === undefined ? "null" : canonicalJson(v))).join(",")}]`;
+    return `[${value.map((v) => (v === undefined ? "null" : canonicalJson(v, normaliseString))).join(",")}]`;
   const entries = Object.entries(value as Record<string, unknown>)
     .filter(([, v]) => v !== undefined)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v, normaliseString)}`).join(",")}}`;
 }
 
 export function sha256Hex(text: string): string {

@@ -1,4 +1,5 @@
 // @rlfactory/kit — the service kit: plumbing shared by the gateway, the judge and the rollout service.
+export { type CallerGone, callerGone, httpCallerGone } from "./caller-gone.ts";
 export { canonicalJson, sha256Hex } from "./canonical-json.ts";
 export {
   ENDPOINT_POOL_DEFAULTS,
@@ -7,7 +8,10 @@ export {
   type EndpointStatus,
   type PoolEndpoint,
 } from "./endpoint-pool.ts";
-export { callerGone, type GrpcHost, startGrpcHost } from "./grpc-host.ts";
+export { type GrpcHost, startGrpcHost } from "./grpc-host.ts";
+export type { KeyValueStore } from "./key-value-store.ts";
+export { createMemoryStore, type MemoryStoreOptions } from "./memory-store.ts";
 export { createServiceRegistry, metricName, metricPrefix } from "./metrics-registry.ts";
+export { createRedisStore, DEFAULT_REDIS_READY_TIMEOUT_MS, type RedisStoreOptions } from "./redis-store.ts";
 export { hash32, rngStream, unit } from "./seeded-random.ts";
 export { raceSignal, SingleFlight } from "./single-flight.ts";

@@ -145,9 +145,11 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** A real redis-server on a loopback port, with persistence off. */
-export async function startRedis(): Promise<{ url: string; stop(): Promise<void> }> {
-  const port = await freePort();
+/** A real redis-server on a loopback port (`port`, else a free one), with persistence off. */
+export async function startRedis(
+  opts: { port?: number } = {},
+): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = opts.port ?? (await freePort());
   const child = spawn(
     "redis-server",
     ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],

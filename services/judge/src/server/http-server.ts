@@ -9,6 +9,7 @@
 //   GET  /metrics   Prometheus text
 // A `traceparent` header continues the caller's trace; a client that hangs up cancels its judgment.
 
+import { httpCallerGone } from "@rlfactory/kit";
 import { extractTraceContext } from "@rlfactory/telemetry";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { Registry } from "prom-client";
@@ -46,15 +47,11 @@ export function buildJudgeHttpServer(deps: JudgeHttpDeps): JudgeHttpServer {
   );
 
   app.post("/v1/judge", async (req, reply) => {
-    const controller = new AbortController();
-    reply.raw.once("close", () => {
-      if (!reply.raw.writableFinished) controller.abort(new Error("the client disconnected"));
-    });
     const outcome = await deps.judgments.run(req.body, {
       transport: "http",
       spanName: "POST /v1/judge",
       parent: extractTraceContext(req.headers),
-      signal: controller.signal,
+      signal: httpCallerGone(reply.raw),
     });
     return outcome.ok
       ? reply.send(outcomeToJson(outcome))

@@ -16,6 +16,7 @@
 //   "skip"            the judge is left out of the total and reported as skipped: the score carries
 //                     `skipped: true` and a detail "skipped (judge failed: …)" (the reward composer
 //                     leaves skipped components out of `reward_components`) — never a silent 0.
+import { raceSignal } from "@rlfactory/kit";
 import { z } from "zod";
 import {
   isRewardConfigError,
@@ -128,30 +129,23 @@ function judgeScorer(name: string, config: JudgeConfig) {
     if (answer === null) return { value: 0, detail: "no answer" };
     const deadline = AbortSignal.timeout(config.deadline_ms);
     const signal = ctx.signal ? AbortSignal.any([ctx.signal, deadline]) : deadline;
-    let onAbort = () => {};
-    const abandoned = new Promise<never>((_, reject) => {
-      onAbort = () =>
-        reject(
-          deadline.aborted
-            ? new RewardInfraError(name, "JUDGE_TIMEOUT", `no verdict within ${config.deadline_ms} ms`)
-            : new RewardInfraError(name, "CANCELLED", "scoring was cancelled"),
-        );
-      if (signal.aborted) onAbort();
-      else signal.addEventListener("abort", onAbort, { once: true });
-    });
     let verdict: JudgeVerdict;
     try {
       const request = { task, answer, sampledTexts, signal, ...rubric };
-      verdict = await Promise.race([judge.score(request), abandoned]);
+      // Abandoned at the deadline or the caller's abort, whether or not the judge honours the signal.
+      verdict = await raceSignal(judge.score(request), signal);
     } catch (err) {
+      if (signal.aborted) {
+        throw deadline.aborted
+          ? new RewardInfraError(name, "JUDGE_TIMEOUT", `no verdict within ${config.deadline_ms} ms`)
+          : new RewardInfraError(name, "CANCELLED", "scoring was cancelled");
+      }
       if (isRewardScoringError(err)) {
         const Kind = err.kind === "config" ? RewardConfigError : RewardInfraError;
         throw new Kind(name, err.code, err.message, { cause: err });
       }
       const message = err instanceof Error ? err.message : String(err);
       throw new RewardInfraError(name, "JUDGE_ERROR", `judge failed: ${oneLine(message)}`, { cause: err });
-    } finally {
-      signal.removeEventListener("abort", onAbort);
     }
     const score = verdict?.score;
     if (typeof score !== "number" || !(score >= 0 && score <= 1)) {

@@ -10,6 +10,7 @@
 import { once } from "node:events";
 import type { ServerResponse } from "node:http";
 import { PassThrough } from "node:stream";
+import { httpCallerGone } from "@rlfactory/kit";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import { z } from "zod";
@@ -109,15 +110,6 @@ function wantsNdjson(req: FastifyRequest): boolean {
   return (req.headers.accept ?? "").split(",").some((part) => part.trim().startsWith(NDJSON));
 }
 
-/** Aborts when the client hangs up before the response is complete. */
-function callerGone(reply: FastifyReply): AbortSignal {
-  const controller = new AbortController();
-  reply.raw.once("close", () => {
-    if (!reply.raw.writableFinished) controller.abort(new Error("the client disconnected"));
-  });
-  return controller.signal;
-}
-
 async function allGroups(deps: RolloutHttpDeps, request: ParsedRolloutRequest, reply: FastifyReply) {
   const groups: TrajectoryGroupJson[] = [];
   try {
@@ -125,7 +117,7 @@ async function allGroups(deps: RolloutHttpDeps, request: ParsedRolloutRequest, r
       engine: deps.engine,
       versions: deps.versions,
       request,
-      callerGone: callerGone(reply),
+      callerGone: httpCallerGone(reply.raw),
       stop: deps.stopping,
       log: deps.log,
       via: ROUTE,
@@ -142,7 +134,7 @@ async function allGroups(deps: RolloutHttpDeps, request: ParsedRolloutRequest, r
 
 function streamGroups(deps: RolloutHttpDeps, request: ParsedRolloutRequest, reply: FastifyReply) {
   const out = new PassThrough();
-  const gone = callerGone(reply);
+  const gone = httpCallerGone(reply.raw);
   runRollout({
     engine: deps.engine,
     versions: deps.versions,
