@@ -40,7 +40,7 @@ import { unit } from "@rlfactory/kit";
 import {
   createRolloutEngine,
   createSampler,
-  gatewayToolCaller,
+  gatewayTools,
   type ModelTokenizer,
   parseRolloutConfig,
   qwen3Tokenizer,
@@ -376,7 +376,7 @@ async function runAsync(stack: Stack, o: RolloutBenchOptions, tasks: Task[], inF
   const engine = await engineFor(
     stack,
     o,
-    { sampler: stack.sampler, toolCaller: gatewayToolCaller(stack.client) },
+    { sampler: stack.sampler, toolCaller: gatewayTools(stack.client) },
     inFlight,
   );
   try {
@@ -390,7 +390,7 @@ async function runAsync(stack: Stack, o: RolloutBenchOptions, tasks: Task[], inF
 async function runLockstep(stack: Stack, o: RolloutBenchOptions, tasks: Task[]) {
   const trajectories: Trajectory[] = [];
   const batchWalls: number[] = [];
-  const step = lockstep(stack.sampler, gatewayToolCaller(stack.client));
+  const step = lockstep(stack.sampler, gatewayTools(stack.client));
   const engine = await engineFor(stack, o, step, o.concurrency);
   const started = performance.now();
   let wall = 0;
@@ -690,7 +690,7 @@ export async function benchRollout(out: string, options: Partial<RolloutBenchOpt
     // parallel calls: the wall time of each turn's CallTools (one trajectory in flight by default, so
     // nothing else runs) vs its slowest call replayed alone (same arguments → same latency)
     const toolTurns: ToolTurn[] = [];
-    const caller = gatewayToolCaller(stack.client);
+    const caller = gatewayTools(stack.client);
     const parallelEngine = await engineFor(
       stack,
       o,

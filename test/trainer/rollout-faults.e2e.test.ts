@@ -148,6 +148,39 @@ describe("rollout under faults", () => {
     for (const t of trajectories) expect(() => trajectorySchema.parse(t)).not.toThrow();
   }, 60_000);
 
+  it("a tool-verified reward with the gateway down: reward null with UNAVAILABLE, not an internal error", async () => {
+    const gateway = await startTestGateway({
+      servers: { search: { command: process.execPath, args: [RLF, "tool", "search", "--stdio"] } },
+    });
+    cleanups.push(() => gateway.stop());
+    // answers on its first turn: the trajectory needs no tool, only its reward does
+    const sim = await startSimulatedLlm({ policy: "parallel-calls", policyOptions: { turns: 0 }, seed: 4 });
+    cleanups.push(() => sim.close());
+    const tasks = (await loadTasks(SAMPLE_HOTPOTQA_DATASET)).slice(0, 3);
+    const engine = await createRolloutEngine(
+      config(sim, gateway, {
+        reward: {
+          components: [
+            { type: "tool_verified", tool: "search__search", arguments: { query: "{{answer}}" } },
+            { type: "format", weight: 0.1 },
+          ],
+        },
+      }),
+    );
+    cleanups.push(() => engine.close());
+    await gateway.stop(); // the engine listed the catalog; now nothing listens at the gateway's address
+
+    const trajectories = await collect(engine.rollout(tasks));
+    expect(trajectories).toHaveLength(6);
+    for (const t of trajectories) {
+      expect([t.status, t.status_reason, t.tool_calls]).toEqual(["completed", "answer", []]);
+      expect(t.reward_error).toMatchObject({ component: "tool_verified", code: "UNAVAILABLE" });
+      expect(t.reward_error?.message).toMatch(/^search__search: UNAVAILABLE: /);
+      expect([t.reward, t.advantage]).toEqual([null, null]);
+      expect(t.reward_components).toEqual({ format: 1 }); // the other component still reported
+    }
+  }, 60_000);
+
   it("cancellation: trajectories in flight end aborted and are still returned", async () => {
     const gateway = await startTestGateway({
       servers: { search: { command: process.execPath, args: [RLF, "tool", "search", "--stdio"] } },

@@ -3,6 +3,17 @@
 // rewards, GRPO advantages, tasks, trajectories (JSONL/Parquet), reports, and the service in front of
 // the engine (gRPC + HTTP). The export list is explicit: what is not here is internal.
 
+// the gateway's tools (the loop's and the rewards' one adapter)
+export {
+  GatewayCallError,
+  type GatewayTools,
+  gatewayTools,
+  type ToolCaller,
+  type ToolCallInput,
+  type ToolCallOutcome,
+  type ToolInvoker,
+  type ToolOutcome,
+} from "./gateway-tools.ts";
 // rewards and advantages
 export { type GroupStats, groupAdvantages } from "./grpo.ts";
 // inference
@@ -41,7 +52,7 @@ export {
   type RewardConfigInput,
   type RewardFn,
 } from "./rewards/reward-config.ts";
-export type { Judge, RewardComponent, RewardInput, ToolInvoker } from "./rewards/types.ts";
+export type { Judge, RewardComponent, RewardInput } from "./rewards/types.ts";
 // the rollout loop and engine
 export { createRolloutEngine, type EngineParts, InvalidTaskError } from "./rollout/create-rollout-engine.ts";
 export {
@@ -58,12 +69,6 @@ export type {
   TrajectoryGroup,
 } from "./rollout/rollout-engine.ts";
 export { renderPromptIds } from "./rollout/rollout-loop.ts";
-export {
-  gatewayToolCaller,
-  type ToolCaller,
-  type ToolCallInput,
-  type ToolOutcome,
-} from "./rollout/tool-caller.ts";
 // the rollout service
 export { isBadRequest, RolloutRequestError } from "./serve/errors.ts";
 export { DEFAULT_MAX_MESSAGE_BYTES, loadRolloutProto, ROLLOUT_SERVICE } from "./serve/proto.ts";

@@ -1,5 +1,5 @@
 // tool_verified end to end: a real gateway in this process, the real `sql` tool server over Spider's
-// concert_singer sample and the real `code` sandbox server, reached through gatewayToolInvoker.
+// concert_singer sample and the real `code` sandbox server, reached through the gateway adapter (gateway-tools.ts).
 // Infrastructure failures are real too: a deadline the code tool cannot meet (TIMEOUT), a tool server
 // that has been shut down (UNAVAILABLE), a gateway address nothing listens on.
 
@@ -9,7 +9,7 @@ import { qaTask, rewardInput } from "@rlfactory/test-support/reward-fixtures";
 import type { HttpServing } from "@rlfactory/toolkit";
 import { createCodeServer, createSqlServer } from "@rlfactory/tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { gatewayToolInvoker } from "./gateway-tool-invoker.ts";
+import { gatewayTools } from "../gateway-tools.ts";
 import { createRewardFn, type RewardConfigInput } from "./reward-config.ts";
 import type { RewardContext } from "./types.ts";
 
@@ -49,7 +49,7 @@ describe("tool_verified through a real gateway", () => {
     gw = await startTestGateway({
       servers: { sql: { url: sql.url }, down: { url: sqlDown.url }, code: { url: code.url } },
     });
-    ctx = { tools: gatewayToolInvoker(gw.client) };
+    ctx = { tools: gatewayTools(gw.client) };
     await sqlDown.close(); // its tools stay in the catalog; calls now find nothing listening
   });
   afterAll(async () => {
@@ -151,9 +151,9 @@ describe("tool_verified through a real gateway", () => {
   it("a gateway nobody listens on, and a cancelled scoring, are infrastructure failures", async () => {
     const nowhere = new GatewayClient(`127.0.0.1:${await freePort()}`);
     try {
-      const out = await score([sqlVerify], GOLD, sqlTask, { tools: gatewayToolInvoker(nowhere) });
+      const out = await score([sqlVerify], GOLD, sqlTask, { tools: gatewayTools(nowhere) });
       expect(out).toMatchObject({ reward: null, error: { code: "UNAVAILABLE" } });
-      expect(out.error?.message).toMatch(/gateway RPC failed/);
+      expect(out.error?.message).toMatch(/^sql__verify: UNAVAILABLE: gateway CallTools failed: /);
     } finally {
       nowhere.close();
     }

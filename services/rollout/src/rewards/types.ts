@@ -2,6 +2,7 @@
 // what it may call (tools through the gateway, a judge), and what it returns. Components are plain
 // objects built from their config entry; `reward-config.ts` composes them.
 import { z } from "zod";
+import type { ToolInvoker } from "../gateway-tools.ts";
 import type { Task } from "../task.ts";
 import type { Trajectory } from "../trajectory.ts";
 
@@ -20,27 +21,6 @@ export interface RewardInput {
    * true when that turn had malformed calls or no action. Needed only by a non-zero `process.malformed`.
    */
   sampledTurnMalformed?: readonly boolean[];
-}
-
-/** One tool call's outcome, as the reward sees it (the gateway's two error channels kept apart). */
-export interface ToolCallOutcome {
-  /** The tool itself reported a failure (MCP `isError`): a normal result, `errorCode` is "OK". */
-  isError: boolean;
-  /** Gateway code: "OK", or why the call itself failed ("TIMEOUT", "UNAVAILABLE", "UNKNOWN_TOOL", ...). */
-  errorCode: string;
-  /** The result's text (the gateway's error message when `errorCode` is not "OK"). */
-  text: string;
-  /** The tool's structured result (MCP `structuredContent`), or null. */
-  structured: unknown | null;
-}
-
-/** Calls one tool by its gateway name (`server__tool`). Never throws for call failures: see `errorCode`. */
-export interface ToolInvoker {
-  call(
-    name: string,
-    args: Record<string, unknown>,
-    opts: { deadlineMs?: number; signal?: AbortSignal },
-  ): Promise<ToolCallOutcome>;
 }
 
 /** What a judge is asked to score. */
@@ -63,6 +43,7 @@ export interface Judge {
 }
 
 export interface RewardContext {
+  /** Verify tools: the gateway adapter (gateway-tools.ts), or a test double. */
   tools: ToolInvoker;
   judge?: Judge;
   /** Aborts scoring (the rollout was cancelled): pending tool and judge calls stop. */

@@ -5,6 +5,7 @@
 import { GatewayClient } from "@rlfactory/gateway/client";
 import { bulkhead } from "cockatiel";
 import type { Logger } from "pino";
+import { gatewayTools, type ToolCaller, type ToolInvoker } from "../gateway-tools.ts";
 import { groupAdvantages } from "../grpo.ts";
 import { createSampler } from "../inference/sampler-config.ts";
 import type { TokenSampler } from "../inference/types.ts";
@@ -12,7 +13,6 @@ import { toolCallFormat } from "../parsers/registry.ts";
 import type { ToolCallFormat } from "../parsers/types.ts";
 import { HttpJudge } from "../rewards/judge.ts";
 import { createRewardFn } from "../rewards/reward-config.ts";
-import type { ToolInvoker } from "../rewards/types.ts";
 import type { Task } from "../task.ts";
 import type { ChatTool } from "../tokenizer/chat-message.ts";
 import { configuredTokenizer, type ModelTokenizer } from "../tokenizer/model-tokenizer.ts";
@@ -22,7 +22,6 @@ import { AsyncQueue } from "./async-queue.ts";
 import type { RolloutConfig } from "./rollout-config.ts";
 import type { InferenceTarget, RolloutEngine, RolloutOptions, TrajectoryGroup } from "./rollout-engine.ts";
 import { type LoopDeps, type LoopResult, renderPromptIds, runTrajectory } from "./rollout-loop.ts";
-import { gatewayToolCaller, type ToolCaller } from "./tool-caller.ts";
 
 export interface EngineParts {
   log?: Logger;
@@ -66,8 +65,10 @@ export async function createRolloutEngine(
     ...(config.format.search_tool === undefined ? {} : { searchTool: config.format.search_tool }),
   });
   const tools = parts.tools ?? (format.name === "search-r1" ? [] : await catalogTools(gateway!, config));
-  const toolCaller = parts.toolCaller ?? gatewayToolCaller(gateway!);
-  const toolInvoker = parts.toolInvoker ?? toolInvokerFrom(toolCaller, config.gateway.deadline_ms);
+  // One adapter for the loop's calls and the rewards' verify calls (gateway-tools.ts).
+  const viaGateway = gateway === undefined ? undefined : gatewayTools(gateway);
+  const toolCaller = parts.toolCaller ?? viaGateway!;
+  const toolInvoker = parts.toolInvoker ?? viaGateway!;
   const reward = createRewardFn(config.reward);
   const judge = config.judge
     ? new HttpJudge(config.judge.url, { timeoutMs: config.judge.timeout_ms })
@@ -302,24 +303,4 @@ async function catalogTools(gateway: GatewayClient, config: RolloutConfig): Prom
         parameters: t.input_schema_json ? (JSON.parse(t.input_schema_json) as Record<string, unknown>) : {},
       },
     }));
-}
-
-/** Rewards call verify tools through the same gateway path as the loop. */
-function toolInvokerFrom(caller: ToolCaller, deadlineMs: number): ToolInvoker {
-  return {
-    async call(name, args, opts) {
-      const [o] = await caller.callTools([{ name, arguments: args }], {
-        trajectoryId: "reward",
-        deadlineMs: opts.deadlineMs ?? deadlineMs,
-        ...(opts.signal === undefined ? {} : { signal: opts.signal }),
-      });
-      if (o === undefined) throw new Error("gateway returned no result");
-      return {
-        isError: o.isError,
-        errorCode: o.errorCode ?? "OK",
-        text: o.errorCode ? o.errorMessage : o.text,
-        structured: o.structured,
-      };
-    },
-  };
 }

@@ -12,6 +12,7 @@
 //
 // Nothing here throws for a trajectory's own failure: every exit is a status with a reason.
 import { context, type Span, SpanStatusCode, trace } from "@opentelemetry/api";
+import { GatewayCallError, type ToolCaller } from "../gateway-tools.ts";
 import { InferenceError, type SamplingParams, type TokenSampler } from "../inference/types.ts";
 import { malformedCall } from "../parsers/malformed.ts";
 import type { ObservationInput, ToolCallFormat } from "../parsers/types.ts";
@@ -21,7 +22,6 @@ import type { ModelTokenizer } from "../tokenizer/model-tokenizer.ts";
 import type { ObservationDeltaFn } from "../tokenizer/observation-delta.ts";
 import { truncateToTokens } from "../tokenizer/truncate-to-tokens.ts";
 import { policyVersionFromText, TrajectoryBuilder, type TrajectoryStatus } from "../trajectory.ts";
-import { GatewayRpcError, type ToolCaller, ToolCallsCancelled } from "./tool-caller.ts";
 
 const tracer = trace.getTracer("@rlfactory/rollout");
 
@@ -277,8 +277,11 @@ async function trajectoryLoop(
       );
     } catch (e) {
       builder.addTiming("tool_ms", performance.now() - toolStart);
-      if (e instanceof ToolCallsCancelled || run.signal?.aborted) return finish("aborted", "cancelled");
-      if (e instanceof GatewayRpcError) return finish("failed", e.message);
+      if (run.signal?.aborted || (e instanceof GatewayCallError && e.code === "CANCELLED")) {
+        return finish("aborted", "cancelled");
+      }
+      // The gateway itself failed (unreachable, ...): not the model's doing, so not shown to it.
+      if (e instanceof GatewayCallError) return finish("failed", e.message);
       throw e;
     }
     builder.addTiming("tool_ms", performance.now() - toolStart);
@@ -289,17 +292,18 @@ async function trajectoryLoop(
     parsed.calls.forEach((call, i) => {
       const o = outcomes[i];
       if (o === undefined) return;
-      const body = fitBody(tokenizer, o.errorCode ? o.errorMessage : o.text, limits.maxToolResponseTokens);
+      const failed = o.errorCode !== "OK";
+      const body = fitBody(tokenizer, o.text, limits.maxToolResponseTokens);
       builder.recordToolCall({
         name: call.name,
         arguments: call.arguments,
-        result: o.errorCode ? o.errorMessage : o.text,
+        result: o.text,
         latency_ms: o.latencyMs,
-        error_code: o.errorCode ?? (o.isError ? "TOOL_ERROR" : null),
-        is_error: o.errorCode !== null || o.isError,
+        error_code: failed ? o.errorCode : o.isError ? "TOOL_ERROR" : null,
+        is_error: failed || o.isError,
         turn: sampledTurn,
       });
-      const input: ObservationInput = o.errorCode
+      const input: ObservationInput = failed
         ? { kind: "failure", name: call.name, code: o.errorCode, message: body }
         : { kind: "result", name: call.name, text: body, isError: o.isError };
       inputs.push({ index: call.index, input });

