@@ -90,7 +90,7 @@ export const rolloutConfigSchema = z.strictObject({
   judge: z.strictObject({ url: z.url(), timeout_ms: positiveInt.default(60_000) }).optional(),
   tokenizer: tokenizerConfigSchema.default({ path: "qwen3" }),
   format: formatConfigSchema.default({ name: "hermes", search_tool: undefined }),
-  /** Tasks for `rlf rollout` (a training engine sends its own to `rlf trainer serve`). */
+  /** Tasks for `rlf rollout` (a training engine sends its own to `rlf rollout serve`). */
   dataset: datasetConfigSchema.optional(),
   rollout: rolloutSectionSchema.default(rolloutSectionSchema.parse({})),
   reward: rewardConfigSchema,
