@@ -122,7 +122,7 @@ describe("README", () => {
     );
     const simulate = shellLines().find((l) => l.startsWith("npx rlf simulate-llm"));
     const rollout = shellLines().find((l) => l.startsWith("npx rlf rollout"));
-    const serve = exampleLines.find((l) => l.startsWith("npx rlf trainer serve"));
+    const serve = exampleLines.find((l) => l.startsWith("npx rlf rollout serve"));
     const curl = exampleLines.find((l) => l.startsWith("curl") && l.includes(":8091/v1/rollout"));
     expect(exampleLines).toEqual(expect.arrayContaining([simulate, rollout, "npm start"]));
     const out = /--out (\S+)/.exec(rollout ?? "")?.[1] ?? "";
@@ -154,7 +154,7 @@ describe("README", () => {
       await waitFor(
         async () => (await fetch("http://127.0.0.1:8091/healthz").catch(() => null))?.ok === true,
         30_000,
-        "rlf trainer serve on 8091",
+        "rlf rollout serve on 8091",
       );
       const served = await run("bash", ["-c", curl ?? ""], { cwd: ROOT, env, timeout: 60_000 });
       const body = JSON.parse(served.stdout) as { groups: { trajectories: { status: string }[] }[] };

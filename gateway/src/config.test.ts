@@ -18,8 +18,8 @@ describe("gateway config", () => {
       `
 grpc: { port: 50051 }
 defaults:
-  deadlineMs: 10000
-  retry: { maxAttempts: 5 }
+  deadline_ms: 10000
+  retry: { max_attempts: 5 }
 servers:
   search:
     command: node
@@ -27,9 +27,9 @@ servers:
     cwd: tools
     include: [search]
     policy:
-      bulkhead: { maxConcurrent: 8 }
+      bulkhead: { max_concurrent: 8 }
     tools:
-      search: { cache: true, cacheTtlMs: 1000 }
+      search: { cache: true, cache_ttl_ms: 1000 }
   calc:
     url: http://127.0.0.1:7002/mcp
     headers: { x-team: rl }
@@ -213,17 +213,102 @@ servers:
     expect(() => normaliseConfig({ servers: { a: { command: "x", polcy: {} } } })).toThrow(/polcy/);
     expect(() => normaliseConfig({ servers: { bad__name: { command: "x" } } })).toThrow(/no '__'/);
     expect(() => normaliseConfig({ servers: { a: { url: "not a url" } } })).toThrow(ConfigError);
-    expect(() => normaliseConfig({ defaults: { deadlineMs: -1 } })).toThrow(/deadlineMs/);
-    expect(() => loadConfigFile(join(dir, "missing.yaml"))).toThrow(/cannot read config/);
+    expect(() => normaliseConfig({ defaults: { deadline_ms: -1 } })).toThrow(/defaults\.deadline_ms/);
+    expect(() => loadConfigFile(join(dir, "missing.yaml"))).toThrow(
+      /cannot read gateway config .*missing\.yaml/,
+    );
+    const bad = write("bad.yaml", "servers:\n  a: { command: x, policy: { retry: { max_attempts: 0 } } }\n");
+    expect(() => loadConfigFile(bad)).toThrow(`invalid gateway config ${bad}`);
+    expect(() => loadConfigFile(bad)).toThrow(/servers\.a\.policy\.retry\.max_attempts/);
     expect(() => parseConfigText("a: [", "x.yaml")).toThrow(/cannot parse x.yaml/);
   });
 
   it("reads API keys from the environment variable it names", () => {
     process.env.RLF_TEST_KEYS = "key-number-one, key-number-two";
-    expect(normaliseConfig({ auth: { apiKeysEnv: "RLF_TEST_KEYS" } }).apiKeys).toEqual([
+    expect(normaliseConfig({ auth: { api_keys_env: "RLF_TEST_KEYS" } }).apiKeys).toEqual([
       "key-number-one",
       "key-number-two",
     ]);
-    expect(() => normaliseConfig({ auth: { apiKeysEnv: "RLF_TEST_UNSET_VAR" } })).toThrow(/not set/);
+    expect(() => normaliseConfig({ auth: { api_keys_env: "RLF_TEST_UNSET_VAR" } })).toThrow(/not set/);
+  });
+});
+
+describe("gateway config: the camelCase keys of earlier releases", () => {
+  const snake = `
+grpc: { max_message_bytes: 1048576 }
+auth: { api_keys: [key-number-one] }
+cache: { backend: redis, redis_url: "redis://127.0.0.1:6390", key_prefix: "t:", max_entries: 5, max_bytes: 4096 }
+max_batch_size: 16
+defaults:
+  deadline_ms: 10000
+  max_deadline_ms: 20000
+  retry: { max_attempts: 5, initial_delay_ms: 2, max_delay_ms: 9 }
+  breaker: { consecutive_failures: 2, half_open_after_ms: 700 }
+  reconnect: { initial_delay_ms: 10, max_delay_ms: 90 }
+  connect_timeout_ms: 1000
+servers:
+  search:
+    command: node
+    env: { maxBytes: "kept as the user wrote it" }
+    policy:
+      bulkhead: { max_concurrent: 8, max_queue: 3 }
+      max_output_bytes: 2048
+    tools:
+      search: { cache: true, cache_ttl_ms: 1000, max_argument_bytes: 512 }
+`;
+  // every snake_case key (22 of them) spelled as earlier releases did
+  const camel = snake.replaceAll(
+    /\b([a-z]+(?:_[a-z]+)+):/g,
+    (_, key: string) => `${key.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase())}:`,
+  );
+
+  it("snake_case loads without a warning; the same config in camelCase loads the same, one warning per key", () => {
+    const warnings: string[] = [];
+    const fromSnake = loadConfigFile(write("snake.yaml", snake), { warn: (m) => warnings.push(m) });
+    expect(warnings).toEqual([]);
+    expect(camel).toContain("deadlineMs: 10000");
+    const fromCamel = loadConfigFile(write("camel.yaml", camel), { warn: (m) => warnings.push(m) });
+    expect(fromCamel).toEqual(fromSnake);
+    expect(fromSnake.maxBatchSize).toBe(16);
+    expect(fromSnake.servers[0]?.upstream.bulkhead).toEqual({ maxConcurrent: 8, maxQueue: 3 });
+    expect(fromSnake.servers[0]?.toolOverrides.search).toEqual({
+      cache: true,
+      cacheTtlMs: 1000,
+      maxArgumentBytes: 512,
+    });
+    // user-named maps (env, headers, server and tool names) are never renamed
+    expect(fromCamel.servers[0]?.transport).toMatchObject({ env: { maxBytes: "kept as the user wrote it" } });
+    expect(warnings).toContain(
+      'gateway config: "defaults.deadlineMs" is deprecated, use "defaults.deadline_ms"',
+    );
+    expect(warnings).toContain(
+      'gateway config: "servers.search.tools.search.cacheTtlMs" is deprecated, use "servers.search.tools.search.cache_ttl_ms"',
+    );
+    expect(warnings).toContain('gateway config: "maxBatchSize" is deprecated, use "max_batch_size"');
+    expect(warnings).toHaveLength(22);
+    for (const w of warnings) expect(w).toMatch(/^gateway config: "[\w.]+" is deprecated, use "[a-z_.]+"$/);
+  });
+
+  it("refuses both spellings of one key", () => {
+    const both = { defaults: { retry: { maxAttempts: 2, max_attempts: 3 } } };
+    expect(() => normaliseConfig(both, dir, { warn: () => {} })).toThrow(ConfigError);
+    expect(() => normaliseConfig(both, dir, { warn: () => {} })).toThrow(
+      '"defaults.retry.maxAttempts" and "defaults.retry.max_attempts" are the same setting',
+    );
+  });
+
+  it("warns on stderr when no warn function is given", () => {
+    const written: string[] = [];
+    const write = process.stderr.write;
+    process.stderr.write = ((chunk: string) => {
+      written.push(String(chunk));
+      return true;
+    }) as typeof process.stderr.write;
+    try {
+      normaliseConfig({ maxBatchSize: 4 });
+    } finally {
+      process.stderr.write = write;
+    }
+    expect(written).toEqual(['gateway config: "maxBatchSize" is deprecated, use "max_batch_size"\n']);
   });
 });

@@ -4,8 +4,12 @@
 //  * our YAML (or JSON) format, `servers:` with policies (docs/gateway.md documents every field);
 //  * the `mcpServers` JSON that Claude Desktop / Cursor users already have, loaded unchanged, and
 //    RL-Factory's `mcp_tools.pydata` (a Python literal list of `{'mcpServers': {...}}` blocks).
-import { readFileSync } from "node:fs";
+//
+// Our format's keys are snake_case (`deadline_ms`), like the rollout, judge and train configs. The
+// camelCase keys of earlier releases (`deadlineMs`) are still read, for one release, with a warning
+// that names the new key; the typed config object this module returns stays camelCase.
 import { dirname, extname, isAbsolute, resolve } from "node:path";
+import { parseConfig, readConfigFile } from "@rlfactory/kit";
 import JSON5 from "json5";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
@@ -17,36 +21,39 @@ const nonNegativeInt = z.number().int().min(0);
 const ToolPolicyInput = z
   .object({
     /** Deadline applied when the call carries none. */
-    deadlineMs: positiveInt,
+    deadline_ms: positiveInt,
     /** Upper bound on any call's deadline, whatever the caller asks. */
-    maxDeadlineMs: positiveInt,
+    max_deadline_ms: positiveInt,
     /** Cache results: true, false, or "auto" (cache when the tool is annotated readOnly + idempotent). */
     cache: z.union([z.boolean(), z.literal("auto")]),
-    cacheTtlMs: positiveInt,
+    cache_ttl_ms: positiveInt,
     /** Safe to retry; defaults to the tool's `idempotentHint` annotation. */
     idempotent: z.boolean(),
     retry: z
-      .object({ maxAttempts: positiveInt, initialDelayMs: nonNegativeInt, maxDelayMs: nonNegativeInt })
+      .object({ max_attempts: positiveInt, initial_delay_ms: nonNegativeInt, max_delay_ms: nonNegativeInt })
       .partial()
       .strict(),
     /** Text content beyond this many bytes is cut with a visible marker. */
-    maxOutputBytes: positiveInt,
+    max_output_bytes: positiveInt,
     /** Calls whose arguments JSON exceeds this are rejected with ARGUMENTS_TOO_LARGE. */
-    maxArgumentBytes: positiveInt,
+    max_argument_bytes: positiveInt,
   })
   .partial()
   .strict();
-export type ToolPolicyInput = z.infer<typeof ToolPolicyInput>;
+type ToolPolicyInput = z.infer<typeof ToolPolicyInput>;
 
 /** Per-upstream knobs: one breaker and one bulkhead per upstream server. */
 const UpstreamPolicyInput = z
   .object({
-    breaker: z.object({ consecutiveFailures: positiveInt, halfOpenAfterMs: positiveInt }).partial().strict(),
-    bulkhead: z.object({ maxConcurrent: positiveInt, maxQueue: nonNegativeInt }).partial().strict(),
+    breaker: z
+      .object({ consecutive_failures: positiveInt, half_open_after_ms: positiveInt })
+      .partial()
+      .strict(),
+    bulkhead: z.object({ max_concurrent: positiveInt, max_queue: nonNegativeInt }).partial().strict(),
     /** Restart / reconnect backoff after the server dies or the connection drops. */
-    reconnect: z.object({ initialDelayMs: positiveInt, maxDelayMs: positiveInt }).partial().strict(),
+    reconnect: z.object({ initial_delay_ms: positiveInt, max_delay_ms: positiveInt }).partial().strict(),
     /** Time allowed for connect + initialize + tools/list. */
-    connectTimeoutMs: positiveInt,
+    connect_timeout_ms: positiveInt,
   })
   .partial()
   .strict();
@@ -102,7 +109,7 @@ const ServerName = z.string();
 const GatewayInput = z
   .object({
     grpc: z
-      .object({ host: z.string(), port: nonNegativeInt, maxMessageBytes: positiveInt })
+      .object({ host: z.string(), port: nonNegativeInt, max_message_bytes: positiveInt })
       .partial()
       .strict()
       .optional(),
@@ -114,27 +121,28 @@ const GatewayInput = z
     auth: z
       .object({
         /** Accepted API keys (`authorization: Bearer KEY`). */
-        apiKeys: z.array(z.string().min(8)).optional(),
+        api_keys: z.array(z.string().min(8)).optional(),
         /** Name of an env var holding comma-separated API keys. */
-        apiKeysEnv: z.string().optional(),
+        api_keys_env: z.string().optional(),
       })
       .strict()
       .optional(),
     cache: z
       .object({
         backend: z.enum(["memory", "redis"]),
-        redisUrl: z.string(),
-        keyPrefix: z.string(),
-        maxEntries: positiveInt,
-        maxBytes: positiveInt,
+        redis_url: z.string(),
+        key_prefix: z.string(),
+        max_entries: positiveInt,
+        max_bytes: positiveInt,
       })
       .partial()
       .strict()
       .optional(),
     defaults: ToolPolicyInput.and(UpstreamPolicyInput).optional(),
     /** Cap on the number of calls in one CallTools batch. */
-    maxBatchSize: positiveInt.optional(),
+    max_batch_size: positiveInt.optional(),
     servers: z.record(ServerName, ServerInput).optional(),
+    /** Other clients' format (Claude Desktop, Cursor): its own key, spelled as they spell it. */
     mcpServers: z.record(ServerName, ForeignServerInput).optional(),
   })
   .strict();
@@ -151,6 +159,11 @@ export interface ToolPolicy {
   maxOutputBytes: number;
   maxArgumentBytes: number;
 }
+
+/** A partial tool policy (a server's or one tool's override), merged field by field. */
+export type ToolPolicyOverride = Partial<Omit<ToolPolicy, "retry">> & {
+  retry?: Partial<ToolPolicy["retry"]>;
+};
 
 export interface UpstreamPolicy {
   breaker: { consecutiveFailures: number; halfOpenAfterMs: number };
@@ -172,7 +185,7 @@ export interface ServerConfig {
   exclude: string[];
   /** Server-level tool policy (defaults merged in); per-tool overrides live in `toolOverrides`. */
   toolPolicy: ToolPolicy;
-  toolOverrides: Record<string, ToolPolicyInput>;
+  toolOverrides: Record<string, ToolPolicyOverride>;
   upstream: UpstreamPolicy;
 }
 
@@ -214,19 +227,49 @@ export class ConfigError extends Error {
 }
 
 /** Merges a partial tool policy over a complete one (nested `retry` merged field by field). */
-export function mergeToolPolicy(base: ToolPolicy, over: ToolPolicyInput | undefined): ToolPolicy {
+export function mergeToolPolicy(base: ToolPolicy, over: ToolPolicyOverride | undefined): ToolPolicy {
   if (!over) return base;
   const { retry, ...flat } = over;
   return { ...base, ...stripUndefined(flat), retry: { ...base.retry, ...stripUndefined(retry ?? {}) } };
 }
 
+/** The file's snake_case tool policy as the camelCase override the gateway merges. */
+function toolPolicyOverride(p: ToolPolicyInput | undefined): ToolPolicyOverride | undefined {
+  if (!p) return undefined;
+  return stripUndefined({
+    deadlineMs: p.deadline_ms,
+    maxDeadlineMs: p.max_deadline_ms,
+    cache: p.cache,
+    cacheTtlMs: p.cache_ttl_ms,
+    idempotent: p.idempotent,
+    retry: p.retry
+      ? stripUndefined({
+          maxAttempts: p.retry.max_attempts,
+          initialDelayMs: p.retry.initial_delay_ms,
+          maxDelayMs: p.retry.max_delay_ms,
+        })
+      : undefined,
+    maxOutputBytes: p.max_output_bytes,
+    maxArgumentBytes: p.max_argument_bytes,
+  });
+}
+
 function mergeUpstreamPolicy(base: UpstreamPolicy, over: z.infer<typeof UpstreamPolicyInput> | undefined) {
   if (!over) return base;
   return {
-    breaker: { ...base.breaker, ...stripUndefined(over.breaker ?? {}) },
-    bulkhead: { ...base.bulkhead, ...stripUndefined(over.bulkhead ?? {}) },
-    reconnect: { ...base.reconnect, ...stripUndefined(over.reconnect ?? {}) },
-    connectTimeoutMs: over.connectTimeoutMs ?? base.connectTimeoutMs,
+    breaker: {
+      consecutiveFailures: over.breaker?.consecutive_failures ?? base.breaker.consecutiveFailures,
+      halfOpenAfterMs: over.breaker?.half_open_after_ms ?? base.breaker.halfOpenAfterMs,
+    },
+    bulkhead: {
+      maxConcurrent: over.bulkhead?.max_concurrent ?? base.bulkhead.maxConcurrent,
+      maxQueue: over.bulkhead?.max_queue ?? base.bulkhead.maxQueue,
+    },
+    reconnect: {
+      initialDelayMs: over.reconnect?.initial_delay_ms ?? base.reconnect.initialDelayMs,
+      maxDelayMs: over.reconnect?.max_delay_ms ?? base.reconnect.maxDelayMs,
+    },
+    connectTimeoutMs: over.connect_timeout_ms ?? base.connectTimeoutMs,
   };
 }
 
@@ -234,12 +277,32 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-/** Validates a parsed config object (either format) and fills every default. */
-export function normaliseConfig(raw: unknown, baseDir = process.cwd()): GatewayConfig {
-  const parsed = GatewayInput.safeParse(raw);
-  if (!parsed.success) throw new ConfigError(`invalid gateway config:\n${z.prettifyError(parsed.error)}`);
-  const input = parsed.data;
-  const defaultsTool = mergeToolPolicy(DEFAULT_TOOL_POLICY, pickToolPolicy(input.defaults));
+export interface NormaliseOptions {
+  /** The file the config came from, named in errors. */
+  path?: string;
+  /** Where deprecation warnings go (default: one line each on stderr). */
+  warn?: (message: string) => void;
+}
+
+/**
+ * Validates a parsed config object (either format) and fills every default. Relative `cwd`s resolve
+ * against `baseDir`.
+ */
+export function normaliseConfig(
+  raw: unknown,
+  baseDir = process.cwd(),
+  options: NormaliseOptions = {},
+): GatewayConfig {
+  const warn = options.warn ?? ((message: string) => process.stderr.write(`${message}\n`));
+  const input = parseConfig(GatewayInput, renameLegacyKeys(raw, warn), {
+    what: "gateway config",
+    error: ConfigError,
+    ...(options.path === undefined ? {} : { path: options.path }),
+  });
+  const defaultsTool = mergeToolPolicy(
+    DEFAULT_TOOL_POLICY,
+    toolPolicyOverride(pickToolPolicy(input.defaults)),
+  );
   const defaultsUpstream = mergeUpstreamPolicy(DEFAULT_UPSTREAM_POLICY, input.defaults);
 
   const entries = [...Object.entries(input.servers ?? {}), ...Object.entries(input.mcpServers ?? {})];
@@ -260,17 +323,19 @@ export function normaliseConfig(raw: unknown, baseDir = process.cwd()): GatewayC
       protocol: server.protocol ?? "auto",
       include: server.include,
       exclude: server.exclude ?? [],
-      toolPolicy: mergeToolPolicy(defaultsTool, pickToolPolicy(server.policy)),
-      toolOverrides: server.tools ?? {},
+      toolPolicy: mergeToolPolicy(defaultsTool, toolPolicyOverride(pickToolPolicy(server.policy))),
+      toolOverrides: Object.fromEntries(
+        Object.entries(server.tools ?? {}).map(([tool, policy]) => [tool, toolPolicyOverride(policy) ?? {}]),
+      ),
       upstream: mergeUpstreamPolicy(defaultsUpstream, server.policy),
     });
   }
 
-  const apiKeys = [...(input.auth?.apiKeys ?? [])];
-  if (input.auth?.apiKeysEnv) {
-    const fromEnv = process.env[input.auth.apiKeysEnv];
+  const apiKeys = [...(input.auth?.api_keys ?? [])];
+  if (input.auth?.api_keys_env) {
+    const fromEnv = process.env[input.auth.api_keys_env];
     if (fromEnv === undefined) {
-      throw new ConfigError(`auth.apiKeysEnv names ${input.auth.apiKeysEnv}, which is not set`);
+      throw new ConfigError(`auth.api_keys_env names ${input.auth.api_keys_env}, which is not set`);
     }
     apiKeys.push(
       ...fromEnv
@@ -284,7 +349,7 @@ export function normaliseConfig(raw: unknown, baseDir = process.cwd()): GatewayC
     grpc: {
       host: input.grpc?.host ?? "127.0.0.1",
       port: input.grpc?.port ?? 50051,
-      maxMessageBytes: input.grpc?.maxMessageBytes ?? 64 * 1024 * 1024,
+      maxMessageBytes: input.grpc?.max_message_bytes ?? 64 * 1024 * 1024,
     },
     admin: {
       host: input.admin?.host ?? "127.0.0.1",
@@ -294,12 +359,12 @@ export function normaliseConfig(raw: unknown, baseDir = process.cwd()): GatewayC
     apiKeys,
     cache: {
       backend: input.cache?.backend ?? "memory",
-      redisUrl: input.cache?.redisUrl ?? process.env.RLF_REDIS_URL ?? "redis://127.0.0.1:6379",
-      keyPrefix: input.cache?.keyPrefix ?? "rlf:cache:v1:",
-      maxEntries: input.cache?.maxEntries ?? 10_000,
-      maxBytes: input.cache?.maxBytes ?? 256 * 1024 * 1024,
+      redisUrl: input.cache?.redis_url ?? process.env.RLF_REDIS_URL ?? "redis://127.0.0.1:6379",
+      keyPrefix: input.cache?.key_prefix ?? "rlf:cache:v1:",
+      maxEntries: input.cache?.max_entries ?? 10_000,
+      maxBytes: input.cache?.max_bytes ?? 256 * 1024 * 1024,
     },
-    maxBatchSize: input.maxBatchSize ?? 1_024,
+    maxBatchSize: input.max_batch_size ?? 1_024,
     servers,
   };
 }
@@ -331,27 +396,120 @@ function toTransport(server: z.infer<typeof ServerInput>, baseDir: string): Tran
  * `.pydata` (RL-Factory) as a Python literal list of `{'mcpServers': {...}}` blocks.
  */
 export function parseConfigText(text: string, filename: string): unknown {
-  const ext = extname(filename).toLowerCase();
   try {
-    if (ext === ".yaml" || ext === ".yml") return parseYaml(text) ?? {};
-    if (ext === ".pydata" || ext === ".py")
-      return mergeMcpServerBlocks(JSON5.parse(pythonLiteralToJson5(text)));
-    const value: unknown = JSON5.parse(text);
-    return Array.isArray(value) ? mergeMcpServerBlocks(value) : value;
+    return parseByExtension(text, filename);
   } catch (err) {
     throw new ConfigError(`cannot parse ${filename}: ${(err as Error).message}`);
   }
 }
 
+function parseByExtension(text: string, filename: string): unknown {
+  const ext = extname(filename).toLowerCase();
+  if (ext === ".yaml" || ext === ".yml") return parseYaml(text) ?? {};
+  if (ext === ".pydata" || ext === ".py")
+    return mergeMcpServerBlocks(JSON5.parse(pythonLiteralToJson5(text)));
+  const value: unknown = JSON5.parse(text);
+  return Array.isArray(value) ? mergeMcpServerBlocks(value) : value;
+}
+
 /** Reads and normalises a config file; relative `cwd`s resolve against the file's directory. */
-export function loadConfigFile(path: string): GatewayConfig {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (err) {
-    throw new ConfigError(`cannot read config ${path}: ${(err as Error).message}`);
+export function loadConfigFile(path: string, options: Omit<NormaliseOptions, "path"> = {}): GatewayConfig {
+  const raw = readConfigFile(path, {
+    what: "gateway config",
+    error: ConfigError,
+    parseText: parseByExtension,
+  });
+  return normaliseConfig(raw, dirname(resolve(path)), { ...options, path });
+}
+
+// ---- the camelCase keys of earlier releases ---------------------------------------------------
+
+/** Every camelCase key our format used to have; each is read as its snake_case spelling. */
+const LEGACY_KEYS = new Set([
+  "deadlineMs",
+  "maxDeadlineMs",
+  "cacheTtlMs",
+  "maxAttempts",
+  "initialDelayMs",
+  "maxDelayMs",
+  "maxOutputBytes",
+  "maxArgumentBytes",
+  "consecutiveFailures",
+  "halfOpenAfterMs",
+  "maxConcurrent",
+  "maxQueue",
+  "connectTimeoutMs",
+  "maxMessageBytes",
+  "apiKeys",
+  "apiKeysEnv",
+  "redisUrl",
+  "keyPrefix",
+  "maxEntries",
+  "maxBytes",
+  "maxBatchSize",
+]);
+
+const snakeCase = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+type Mapping = Record<string, unknown>;
+const isMapping = (v: unknown): v is Mapping => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * A copy of `raw` with our format's old camelCase keys renamed to snake_case, one warning per key
+ * renamed. Only config keys are looked at, never the user's own names (servers, tools, env, headers).
+ * Both spellings of one key in one place is an error: which one was meant is not ours to guess.
+ */
+function renameLegacyKeys(raw: unknown, warn: (message: string) => void): unknown {
+  const rename = (value: unknown, path: string): unknown => {
+    if (!isMapping(value)) return value;
+    const out: Mapping = {};
+    for (const [key, v] of Object.entries(value)) {
+      if (!LEGACY_KEYS.has(key)) {
+        out[key] = v;
+        continue;
+      }
+      const newKey = snakeCase(key);
+      if (newKey in value) {
+        throw new ConfigError(
+          `invalid gateway config: "${path}${key}" and "${path}${newKey}" are the same setting; keep only "${path}${newKey}"`,
+        );
+      }
+      warn(`gateway config: "${path}${key}" is deprecated, use "${path}${newKey}"`);
+      out[newKey] = v;
+    }
+    return out;
+  };
+  const renameIn = (parent: Mapping, key: string, path: string, how = rename) => {
+    if (key in parent) parent[key] = how(parent[key], `${path}${key}.`);
+  };
+  const policy = (value: unknown, path: string): unknown => {
+    const out = rename(value, path);
+    if (isMapping(out)) for (const k of ["retry", "breaker", "bulkhead", "reconnect"]) renameIn(out, k, path);
+    return out;
+  };
+  const server = (value: unknown, path: string): unknown => {
+    if (!isMapping(value)) return value;
+    const out = { ...value };
+    renameIn(out, "policy", path, policy);
+    renameIn(out, "tools", path, (tools, toolsPath) =>
+      isMapping(tools)
+        ? Object.fromEntries(Object.entries(tools).map(([n, t]) => [n, policy(t, `${toolsPath}${n}.`)]))
+        : tools,
+    );
+    return out;
+  };
+  const root = rename(raw, "");
+  if (!isMapping(root)) return root;
+  for (const k of ["grpc", "admin", "auth", "cache"]) renameIn(root, k, "");
+  renameIn(root, "defaults", "", policy);
+  for (const k of ["servers", "mcpServers"]) {
+    renameIn(root, k, "", (servers, serversPath) =>
+      isMapping(servers)
+        ? Object.fromEntries(Object.entries(servers).map(([n, s]) => [n, server(s, `${serversPath}${n}.`)]))
+        : servers,
+    );
   }
-  return normaliseConfig(parseConfigText(text, path), dirname(resolve(path)));
+  return root;
 }
 
 function mergeMcpServerBlocks(blocks: unknown): unknown {

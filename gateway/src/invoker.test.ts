@@ -58,8 +58,8 @@ function setup(
       s: {
         command: "unused",
         policy: {
-          breaker: { consecutiveFailures: 3, halfOpenAfterMs: 100 },
-          retry: { initialDelayMs: 1, maxDelayMs: 5 },
+          breaker: { consecutive_failures: 3, half_open_after_ms: 100 },
+          retry: { initial_delay_ms: 1, max_delay_ms: 5 },
           ...policy,
         },
       },
@@ -192,12 +192,15 @@ describe("Invoker: retry", () => {
     expect(upstream.calls).toBe(1);
   });
 
-  it("gives up at maxAttempts", async () => {
+  it("gives up at retry.max_attempts", async () => {
     const { call, upstream } = setup(
       async () => {
         throw unavailable();
       },
-      { retry: { maxAttempts: 2, initialDelayMs: 1, maxDelayMs: 1 }, breaker: { consecutiveFailures: 100 } },
+      {
+        retry: { max_attempts: 2, initial_delay_ms: 1, max_delay_ms: 1 },
+        breaker: { consecutive_failures: 100 },
+      },
       { idempotentHint: true },
     );
     const o = await call();
@@ -241,12 +244,12 @@ describe("Invoker: deadline, bulkhead, output cap", () => {
     expect(late?.message).toMatch(/60000 ms deadline/);
   });
 
-  it("caps the deadline at maxDeadlineMs", async () => {
+  it("caps the deadline at max_deadline_ms", async () => {
     const { call } = setup(
       (_a, opts) =>
         new Promise((_, rej) => opts.signal.addEventListener("abort", () => rej(opts.signal.reason))),
       {
-        maxDeadlineMs: 20,
+        max_deadline_ms: 20,
       },
     );
     const o = await call({ deadlineMs: 60_000 });
@@ -264,7 +267,7 @@ describe("Invoker: deadline, bulkhead, output cap", () => {
         await gate;
         return text("ok");
       },
-      { bulkhead: { maxConcurrent: 1, maxQueue: 1 } },
+      { bulkhead: { max_concurrent: 1, max_queue: 1 } },
     );
     const first = call();
     const queued = call();
@@ -276,7 +279,7 @@ describe("Invoker: deadline, bulkhead, output cap", () => {
   });
 
   it("cuts long text at the output cap with a visible marker", async () => {
-    const { call } = setup(async () => text("y".repeat(5_000)), { maxOutputBytes: 1_000 });
+    const { call } = setup(async () => text("y".repeat(5_000)), { max_output_bytes: 1_000 });
     const o = await call();
     expect(o.output?.truncated).toBe(true);
     const t = o.output?.content[0]?.text?.text ?? "";
@@ -289,7 +292,7 @@ describe("Invoker: deadline, bulkhead, output cap", () => {
       async () => ({
         content: [{ type: "image", data: Buffer.alloc(4_000).toString("base64"), mimeType: "image/png" }],
       }),
-      { maxOutputBytes: 1_000 },
+      { max_output_bytes: 1_000 },
     );
     expect((await call()).error?.code).toBe("OUTPUT_TOO_LARGE");
   });

@@ -587,7 +587,7 @@ export async function benchRollout(out: string, options: Partial<RolloutBenchOpt
       servers: {
         latency: {
           url: tools.found,
-          policy: { cache: false, bulkhead: { maxConcurrent: 1024, maxQueue: 4096 } },
+          policy: { cache: false, bulkhead: { max_concurrent: 1024, max_queue: 4096 } },
         },
       },
     });

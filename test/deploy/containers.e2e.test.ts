@@ -73,20 +73,20 @@ function gatewayConfig() {
   return {
     grpc: { host: "127.0.0.1", port: PORTS.gatewayA.grpc },
     admin: { host: "127.0.0.1", port: PORTS.gatewayA.admin },
-    cache: { backend: "redis", redisUrl: `redis://127.0.0.1:${PORTS.redis}`, keyPrefix: "rlf:e2e:" },
-    defaults: { deadlineMs: 30_000 },
+    cache: { backend: "redis", redis_url: `redis://127.0.0.1:${PORTS.redis}`, key_prefix: "rlf:e2e:" },
+    defaults: { deadline_ms: 30_000 },
     servers: {
       search: {
         url: `http://127.0.0.1:${PORTS.search}/mcp`,
         tools: { search: { cache: true, idempotent: true } },
         // a killed container is noticed fast and a restarted one taken back fast
-        policy: { breaker: { consecutiveFailures: 5, halfOpenAfterMs: 500 } },
+        policy: { breaker: { consecutive_failures: 5, half_open_after_ms: 500 } },
       },
       calculator: {
         url: `http://127.0.0.1:${PORTS.calculator}/mcp`,
         tools: { calculate: { cache: true, idempotent: true } },
       },
-      code: { url: `http://127.0.0.1:${PORTS.code}/mcp`, policy: { deadlineMs: 70_000 } },
+      code: { url: `http://127.0.0.1:${PORTS.code}/mcp`, policy: { deadline_ms: 70_000 } },
       sql: { url: `http://127.0.0.1:${PORTS.sql}/mcp`, tools: { query: { cache: true } } },
     },
   };

@@ -89,7 +89,9 @@ function helpDefault(help: string, flag: string): number {
 }
 
 const localGateway = loadConfigFile(join(DEPLOY, "local/gateway.yaml"));
-const trainerHelp = spawnSync(process.execPath, [RLF, "trainer", "--help"], { encoding: "utf8" }).stdout;
+const trainerHelp = spawnSync(process.execPath, [RLF, "rollout", "serve", "--help"], {
+  encoding: "utf8",
+}).stdout;
 const TRAINER_GRPC_PORT = helpDefault(trainerHelp, "--grpc-port");
 const TRAINER_HTTP_PORT = helpDefault(trainerHelp, "--http-port");
 
@@ -225,6 +227,7 @@ describe("deploy/compose.yaml matches the code", () => {
     expect(Number(flagValue(judge, "--grpc-port"))).toBe(JUDGE_GRPC_PORT);
     expect(portOf(service("judge").environment?.RLF_HEALTH_URL ?? "")).toBe(JUDGE_HTTP_PORT);
     const trainer = service("trainer").command ?? [];
+    expect(trainer.slice(0, 2)).toEqual(["rollout", "serve"]);
     expect(Number(flagValue(trainer, "--grpc-port"))).toBe(TRAINER_GRPC_PORT);
     expect(Number(flagValue(trainer, "--http-port"))).toBe(TRAINER_HTTP_PORT);
     expect(portOf(service("trainer").environment?.RLF_HEALTH_URL ?? "")).toBe(TRAINER_HTTP_PORT);
@@ -323,6 +326,7 @@ describe("deploy/k8s matches the code", () => {
     }
     expect(Number(flagValue(container("judge").args, "--http-port"))).toBe(JUDGE_HTTP_PORT);
     expect(Number(flagValue(container("judge").args, "--grpc-port"))).toBe(JUDGE_GRPC_PORT);
+    expect(container("trainer").args.slice(0, 2)).toEqual(["rollout", "serve"]);
     expect(Number(flagValue(container("trainer").args, "--grpc-port"))).toBe(TRAINER_GRPC_PORT);
     expect(Number(flagValue(container("trainer").args, "--http-port"))).toBe(TRAINER_HTTP_PORT);
     expect(container("gateway").startupProbe.httpGet.path).toBe("/readyz");

@@ -1,6 +1,6 @@
 """TRL trains a real (tiny) policy on trajectories from the rlfactory rollout service, on CPU.
 
-    TRL GRPOTrainer ──rollout_func──▶ rlf trainer serve ──▶ gateway ──▶ search tool (MCP, child process)
+    TRL GRPOTrainer ──rollout_func──▶ rlf rollout serve ──▶ gateway ──▶ search tool (MCP, child process)
           │                                 │
           └── weights ──▶ live-policy server (this process) ◀── /v1/completions (token ids)
 
@@ -145,8 +145,8 @@ def run(tmp_path_factory):
         )
     )
     service = Child(
-        "trainer serve",
-        [node, str(RLF), "trainer", "serve", "--config", str(config), "--grpc-port", "0", "--http-port", "0"],
+        "rollout serve",
+        [node, str(RLF), "rollout", "serve", "--config", str(config), "--grpc-port", "0", "--http-port", "0"],
     )
     service_url = service.wait_for(json_line_with("rollout service listening"))["http"].rstrip("/")
     children = [service, gateway]

@@ -24,7 +24,7 @@ describe("admin HTTP, auth, list_changed and the CLI", () => {
 
   beforeAll(async () => {
     gw = await startTestGateway(
-      { auth: { apiKeys: [KEY] }, servers: { testbed: testbedStdio(undefined, { exclude: ["image"] }) } },
+      { auth: { api_keys: [KEY] }, servers: { testbed: testbedStdio(undefined, { exclude: ["image"] }) } },
       { apiKey: KEY },
     );
     admin = gw.gateway.adminUrl!;

@@ -30,7 +30,7 @@ const executions = (file: string, marker: string): number => {
   }
 };
 
-const echoCached = { tools: { echo: { cache: true, cacheTtlMs: 60_000 } } };
+const echoCached = { tools: { echo: { cache: true, cache_ttl_ms: 60_000 } } };
 
 describe("cache + single-flight (memory)", () => {
   const eventsFile = join(tempDir(), "events.jsonl");
@@ -83,7 +83,7 @@ describe("cache shared through Redis by two gateway processes", () => {
   beforeAll(async () => {
     redis = await startRedis();
     const config = {
-      cache: { backend: "redis", redisUrl: redis.url, keyPrefix: `test:${Date.now()}:` },
+      cache: { backend: "redis", redis_url: redis.url, key_prefix: `test:${Date.now()}:` },
       servers: { testbed: testbedStdio(eventsFile, echoCached) },
     };
     [a, b] = await Promise.all([spawnGateway(config), spawnGateway(config)]);

@@ -37,8 +37,8 @@ describe("gateway policies over a real stdio MCP server", () => {
       servers: {
         testbed: testbedStdio(eventsFile, {
           policy: {
-            breaker: { consecutiveFailures: 3, halfOpenAfterMs: 1_000 },
-            reconnect: { initialDelayMs: 100, maxDelayMs: 500 },
+            breaker: { consecutive_failures: 3, half_open_after_ms: 1_000 },
+            reconnect: { initial_delay_ms: 100, max_delay_ms: 500 },
           },
         }),
       },

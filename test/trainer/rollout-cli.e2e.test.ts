@@ -1,9 +1,11 @@
 // `rlf rollout --config FILE --out DIR` as a user runs it, with OpenTelemetry on: the files it
 // writes, the summary it prints, and one trace per trajectory that continues through the gateway
-// into the tool server.
-import { execFile } from "node:child_process";
+// into the tool server. Then `rlf rollout serve` with the same config, and `rlf trainer serve`, its
+// deprecated old name, which says so and serves the same.
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { promisify } from "node:util";
 import { readTrajectoriesJsonl, readTrajectoriesParquet, SAMPLE_HOTPOTQA_TASKS } from "@rlfactory/rollout";
 import { type ChildGateway, RLF, ROOT, spawnGateway, tempDir } from "@rlfactory/test-support/gateway-harness";
@@ -18,6 +20,7 @@ describe("rlf rollout", () => {
   let gateway: ChildGateway;
   let sim: SimulatedLlm;
   const out = join(tempDir("rlf-rollout-cli-"), "run");
+  const config = join(tempDir("rlf-rollout-cfg-"), "rollout.yaml");
   let stdout = "";
 
   beforeAll(async () => {
@@ -30,12 +33,10 @@ describe("rlf rollout", () => {
       ),
       startSimulatedLlm({ policy: "search-then-answer", seed: 4 }),
     ]);
-    const dir = tempDir("rlf-rollout-cfg-");
-    const config = join(dir, "rollout.yaml");
     writeFileSync(
       config,
       [
-        "inference: { engine: vllm, urls: [" + sim.url + "] }",
+        `inference: { engine: vllm, urls: [${sim.url}] }`,
         `gateway: { address: "${gateway.grpcAddress}", tools: [search__search] }`,
         `dataset: { path: ${SAMPLE_HOTPOTQA_TASKS}, limit: 6 }`,
         "rollout: { group_size: 2, max_turns: 3, sampling: { temperature: 0.8, max_tokens: 128 } }",
@@ -100,4 +101,68 @@ describe("rlf rollout", () => {
     expect(chain.at(-1)).toBe("rollout.trajectory");
     expect(chain).toContain("rollout.turn");
   });
+
+  it.each([
+    { argv: ["rollout", "serve"], notice: [] },
+    { argv: ["trainer", "serve"], notice: ["rlf trainer serve is deprecated: use rlf rollout serve"] },
+  ])("rlf $argv.0 $argv.1 serves the config's engine over HTTP", async ({ argv, notice }) => {
+    const child = spawn(
+      process.execPath,
+      [RLF, ...argv, "--config", config, "--grpc-port", "0", "--http-port", "0"],
+      {
+        cwd: ROOT,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    const stderr: string[] = [];
+    createInterface({ input: child.stderr }).on("line", (line) => stderr.push(line));
+    try {
+      const http = await listeningUrl(child);
+      child.stdout?.resume(); // keep its log flowing
+      const res = await fetch(`${http}/v1/rollout`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          tasks: [{ id: "q1", prompt: [{ role: "user", content: "Who directed Doctor Strange?" }] }],
+          group_size: 2,
+        }),
+      });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { groups: { trajectories: { task_id: string }[] }[] };
+      expect(body.groups.map((g) => g.trajectories.map((t) => t.task_id))).toEqual([["q1", "q1"]]);
+      expect(stderr).toEqual(notice);
+    } finally {
+      await stop(child);
+    }
+  });
+
+  it("rlf trainer serve --help prints the rollout serve help after the deprecation notice", async () => {
+    const [alias, current] = await Promise.all(
+      [
+        ["trainer", "serve"],
+        ["rollout", "serve"],
+      ].map((argv) => run(process.execPath, [RLF, ...argv, "--help"])),
+    );
+    expect(current?.stdout).toMatch(/^rlf rollout serve --config FILE/);
+    expect(current?.stderr).toBe("");
+    expect(alias?.stdout).toBe(current?.stdout);
+    expect(alias?.stderr).toBe("rlf trainer serve is deprecated: use rlf rollout serve\n");
+  });
 });
+
+/** The HTTP URL of a starting rollout service, from its "rollout service listening" log line. */
+async function listeningUrl(child: ChildProcess): Promise<string> {
+  if (!child.stdout) throw new Error("no stdout");
+  for await (const line of createInterface({ input: child.stdout })) {
+    if (!line.includes("rollout service listening")) continue;
+    return (JSON.parse(line) as { http: string }).http.replace(/\/$/, "");
+  }
+  throw new Error(`the rollout service exited (${child.exitCode}) before it listened`);
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  await exited;
+}

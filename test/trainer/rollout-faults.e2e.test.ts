@@ -78,7 +78,7 @@ describe("rollout under faults", () => {
       servers: {
         search: {
           url: `${search.url}/mcp`,
-          policy: { breaker: { consecutiveFailures: 5, halfOpenAfterMs: 500 } },
+          policy: { breaker: { consecutive_failures: 5, half_open_after_ms: 500 } },
         },
       },
     });

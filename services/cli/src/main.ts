@@ -15,7 +15,7 @@ Usage:
                                          build a Search-R1 passage corpus from HotpotQA JSON
   rlf rollout --config FILE [--out DIR] run a dataset through the rollout engine: trajectories,
                                          summary.json and report.html in DIR
-  rlf trainer serve --config FILE        the rollout engine as a service (gRPC + HTTP JSON)
+  rlf rollout serve --config FILE        the rollout engine as a service (gRPC + HTTP JSON)
   rlf train --config FILE [--out DIR] [--resume]  GRPO training over the Tinker API (SkyRL, Tinker)
   rlf judge [--config FILE]              the judge service: POST /v1/judge on 127.0.0.1:7005,
                                          gRPC on 127.0.0.1:50053 (rlf judge calibrate --set FILE)
@@ -49,7 +49,7 @@ export async function main(argv: string[]): Promise<number> {
     case "rollout":
       return (await import("./rollout-command.ts")).runRolloutCommand(rest);
     case "trainer":
-      return (await import("./trainer-command.ts")).runTrainerCommand(rest);
+      return runDeprecatedTrainerCommand(rest);
     case "train":
       return (await import("./train-command.ts")).runTrainCommand(rest);
     case "judge":
@@ -65,6 +65,14 @@ export async function main(argv: string[]): Promise<number> {
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
+}
+
+/** `rlf trainer serve`: the old name of `rlf rollout serve`, kept for one release. */
+async function runDeprecatedTrainerCommand(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub !== "serve") throw new UsageError("rlf trainer is deprecated: use rlf rollout serve");
+  process.stderr.write("rlf trainer serve is deprecated: use rlf rollout serve\n");
+  return (await import("./rollout-serve-command.ts")).runRolloutServeCommand(rest);
 }
 
 /**

@@ -1,5 +1,6 @@
 // `rlf rollout --config FILE --out DIR`: run a dataset through the rollout engine and write
 // trajectories (JSONL as groups complete, then Parquet), summary.json and report.html.
+// `rlf rollout serve --config FILE` serves the engine instead (rollout-serve-command.ts).
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -27,9 +28,13 @@ gateway, scores the trajectories and writes into DIR (default: the config's outp
   summary.json           reward mean, EM, turns, tool calls, errors by code, tokens/s
   report.html            charts: reward distribution, turns, tool latency (output.html_report)
 Ctrl-C stops the run: trajectories in flight end as "aborted" and are still written.
+
+rlf rollout serve --config FILE serves the same engine to a training engine ('rlf rollout serve --help').
 `;
 
 export async function runRolloutCommand(argv: string[]): Promise<number> {
+  if (argv[0] === "serve")
+    return (await import("./rollout-serve-command.ts")).runRolloutServeCommand(argv.slice(1));
   const { values } = parseArgs({
     args: argv,
     options: {

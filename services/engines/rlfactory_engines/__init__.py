@@ -1,7 +1,7 @@
 """Adapters between RL training engines (slime, verl, SkyRL, TRL) and the rlfactory rollout service.
 
 The engine keeps its weights, inference servers and gradient step; the rollout service
-(`rlf trainer serve`) runs the multi-turn tool rollouts against the engine's inference servers and
+(`rlf rollout serve`) runs the multi-turn tool rollouts against the engine's inference servers and
 returns token-level trajectories (ids, loss mask, rollout logprobs, reward, GRPO advantage).
 """
 

@@ -1,4 +1,4 @@
-"""HTTP client of the rlfactory rollout service (`rlf trainer serve`, default http://127.0.0.1:8091).
+"""HTTP client of the rlfactory rollout service (`rlf rollout serve`, default http://127.0.0.1:8091).
 
     client = RolloutServiceClient("http://127.0.0.1:8091")
     client.set_policy_version(step)                       # after each weight sync

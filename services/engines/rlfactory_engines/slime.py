@@ -5,7 +5,7 @@
 
 slime keeps its SGLang servers, weights and training step. For every sample slime's rollout loop
 asks for, `generate` sends one task (`Sample.prompt` as chat messages, `Sample.label` as ground truth,
-`Sample.metadata` as extra_info) with `group_size: 1` to `rlf trainer serve`, routed to slime's own
+`Sample.metadata` as extra_info) with `group_size: 1` to `rlf rollout serve`, routed to slime's own
 SGLang router (`args.sglang_router_ip:sglang_router_port`, engine `sglang`). The service runs the
 multi-turn tool rollout there and scores it; `fill_sample` writes the answer into the `Sample`:
 

@@ -3,7 +3,7 @@
     from rlfactory_engines.trl import make_rollout_func, rlf_reward, tasks_by_prompt
 
     rollout_func = make_rollout_func(
-        "http://127.0.0.1:8091",                    # rlf trainer serve
+        "http://127.0.0.1:8091",                    # rlf rollout serve
         inference_urls=["http://127.0.0.1:8000"],   # the server answering from the policy's CURRENT weights
         task_for=tasks_by_prompt(train_rows),       # prompt -> ground truth, for the service's rewards
     )

@@ -3,7 +3,7 @@ backed by the tool gateway and a reward function backed by the judge. See docs/v
 
 `RLFactoryAgentLoop` (registered as agent `rlfactory`): verl runs one agent loop per sample; `run`
 sends that sample (`raw_prompt`, `reward_model.ground_truth`, `data_source`, `extra_info`) as one task
-with `group_size: 1` to `rlf trainer serve`, routed to the inference server verl's own load balancer
+with `group_size: 1` to `rlf rollout serve`, routed to the inference server verl's own load balancer
 picks for it (`inference.urls`: `http://<server address>`, engine `actor_rollout_ref.rollout.name`), with
 that server's weight version (`global_steps`) as `policy_version`. The answer becomes an
 `AgentLoopOutput`:

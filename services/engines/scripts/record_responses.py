@@ -3,7 +3,7 @@
 
 Starts, on free loopback ports (tests/support/stack.py): simulated inference servers (`rlf
 simulate-llm`, a TEST FIXTURE with the real Qwen3 tokenizer), a tool gateway with the bundled search
-tool, and `rlf trainer serve`; then sends one `POST /v1/rollout` per scenario and writes
+tool, and `rlf rollout serve`; then sends one `POST /v1/rollout` per scenario and writes
 `{"scenario", "request", "response"}` to tests/recorded/<scenario>.json:
 
   completed    vLLM protocol, search-then-answer policy: a tool call, an answer, a reward

@@ -1,5 +1,5 @@
 """The rollout-service client and the record parser: errors a caller can act on, invariants refused,
-cancellation that reaches the service, and policy versions, against a live `rlf trainer serve`."""
+cancellation that reaches the service, and policy versions, against a live `rlf rollout serve`."""
 
 from __future__ import annotations
 

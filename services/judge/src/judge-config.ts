@@ -2,8 +2,7 @@
 // one only rule graders work), rubrics merged over the built-in templates, the score cache, retry
 // counts and request defaults. From a YAML file (`rlf judge --config FILE`) or from the environment
 // (JUDGE_BASE_URL, JUDGE_MODEL, JUDGE_API_KEY).
-import { readFile } from "node:fs/promises";
-import { parse as parseYaml } from "yaml";
+import { parseConfig, readConfigFile } from "@rlfactory/kit";
 import { z } from "zod";
 import { backendConfigSchema } from "./backend/chat-backend.ts";
 import { judgeSamplingSchema } from "./judge-types.ts";
@@ -67,26 +66,13 @@ export class JudgeConfigError extends Error {
 
 /** Validate a config object; errors name the offending paths. */
 export function parseJudgeConfig(input: unknown, source = "judge config"): JudgeConfig {
-  const parsed = judgeConfigSchema.safeParse(input ?? {});
-  if (!parsed.success) throw new JudgeConfigError(`invalid ${source}:\n${z.prettifyError(parsed.error)}`);
-  return parsed.data;
+  return parseConfig(judgeConfigSchema, input ?? {}, { what: source, error: JudgeConfigError });
 }
 
-/** Read and validate a YAML config file. */
+/** Read and validate a YAML (or JSON) config file. */
 export async function loadJudgeConfig(path: string): Promise<JudgeConfig> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (err) {
-    throw new JudgeConfigError(`cannot read judge config ${path}: ${(err as Error).message}`);
-  }
-  let data: unknown;
-  try {
-    data = parseYaml(text);
-  } catch (err) {
-    throw new JudgeConfigError(`judge config ${path} is not valid YAML: ${(err as Error).message}`);
-  }
-  return parseJudgeConfig(data, `judge config ${path}`);
+  const options = { what: "judge config", error: JudgeConfigError };
+  return parseConfig(judgeConfigSchema, readConfigFile(path, options), { ...options, path });
 }
 
 /**

@@ -2,6 +2,13 @@
 export { type CallerGone, callerGone, httpCallerGone } from "./caller-gone.ts";
 export { canonicalJson, sha256Hex } from "./canonical-json.ts";
 export {
+  ConfigFileError,
+  type ConfigFileOptions,
+  loadConfigFile,
+  parseConfig,
+  readConfigFile,
+} from "./config-file.ts";
+export {
   ENDPOINT_POOL_DEFAULTS,
   EndpointPool,
   type EndpointPoolOptions,

@@ -1,5 +1,8 @@
 // The train config: the example in examples/ parses to what it says, and mistakes get one message that
 // names each wrong key.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SAMPLE_HOTPOTQA_TASKS } from "@rlfactory/rollout";
 import { describe, expect, it } from "vitest";
@@ -51,6 +54,20 @@ describe("train config", () => {
     expect(c.rollout.rollout.group_size).toBe(8);
     expect(c.rollout.seed).toBe(1); // train.seed seeds the rollouts
     expect(c.rollout.inference.urls).toEqual(["http://127.0.0.1:8000"]); // a placeholder: never sampled from
+  });
+
+  it("a file that cannot be read, parsed or validated is refused naming the file", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "train-config-"));
+    await expect(loadTrainConfig(join(dir, "none.yaml"))).rejects.toThrow(
+      /cannot read train config .*none\.yaml/,
+    );
+    const broken = join(dir, "broken.yaml");
+    writeFileSync(broken, "train: [\n");
+    await expect(loadTrainConfig(broken)).rejects.toThrow(`cannot parse train config ${broken}`);
+    const bad = join(dir, "bad.yaml");
+    writeFileSync(bad, JSON.stringify({ ...minimal, train: { steps: 0, tasks_per_step: 2 } }));
+    await expect(loadTrainConfig(bad)).rejects.toThrow(`invalid train config ${bad}`);
+    await expect(loadTrainConfig(bad)).rejects.toThrow(/→ at train\.steps/);
   });
 
   it("fills defaults for a minimal config", () => {

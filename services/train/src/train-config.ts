@@ -2,10 +2,9 @@
 // config's own (gateway, judge, tokenizer, format, dataset, rollout, reward, advantage; see
 // rollout/rollout-config.ts) and are parsed by it; `tinker` says which training server and model,
 // `train` how many steps of what size, the optimizer and checkpointing. Parsed once, at the edge.
-import { readFile } from "node:fs/promises";
 import { dirname, isAbsolute, resolve } from "node:path";
+import { readConfigFile } from "@rlfactory/kit";
 import { parseRolloutConfig, type RolloutConfig, RolloutConfigError } from "@rlfactory/rollout";
-import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { LOSS_FN_CONFIG_KEYS, lossFnSchema } from "./tinker-schema.ts";
 
@@ -113,10 +112,14 @@ const NOT_HERE: Record<string, string> = {
   seed: "the sampling seed is train.seed",
 };
 
-/** Validates a parsed config object; relative paths resolve against `baseDir`. */
-export function parseTrainConfig(raw: unknown, baseDir: string = process.cwd()): TrainConfig {
+/**
+ * Validates a parsed config object; relative paths resolve against `baseDir`. `path` (the file it came
+ * from, if any) is named in errors.
+ */
+export function parseTrainConfig(raw: unknown, baseDir: string = process.cwd(), path?: string): TrainConfig {
+  const source = path === undefined ? "train config" : `train config ${path}`;
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
-    throw new TrainConfigError("invalid train config: expected a mapping of sections");
+    throw new TrainConfigError(`invalid ${source}: expected a mapping of sections`);
   }
   const { tinker, train, ...rest } = raw as Record<string, unknown>;
   const problems: string[] = [];
@@ -151,7 +154,7 @@ export function parseTrainConfig(raw: unknown, baseDir: string = process.cwd()):
     }
   }
   if (problems.length > 0 || !t.success || !tr.success || rollout === undefined) {
-    throw new TrainConfigError(`invalid train config:\n${problems.join("\n")}`);
+    throw new TrainConfigError(`invalid ${source}:\n${problems.join("\n")}`);
   }
   const trainSection = tr.data;
   if (trainSection.out !== undefined && !isAbsolute(trainSection.out)) {
@@ -166,19 +169,8 @@ export function parseTrainConfig(raw: unknown, baseDir: string = process.cwd()):
 
 /** Reads a YAML (or JSON) train config; relative paths in it resolve against the file's directory. */
 export async function loadTrainConfig(path: string): Promise<TrainConfig> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (e) {
-    throw new TrainConfigError(`cannot read train config ${path}: ${(e as Error).message}`);
-  }
-  let raw: unknown;
-  try {
-    raw = parseYaml(text);
-  } catch (e) {
-    throw new TrainConfigError(`${path}: not valid YAML: ${(e as Error).message}`);
-  }
-  return parseTrainConfig(raw, dirname(resolve(path)));
+  const raw = readConfigFile(path, { what: "train config", error: TrainConfigError });
+  return parseTrainConfig(raw, dirname(resolve(path)), path);
 }
 
 function prefixed(section: string, error: z.ZodError): string {

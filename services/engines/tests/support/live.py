@@ -1,7 +1,7 @@
 """One live rlfactory stack shared by the end-to-end tests of a pytest session.
 
 Started on first use, stopped at interpreter exit: `rlf simulate-llm` (search-then-answer policy;
-SGLang weight_version "9"), `rlf gateway` with the search tool, `rlf trainer serve` and `rlf judge`.
+SGLang weight_version "9"), `rlf gateway` with the search tool, `rlf rollout serve` and `rlf judge`.
 Tests call `live_stack()` through a fixture and are skipped, with the reason, where Node.js >= 22.18
 or the repository's npm packages are missing.
 """
@@ -35,7 +35,7 @@ SIM_WEIGHT_VERSION = "9"
 class LiveStack:
     #: The simulated inference server (vLLM /v1/completions and SGLang /generate).
     sim_url: str
-    #: `rlf trainer serve` HTTP.
+    #: `rlf rollout serve` HTTP.
     service_url: str
     #: The gateway's admin HTTP (tool calls) and gRPC address.
     gateway_admin_url: str

@@ -1,7 +1,7 @@
 """Real rlfactory processes on free loopback ports, for the recording script and the end-to-end tests.
 
 `rlf simulate-llm` (a TEST FIXTURE inference server: vLLM / SGLang protocols, real Qwen3 tokenizer,
-scripted policies), `rlf gateway` with the bundled search tool, `rlf trainer serve`, `rlf judge`.
+scripted policies), `rlf gateway` with the bundled search tool, `rlf rollout serve`, `rlf judge`.
 Each is a child process of `node services/cli/bin/rlf.js`, started the way a user starts it, and
 considered up once it prints its start-up line. Standard library only.
 """
@@ -151,7 +151,7 @@ def start_service(
     staleness: str = "",
     context_tokens: int = 8192,
 ) -> tuple[Child, str]:
-    """`rlf trainer serve` with a small Hermes/HotpotQA config; returns the process and its HTTP URL."""
+    """`rlf rollout serve` with a small Hermes/HotpotQA config; returns the process and its HTTP URL."""
     config = workdir / f"{name}.yaml"
     config.write_text(
         "\n".join(
@@ -170,8 +170,8 @@ def start_service(
         + "\n"
     )
     child = Child(
-        f"trainer serve {name}",
-        [node, str(RLF), "trainer", "serve", "--config", str(config), "--grpc-port", "0", "--http-port", "0"],
+        f"rollout serve {name}",
+        [node, str(RLF), "rollout", "serve", "--config", str(config), "--grpc-port", "0", "--http-port", "0"],
     )
     listening = child.wait_for(json_line_with("rollout service listening"))
     return child, listening["http"].rstrip("/")

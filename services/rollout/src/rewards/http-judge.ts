@@ -14,7 +14,7 @@
 import { z } from "zod";
 import { goldAnswers, type Task } from "../task.ts";
 import { oneLine, RewardInfraError } from "./errors.ts";
-import type { Judge, JudgeRequest, JudgeVerdict } from "./types.ts";
+import type { Judge, JudgeVerdict, RewardJudgeQuery } from "./types.ts";
 
 export const judgeResponseSchema = z.object({
   score: z.number().min(0).max(1),
@@ -26,7 +26,7 @@ export const judgeErrorBodySchema = z.object({
   error: z.object({ code: z.string().regex(/^[A-Z][A-Z0-9_]*$/), message: z.string() }),
 });
 
-/** What the judge component adds to a request (its config): the rubric and what is judged. */
+/** What the judge component adds to a query (its config): the rubric and what is judged. */
 export interface JudgeRubricOptions {
   /** Inline rubric text. */
   rubric?: string | undefined;
@@ -36,17 +36,17 @@ export interface JudgeRubricOptions {
   judged?: "answer" | "trajectory" | undefined;
 }
 
-/** The JSON body of a judge request (the service's pointwise / reference modes). */
-export function judgeRequestBody(request: JudgeRequest & JudgeRubricOptions): Record<string, unknown> {
-  const golds = goldAnswers(request.task);
-  const response = request.judged === "trajectory" ? request.sampledTexts.join("\n") : (request.answer ?? "");
+/** The JSON body of the judge service request (pointwise / reference mode) that asks `query`. */
+export function judgeRequestBody(query: RewardJudgeQuery & JudgeRubricOptions): Record<string, unknown> {
+  const golds = goldAnswers(query.task);
+  const response = query.judged === "trajectory" ? query.sampledTexts.join("\n") : (query.answer ?? "");
   return {
     mode: golds.length > 0 ? "reference" : "pointwise",
-    task: questionOf(request.task),
+    task: questionOf(query.task),
     response,
     ...(golds.length > 0 ? { reference: golds.join(" | ") } : {}),
-    ...(request.rubric !== undefined ? { rubric: request.rubric } : {}),
-    ...(request.rubric_id !== undefined ? { rubric_id: request.rubric_id } : {}),
+    ...(query.rubric !== undefined ? { rubric: query.rubric } : {}),
+    ...(query.rubric_id !== undefined ? { rubric_id: query.rubric_id } : {}),
   };
 }
 
@@ -72,10 +72,10 @@ export class HttpJudge implements Judge {
     this.#timeoutMs = opts.timeoutMs ?? 60_000;
   }
 
-  async score(request: JudgeRequest & JudgeRubricOptions): Promise<JudgeVerdict> {
-    const { signal } = request;
+  async score(query: RewardJudgeQuery & JudgeRubricOptions): Promise<JudgeVerdict> {
+    const { signal } = query;
     const timeout = AbortSignal.timeout(this.#timeoutMs);
-    const body = judgeRequestBody(request);
+    const body = judgeRequestBody(query);
     let response: Response;
     let text: string;
     try {

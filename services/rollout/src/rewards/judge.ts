@@ -40,7 +40,7 @@ import {
 } from "./types.ts";
 
 export { HttpJudge, type HttpJudgeOptions } from "./http-judge.ts";
-export type { Judge, JudgeRequest, JudgeVerdict } from "./types.ts";
+export type { Judge, JudgeVerdict, RewardJudgeQuery } from "./types.ts";
 
 /** A rule component the judge falls back to (its weight is the judge's; its own is ignored). */
 export const fallbackRuleSchema = z.discriminatedUnion("type", [exactMatchSchema, f1Schema, formatSchema]);

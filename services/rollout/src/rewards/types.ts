@@ -23,8 +23,12 @@ export interface RewardInput {
   sampledTurnMalformed?: readonly boolean[];
 }
 
-/** What a judge is asked to score. */
-export interface JudgeRequest {
+/**
+ * What a `judge` reward component asks its Judge to score: the task, the answer and the sampled text.
+ * (The judge service's own request language is `JudgeRequest` in @rlfactory/judge; HttpJudge turns this
+ * query into one of those, see judgeRequestBody.)
+ */
+export interface RewardJudgeQuery {
   task: Task;
   answer: string | null;
   sampledTexts: readonly string[];
@@ -39,7 +43,7 @@ export interface JudgeVerdict {
 
 /** A model (or rubric) grading an answer. Failures throw; they are never a score of 0. */
 export interface Judge {
-  score(request: JudgeRequest): Promise<JudgeVerdict>;
+  score(query: RewardJudgeQuery): Promise<JudgeVerdict>;
 }
 
 export interface RewardContext {

@@ -1,8 +1,7 @@
 // The rollout configuration (one YAML file): where inference, tools and the judge live, what to run
 // and how to score it. Keys are snake_case like verl/slime configs. Parsed once, at the edge.
-import { readFile } from "node:fs/promises";
 import { dirname, isAbsolute, resolve } from "node:path";
-import { parse as parseYaml } from "yaml";
+import { parseConfig, readConfigFile } from "@rlfactory/kit";
 import { z } from "zod";
 import { inferenceConfigSchema } from "../inference/sampler-config.ts";
 import { samplingParamsSchema } from "../inference/types.ts";
@@ -91,7 +90,7 @@ export const rolloutConfigSchema = z.strictObject({
   judge: z.strictObject({ url: z.url(), timeout_ms: positiveInt.default(60_000) }).optional(),
   tokenizer: tokenizerConfigSchema.default({ path: "qwen3" }),
   format: formatConfigSchema.default({ name: "hermes", search_tool: undefined }),
-  /** Tasks for `rlf rollout` (a training engine sends its own to `rlf trainer serve`). */
+  /** Tasks for `rlf rollout` (a training engine sends its own to `rlf rollout serve`). */
   dataset: datasetConfigSchema.optional(),
   rollout: rolloutSectionSchema.default(rolloutSectionSchema.parse({})),
   reward: rewardConfigSchema,
@@ -109,13 +108,20 @@ export class RolloutConfigError extends Error {
   override name = "RolloutConfigError";
 }
 
-/** Validates a parsed config object; relative paths resolve against `baseDir`. */
-export function parseRolloutConfig(raw: unknown, baseDir: string = process.cwd()): RolloutConfig {
-  const parsed = rolloutConfigSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new RolloutConfigError(`invalid rollout config:\n${z.prettifyError(parsed.error)}`);
-  }
-  const config = parsed.data;
+/**
+ * Validates a parsed config object; relative paths resolve against `baseDir`. `path` (the file it came
+ * from, if any) is named in errors.
+ */
+export function parseRolloutConfig(
+  raw: unknown,
+  baseDir: string = process.cwd(),
+  path?: string,
+): RolloutConfig {
+  const config = parseConfig(rolloutConfigSchema, raw, {
+    what: "rollout config",
+    error: RolloutConfigError,
+    ...(path === undefined ? {} : { path }),
+  });
   const abs = (p: string) => (isAbsolute(p) ? p : resolve(baseDir, p));
   if (config.dataset) config.dataset = { ...config.dataset, path: abs(config.dataset.path) };
   if (config.tokenizer.path !== "qwen3")
@@ -129,19 +135,8 @@ export async function loadRolloutConfig(
   path: string,
   overrides: { out?: string } = {},
 ): Promise<RolloutConfig> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (e) {
-    throw new RolloutConfigError(`cannot read rollout config ${path}: ${(e as Error).message}`);
-  }
-  let raw: unknown;
-  try {
-    raw = parseYaml(text);
-  } catch (e) {
-    throw new RolloutConfigError(`${path}: not valid YAML: ${(e as Error).message}`);
-  }
-  const config = parseRolloutConfig(raw, dirname(resolve(path)));
+  const raw = readConfigFile(path, { what: "rollout config", error: RolloutConfigError });
+  const config = parseRolloutConfig(raw, dirname(resolve(path)), path);
   if (overrides.out !== undefined) config.output = { ...config.output, dir: resolve(overrides.out) };
   return config;
 }

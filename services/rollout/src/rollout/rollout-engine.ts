@@ -1,5 +1,5 @@
 // The rollout engine's public face: give it tasks, get back scored GRPO groups of trajectories as each
-// group completes. `rlf rollout` (a file of tasks) and `rlf trainer serve` (tasks from a training
+// group completes. `rlf rollout` (a file of tasks) and `rlf rollout serve` (tasks from a training
 // engine over gRPC/HTTP) are two front ends of this one interface.
 
 import type { GroupStats } from "../grpo.ts";

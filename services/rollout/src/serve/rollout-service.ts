@@ -1,4 +1,4 @@
-// `rlf trainer serve` without the CLI: one rollout engine behind gRPC (rlfactory.v1.RolloutService,
+// `rlf rollout serve` without the CLI: one rollout engine behind gRPC (rlfactory.v1.RolloutService,
 // health, reflection) and HTTP JSON, started and stopped together.
 import { type Logger, pino } from "pino";
 import type { RolloutConfig } from "../rollout/rollout-config.ts";

@@ -1,5 +1,6 @@
-// `rlf trainer serve --config FILE`: the rollout engine as a service for a training engine
+// `rlf rollout serve --config FILE`: the rollout engine as a service for a training engine
 // (gRPC rlfactory.v1.RolloutService + HTTP JSON; see services/rollout/src/serve/README.md).
+// `rlf trainer serve` is its old name, kept for one release (main.ts prints that it is deprecated).
 import { parseArgs } from "node:util";
 import {
   createRolloutEngine,
@@ -12,7 +13,7 @@ import { startTelemetry } from "@rlfactory/telemetry";
 import { portArg, stopOnSignals } from "./gateway-command.ts";
 import { UsageError } from "./usage-error.ts";
 
-const HELP = `rlf trainer serve --config FILE [--grpc-port 50061] [--http-port 8091] [--host 127.0.0.1]
+const HELP = `rlf rollout serve --config FILE [--grpc-port 50061] [--http-port 8091] [--host 127.0.0.1]
 
 Runs the rollout engine of the config (inference servers, tool gateway, rewards) as a service: a
 training engine sends tasks and gets back scored GRPO groups of token-level trajectories as each
@@ -25,17 +26,12 @@ Cancelling a call (or its deadline passing, or the client disconnecting) aborts 
 Ctrl-C stops taking requests, ends those in flight as "aborted" and returns them, then exits.
 `;
 
-export async function runTrainerCommand(argv: string[]): Promise<number> {
-  const [sub, ...rest] = argv;
-  if (sub === "--help" || sub === "-h" || sub === "help") {
-    process.stdout.write(HELP);
-    return 0;
-  }
-  if (sub !== "serve") throw new UsageError(`rlf trainer needs "serve", not "${sub ?? ""}"`);
+/** `rlf rollout serve ARGV` (ARGV: what follows `serve`). */
+export async function runRolloutServeCommand(argv: string[]): Promise<number> {
   let values: { config?: string; "grpc-port"?: string; "http-port"?: string; host?: string; help?: boolean };
   try {
     ({ values } = parseArgs({
-      args: rest,
+      args: argv,
       options: {
         config: { type: "string", short: "c" },
         "grpc-port": { type: "string", default: "50061" },
@@ -52,7 +48,7 @@ export async function runTrainerCommand(argv: string[]): Promise<number> {
     process.stdout.write(HELP);
     return 0;
   }
-  if (!values.config) throw new UsageError("rlf trainer serve needs --config FILE");
+  if (!values.config) throw new UsageError("rlf rollout serve needs --config FILE");
   const grpcPort = portArg(values["grpc-port"] ?? "50061", "--grpc-port");
   const httpPort = portArg(values["http-port"] ?? "8091", "--http-port");
   const host = values.host ?? "127.0.0.1";

@@ -1,0 +1,53 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadRolloutConfig, RolloutConfigError } from "./rollout-config.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "rollout-config-"));
+const write = (name: string, text: string) => {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+};
+
+const MINIMAL = `
+inference: { engine: vllm, url: "http://127.0.0.1:8000" }
+gateway: { address: "127.0.0.1:50051" }
+dataset: { path: tasks.jsonl }
+reward: { components: [{ type: exact_match, weight: 1 }] }
+`;
+
+describe("rollout config files", () => {
+  it("loads YAML, fills defaults and resolves paths against the file's directory", async () => {
+    const config = await loadRolloutConfig(write("rollout.yaml", MINIMAL));
+    expect(config.gateway).toMatchObject({ address: "127.0.0.1:50051", deadline_ms: 30_000 });
+    expect(config.rollout.group_size).toBe(4);
+    expect(config.dataset?.path).toBe(join(dir, "tasks.jsonl"));
+  });
+
+  it("loads the same config written as JSON", async () => {
+    const json = JSON.stringify({
+      inference: { engine: "vllm", url: "http://127.0.0.1:8000" },
+      gateway: { address: "127.0.0.1:50051" },
+      reward: { components: [{ type: "exact_match", weight: 1 }] },
+    });
+    expect((await loadRolloutConfig(write("rollout.json", json))).gateway.address).toBe("127.0.0.1:50051");
+  });
+
+  it("an invalid file is refused naming the file and the key path", async () => {
+    const path = write("bad.yaml", `${MINIMAL}rollout: { group_size: 0 }\n`);
+    const refused = loadRolloutConfig(path);
+    await expect(refused).rejects.toThrow(RolloutConfigError);
+    await expect(loadRolloutConfig(path)).rejects.toThrow(`invalid rollout config ${path}`);
+    await expect(loadRolloutConfig(path)).rejects.toThrow(/→ at rollout\.group_size/);
+  });
+
+  it("a missing or unparsable file is refused naming the file", async () => {
+    await expect(loadRolloutConfig(join(dir, "none.yaml"))).rejects.toThrow(
+      /cannot read rollout config .*none\.yaml/,
+    );
+    const broken = write("broken.yaml", "gateway: [\n");
+    await expect(loadRolloutConfig(broken)).rejects.toThrow(`cannot parse rollout config ${broken}`);
+  });
+});
