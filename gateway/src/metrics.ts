@@ -4,8 +4,8 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { Catalog } from "./catalog.ts";
 import type { Invoker } from "./invoker.ts";
-import type { UpstreamPolicies } from "./policies.ts";
-import type { Upstream } from "./upstream.ts";
+import { BREAKER_STATES, type UpstreamPolicies } from "./policies.ts";
+import { UPSTREAM_STATES, type Upstream } from "./upstream.ts";
 
 export interface MetricsSources {
   invoker: Invoker;
@@ -13,9 +13,6 @@ export interface MetricsSources {
   upstreams: readonly Upstream[];
   policies: ReadonlyMap<string, UpstreamPolicies>;
 }
-
-const BREAKER_STATES = ["closed", "open", "half_open", "isolated"] as const;
-const UPSTREAM_STATES = ["connecting", "ready", "down", "closed"] as const;
 
 export function createMetrics(src: MetricsSources): Registry {
   const registry = new Registry();
