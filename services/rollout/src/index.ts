@@ -109,4 +109,5 @@ export {
   type TrajectoryStatus,
   type Turn,
   trajectorySchema,
+  trajectoryStatusSchema,
 } from "./trajectory.ts";

@@ -18,6 +18,7 @@ import {
   type ToolServer,
 } from "@rlfactory/toolkit";
 import { z } from "zod";
+import { type Deferred, deferred } from "./deferred.ts";
 
 export type TestbedEvent = "executed" | "finished" | "failed" | "cancelled";
 
@@ -62,12 +63,12 @@ async function traced<T>(tool: string, args: unknown, work: () => Promise<T>): P
  * calls one after another never releases them, so a released group proves they ran concurrently.
  */
 class Rendezvous {
-  readonly #groups = new Map<string, { arrived: number; release: PromiseWithResolvers<void> }>();
+  readonly #groups = new Map<string, { arrived: number; release: Deferred<void> }>();
 
   async meet(group: string, parties: number, timeoutMs: number, signal: AbortSignal): Promise<number> {
     let g = this.#groups.get(group);
     if (g === undefined) {
-      g = { arrived: 0, release: Promise.withResolvers<void>() };
+      g = { arrived: 0, release: deferred<void>() };
       this.#groups.set(group, g);
     }
     g.arrived += 1;
@@ -77,7 +78,7 @@ class Rendezvous {
       return g.arrived;
     }
     const timeout = AbortSignal.timeout(timeoutMs);
-    const gaveUp = Promise.withResolvers<void>();
+    const gaveUp = deferred<void>();
     const onAbort = () => gaveUp.resolve();
     const either = AbortSignal.any([signal, timeout]);
     either.addEventListener("abort", onAbort, { once: true });
