@@ -3,7 +3,7 @@ import { EventEmitter } from "node:events";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
 import { INVALID_SPAN_CONTEXT, ROOT_CONTEXT, trace } from "@opentelemetry/api";
 import { pino } from "pino";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { MemoryResultCache } from "./cache.ts";
 import { Catalog } from "./catalog.ts";
 import { normaliseConfig } from "./config.ts";
@@ -136,16 +136,24 @@ describe("Invoker: tool errors vs call failures", () => {
       if (!healthy) throw unavailable();
       return text("ok");
     });
-    for (let i = 0; i < 3; i++) expect((await call()).error?.code).toBe("UNAVAILABLE");
-    expect(breaker()).toBe("open");
-    const before = upstream.calls;
-    const rejected = await call();
-    expect(rejected.error?.code).toBe("CIRCUIT_OPEN");
-    expect(upstream.calls).toBe(before);
-    healthy = true;
-    await new Promise((r) => setTimeout(r, 120));
-    expect((await call()).error).toBeUndefined();
-    expect(breaker()).toBe("closed");
+    // The breaker reads Date.now(): move that clock past halfOpenAfterMs (100) instead of waiting.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      for (let i = 0; i < 3; i++) expect((await call()).error?.code).toBe("UNAVAILABLE");
+      expect(breaker()).toBe("open");
+      const before = upstream.calls;
+      const rejected = await call();
+      expect(rejected.error?.code).toBe("CIRCUIT_OPEN");
+      expect(upstream.calls).toBe(before);
+      healthy = true;
+      vi.setSystemTime(Date.now() + 99);
+      expect((await call()).error?.code).toBe("CIRCUIT_OPEN");
+      vi.setSystemTime(Date.now() + 2);
+      expect((await call()).error).toBeUndefined();
+      expect(breaker()).toBe("closed");
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
