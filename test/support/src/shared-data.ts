@@ -26,7 +26,7 @@ export function sharedDataPath(relative: string): string {
 export function haveSharedData(what: string, ...relatives: string[]): boolean {
   const missing = relatives.map(sharedDataPath).filter((p) => !existsSync(p));
   if (missing.length === 0) return true;
-  const message = `${what} needs shared test data that is missing: ${missing.join(", ")} (set RLF_SHARED_DATA to its folder)`;
+  const message = `${what}: shared test data missing at ${missing.join(", ")} (set RLF_SHARED_DATA to its folder)`;
   if (process.env.CI) throw new Error(message);
   console.warn(`skipping: ${message}`);
   return false;
