@@ -331,9 +331,14 @@ describe("Invoker: cache and single-flight", () => {
   });
 
   it("a caller timing out does not fail the others sharing its execution", async () => {
+    // The shared execution finishes only after the impatient caller has timed out.
+    let finish!: () => void;
+    const finished = new Promise<void>((r) => {
+      finish = r;
+    });
     const { call, upstream } = setup(
       async (args, opts) => {
-        await new Promise((r) => setTimeout(r, 80));
+        await finished;
         opts.signal.throwIfAborted();
         return text(String(args.q));
       },
@@ -342,6 +347,7 @@ describe("Invoker: cache and single-flight", () => {
     const impatient = call({ deadlineMs: 20 });
     const patient = call({ deadlineMs: 5_000 });
     expect((await impatient).error?.code).toBe("TIMEOUT");
+    finish();
     const p = await patient;
     expect(p.error).toBeUndefined();
     expect(p.output?.content[0]?.text?.text).toBe("x");
