@@ -1,6 +1,5 @@
 // Routing rules of ServerPool (no traffic: the pool only decides; the transport tests send requests).
-import { setTimeout as sleep } from "node:timers/promises";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { normaliseServerUrl, ServerPool } from "./server-pool.ts";
 
 const URLS = ["http://127.0.0.1:9001", "http://127.0.0.1:9002", "http://127.0.0.1:9003"];
@@ -78,22 +77,29 @@ describe("ServerPool", () => {
   });
 
   it("brings an ejected server back after its cool-down, and doubles the cool-down on repeat failures", async () => {
-    const p = pool(URLS.slice(0, 2), { cooldownMs: 40, maxCooldownMs: 100 });
-    const [a] = URLS;
-    const server = p.pick(undefined, new Set([URLS[1]!]));
-    expect(server.url).toBe(a);
-    p.failed(server);
-    expect(p.status()[0]!.ejectedForMs).toBeGreaterThan(20);
-    for (let i = 0; i < 4; i++) expect(p.pick(undefined).url).not.toBe(a);
-    await sleep(50);
-    expect(p.status()[0]).toMatchObject({ healthy: true, ejectedForMs: 0, consecutiveFailures: 1 });
-    p.failed(server); // second failure in a row: 80 ms
-    expect(p.status()[0]!.ejectedForMs).toBeGreaterThan(60);
-    p.failed(server); // third: 160 ms, capped at 100
-    expect(p.status()[0]!.ejectedForMs).toBeGreaterThan(80);
-    expect(p.status()[0]!.ejectedForMs).toBeLessThanOrEqual(100);
-    p.succeeded(server);
-    expect(p.status()[0]).toMatchObject({ healthy: true, ejectedForMs: 0, consecutiveFailures: 0 });
+    // The pool reads Date.now(): a frozen clock, moved by hand, makes every cool-down exact.
+    vi.useFakeTimers({ toFake: ["Date"], now: 1_000_000 });
+    try {
+      const p = pool(URLS.slice(0, 2), { cooldownMs: 40, maxCooldownMs: 100 });
+      const [a] = URLS;
+      const server = p.pick(undefined, new Set([URLS[1]!]));
+      expect(server.url).toBe(a);
+      p.failed(server);
+      expect(p.status()[0]!.ejectedForMs).toBe(40);
+      for (let i = 0; i < 4; i++) expect(p.pick(undefined).url).not.toBe(a);
+      vi.setSystemTime(Date.now() + 39);
+      expect(p.status()[0]).toMatchObject({ healthy: false, ejectedForMs: 1 });
+      vi.setSystemTime(Date.now() + 1);
+      expect(p.status()[0]).toMatchObject({ healthy: true, ejectedForMs: 0, consecutiveFailures: 1 });
+      p.failed(server); // second failure in a row: 80 ms
+      expect(p.status()[0]!.ejectedForMs).toBe(80);
+      p.failed(server); // third: 160 ms, capped at 100
+      expect(p.status()[0]!.ejectedForMs).toBe(100);
+      p.succeeded(server);
+      expect(p.status()[0]).toMatchObject({ healthy: true, ejectedForMs: 0, consecutiveFailures: 0 });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("when every server is ejected, still answers: an untried one, else the one back first", () => {
