@@ -6,7 +6,16 @@ export type { CatalogEntry, EffectivePolicy } from "./catalog.ts";
 export { Catalog, gatewayToolName, NAME_SEPARATOR } from "./catalog.ts";
 export { GatewayClient, type GatewayClientOptions, resultText } from "./client.ts";
 export type { GatewayConfig, ServerConfig, ToolPolicy } from "./config.ts";
-export { ConfigError, loadConfigFile, normaliseConfig, parseConfigText } from "./config.ts";
+export {
+  ConfigError,
+  DEFAULT_TOOL_POLICY,
+  DEFAULT_UPSTREAM_POLICY,
+  loadConfigFile,
+  normaliseConfig,
+  parseConfigText,
+} from "./config.ts";
 export { type CallErrorCode, GatewayError, isGatewayError } from "./errors.ts";
 export { type GatewayHandle, startGateway } from "./gateway.ts";
+export { BREAKER_STATES, type BreakerState } from "./policies.ts";
 export { GATEWAY_SERVICE, loadGatewayProto } from "./proto.ts";
+export { UPSTREAM_STATES, type UpstreamState } from "./upstream.ts";

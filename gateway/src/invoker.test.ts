@@ -4,7 +4,7 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
 import { INVALID_SPAN_CONTEXT, ROOT_CONTEXT, trace } from "@opentelemetry/api";
 import { createMemoryStore } from "@rlfactory/kit";
 import { pino } from "pino";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ResultCache } from "./cache.ts";
 import { Catalog } from "./catalog.ts";
 import { normaliseConfig } from "./config.ts";
@@ -141,16 +141,24 @@ describe("Invoker: tool errors vs call failures", () => {
       if (!healthy) throw unavailable();
       return text("ok");
     });
-    for (let i = 0; i < 3; i++) expect((await call()).error?.code).toBe("UNAVAILABLE");
-    expect(breaker()).toBe("open");
-    const before = upstream.calls;
-    const rejected = await call();
-    expect(rejected.error?.code).toBe("CIRCUIT_OPEN");
-    expect(upstream.calls).toBe(before);
-    healthy = true;
-    await new Promise((r) => setTimeout(r, 120));
-    expect((await call()).error).toBeUndefined();
-    expect(breaker()).toBe("closed");
+    // The breaker reads Date.now(): move that clock past halfOpenAfterMs (100) instead of waiting.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      for (let i = 0; i < 3; i++) expect((await call()).error?.code).toBe("UNAVAILABLE");
+      expect(breaker()).toBe("open");
+      const before = upstream.calls;
+      const rejected = await call();
+      expect(rejected.error?.code).toBe("CIRCUIT_OPEN");
+      expect(upstream.calls).toBe(before);
+      healthy = true;
+      vi.setSystemTime(Date.now() + 99);
+      expect((await call()).error?.code).toBe("CIRCUIT_OPEN");
+      vi.setSystemTime(Date.now() + 2);
+      expect((await call()).error).toBeUndefined();
+      expect(breaker()).toBe("closed");
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
@@ -350,9 +358,14 @@ describe("Invoker: cache and single-flight", () => {
   });
 
   it("a caller timing out does not fail the others sharing its execution", async () => {
+    // The shared execution finishes only after the impatient caller has timed out.
+    let finish!: () => void;
+    const finished = new Promise<void>((r) => {
+      finish = r;
+    });
     const { call, upstream } = setup(
       async (args, opts) => {
-        await new Promise((r) => setTimeout(r, 80));
+        await finished;
         opts.signal.throwIfAborted();
         return text(String(args.q));
       },
@@ -361,6 +374,7 @@ describe("Invoker: cache and single-flight", () => {
     const impatient = call({ deadlineMs: 20 });
     const patient = call({ deadlineMs: 5_000 });
     expect((await impatient).error?.code).toBe("TIMEOUT");
+    finish();
     const p = await patient;
     expect(p.error).toBeUndefined();
     expect(p.output?.content[0]?.text?.text).toBe("x");

@@ -5,8 +5,8 @@ import { createServiceRegistry } from "@rlfactory/kit";
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import type { Catalog } from "./catalog.ts";
 import type { Invoker } from "./invoker.ts";
-import type { UpstreamPolicies } from "./policies.ts";
-import type { Upstream } from "./upstream.ts";
+import { BREAKER_STATES, type UpstreamPolicies } from "./policies.ts";
+import { UPSTREAM_STATES, type Upstream } from "./upstream.ts";
 
 export interface MetricsSources {
   invoker: Invoker;
@@ -14,9 +14,6 @@ export interface MetricsSources {
   upstreams: readonly Upstream[];
   policies: ReadonlyMap<string, UpstreamPolicies>;
 }
-
-const BREAKER_STATES = ["closed", "open", "half_open", "isolated"] as const;
-const UPSTREAM_STATES = ["connecting", "ready", "down", "closed"] as const;
 
 export function createMetrics(src: MetricsSources): Registry {
   const registry = createServiceRegistry("gateway"); // with the process metrics, rlf_gateway_process_cpu_…

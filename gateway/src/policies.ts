@@ -28,9 +28,11 @@ import {
 import type { UpstreamPolicy } from "./config.ts";
 import { isRetryable, isUpstreamFault } from "./errors.ts";
 
-export type BreakerState = "closed" | "open" | "half_open" | "isolated";
+/** Every state a server's circuit breaker can be in (`isolated`: held open by hand, never by failures). */
+export const BREAKER_STATES = ["closed", "open", "half_open", "isolated"] as const;
+export type BreakerState = (typeof BREAKER_STATES)[number];
 
-const BREAKER_STATES: Record<CircuitState, BreakerState> = {
+const FROM_COCKATIEL: Record<CircuitState, BreakerState> = {
   [CircuitState.Closed]: "closed",
   [CircuitState.Open]: "open",
   [CircuitState.HalfOpen]: "half_open",
@@ -62,7 +64,7 @@ export class UpstreamPolicies {
   }
 
   get breakerState(): BreakerState {
-    return BREAKER_STATES[this.breaker.state];
+    return FROM_COCKATIEL[this.breaker.state];
   }
   get inFlight(): number {
     return this.#bulkheadSize.maxConcurrent - this.bulkhead.executionSlots;

@@ -19,7 +19,9 @@ import type { ServerConfig } from "./config.ts";
 import { GatewayError, toGatewayError } from "./errors.ts";
 import { createPooledFetch } from "./http-fetch.ts";
 
-export type UpstreamState = "connecting" | "ready" | "down" | "closed";
+/** Every state of a server's connection (`closed`: the gateway is shutting down, for good). */
+export const UPSTREAM_STATES = ["connecting", "ready", "down", "closed"] as const;
+export type UpstreamState = (typeof UPSTREAM_STATES)[number];
 
 export interface UpstreamCallOptions {
   signal: AbortSignal;

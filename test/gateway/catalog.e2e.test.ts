@@ -28,6 +28,10 @@ const CALLS: Record<string, { args: Record<string, unknown>; check: (r: WireTool
     args: { ms: 1 },
     check: (r) => expect(JSON.parse(r.structured_content_json)).toEqual({ slept: 1 }),
   },
+  testbed__rendezvous: {
+    args: { group: "catalog", parties: 1 },
+    check: (r) => expect(JSON.parse(r.structured_content_json)).toEqual({ met: 1 }),
+  },
   testbed__echo: {
     args: { value: { a: [1] } },
     check: (r) => expect(JSON.parse(r.structured_content_json)).toEqual({ value: { a: [1] } }),

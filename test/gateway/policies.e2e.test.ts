@@ -1,5 +1,4 @@
 // The policy stack end to end: a real gateway, a real testbed MCP server over stdio.
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   type InProcessGateway,
@@ -9,24 +8,16 @@ import {
   testbedStdio,
   waitFor,
 } from "@rlfactory/test-support/gateway-harness";
+import { maxConcurrentExecutions, readTestbedEvents } from "@rlfactory/test-support/testbed-process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-interface Event {
-  event: string;
-  tool: string;
-  args: Record<string, unknown>;
-  pid: number;
-}
-const events = (file: string): Event[] => {
-  try {
-    return readFileSync(file, "utf8")
-      .split("\n")
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as Event);
-  } catch {
-    return [];
-  }
-};
+// The one wall-clock assert left, and why this file runs in the exclusive group (vitest.config.ts),
+// alone on the machine: the deadline's acceptance is "TIMEOUT within the deadline + 50 ms". It is
+// checked on the gateway's own clock (`latency_ms`, the clock the deadline runs on); the caller's
+// clock adds two loopback gRPC hops, which a loaded 2-core machine can stretch, hence its own slack.
+const DEADLINE_MS = 300;
+const DEADLINE_MARGIN_MS = 50;
+const TRANSPORT_SLACK_MS = 250;
 
 describe("gateway policies over a real stdio MCP server", () => {
   const eventsFile = join(tempDir(), "events.jsonl");
@@ -46,18 +37,23 @@ describe("gateway policies over a real stdio MCP server", () => {
   });
   afterAll(() => gw?.stop());
 
-  it("CallTools runs a batch concurrently: 8 calls of a 200 ms tool return in under 300 ms, in order", async () => {
+  it("CallTools runs a batch concurrently: the tool server executes all 8 calls at once; results in order", async () => {
+    // Each call returns only once all 8 are running on the server at the same time: a gateway that
+    // ran them one by one would get 8 rendezvous failures instead.
+    const group = `batch-${Date.now()}`;
     const calls = Array.from({ length: 8 }, (_, i) => ({
-      name: "testbed__sleep",
-      arguments_json: JSON.stringify({ ms: 200, tag: `batch-${i}` }),
+      name: "testbed__rendezvous",
+      arguments_json: JSON.stringify({ group, parties: 8, timeout_ms: 20_000 }),
       call_id: `c${i}`,
     }));
-    const started = performance.now();
     const results = await gw.client.callTools({ calls });
-    const elapsed = performance.now() - started;
     expect(results.map((r) => r.call_id)).toEqual(calls.map((c) => c.call_id));
-    expect(results.every((r) => r.error_code === "OK" && !r.is_error)).toBe(true);
-    expect(elapsed).toBeLessThan(300);
+    expect(results.map((r) => [r.error_code, r.is_error, JSON.parse(r.structured_content_json)])).toEqual(
+      calls.map(() => ["OK", false, { met: 8 }]),
+    );
+    const batch = readTestbedEvents(eventsFile).filter((e) => e.args.group === group);
+    expect(maxConcurrentExecutions(batch, () => true)).toBe(8);
+    expect(batch.filter((e) => e.event === "finished")).toHaveLength(8);
   });
 
   it("returns each call's own status inside one batch", async () => {
@@ -83,14 +79,16 @@ describe("gateway policies over a real stdio MCP server", () => {
     const r = await gw.client.callTool({
       name: "testbed__sleep",
       arguments_json: JSON.stringify({ ms: 5_000, tag }),
-      deadline_ms: 300,
+      deadline_ms: DEADLINE_MS,
     });
     const elapsed = performance.now() - started;
     expect(r.error_code).toBe("TIMEOUT");
-    expect(r.error_message).toContain("300 ms deadline");
-    expect(elapsed).toBeLessThan(350);
+    expect(r.error_message).toContain(`${DEADLINE_MS} ms deadline`);
+    expect(r.latency_ms).toBeGreaterThanOrEqual(DEADLINE_MS - 1);
+    expect(r.latency_ms).toBeLessThan(DEADLINE_MS + DEADLINE_MARGIN_MS);
+    expect(elapsed).toBeLessThan(DEADLINE_MS + DEADLINE_MARGIN_MS + TRANSPORT_SLACK_MS);
     await waitFor(
-      () => events(eventsFile).some((e) => e.event === "cancelled" && e.args.tag === tag),
+      () => readTestbedEvents(eventsFile).some((e) => e.event === "cancelled" && e.args.tag === tag),
       5_000,
       "the tool server to record the cancellation",
     );
@@ -140,24 +138,24 @@ describe("gateway policies over a real stdio MCP server", () => {
     const pidResult = await gw.client.callTool({ name: "testbed__pid", arguments_json: "{}" });
     const oldPid = (JSON.parse(pidResult.structured_content_json) as { pid: number }).pid;
 
-    // Load: 12 slow calls in flight when the server dies.
+    // Load: 12 calls in flight when the server dies, sleeping and with a deadline far past the test's
+    // own timeout: had the gateway waited for them, the test would time out; had it waited for the
+    // deadline, they would come back TIMEOUT. They come back UNAVAILABLE: the death was reported.
     const inFlight = Array.from({ length: 12 }, (_, i) =>
       gw.client.callTool({
         name: "testbed__sleep",
-        arguments_json: JSON.stringify({ ms: 3_000, tag: `load-${i}` }),
-        deadline_ms: 10_000,
+        arguments_json: JSON.stringify({ ms: 120_000, tag: `load-${i}` }),
+        deadline_ms: 120_000,
       }),
     );
     await waitFor(
-      () => events(eventsFile).filter((e) => e.args.tag?.toString().startsWith("load-")).length >= 12,
+      () =>
+        readTestbedEvents(eventsFile).filter((e) => e.args.tag?.toString().startsWith("load-")).length >= 12,
       5_000,
       "load",
     );
     process.kill(oldPid, "SIGKILL");
-    const killedAt = performance.now();
     const results = await Promise.all(inFlight);
-    // Nobody hangs until the 3 s sleep or the 10 s deadline: the death is reported at once.
-    expect(performance.now() - killedAt).toBeLessThan(2_000);
     expect(new Set(results.map((r) => r.error_code))).toEqual(new Set(["UNAVAILABLE"]));
 
     // Repeated transport failures opened the breaker; calls are now rejected without reaching the upstream.

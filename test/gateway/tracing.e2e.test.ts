@@ -82,7 +82,7 @@ describe("tracing across caller, gateway and tool server", () => {
     expect(tool?.serviceName).toMatch(/testbed/);
   });
 
-  it("marks a tool's own error with error.type=tool_error and a cache hit on the server span", async () => {
+  it("marks a tool's own error with error.type=tool_error on the client span", async () => {
     const failed = await callFromTracedCaller("testbed__fail", { message: "nope" });
     expect(failed.is_error).toBe(true);
     const spans = await receiver.waitFor(
@@ -90,16 +90,24 @@ describe("tracing across caller, gateway and tool server", () => {
       10_000,
     );
     expect(spans[0]?.attributes["error.type"]).toBe("tool_error");
+  });
 
-    await callFromTracedCaller("testbed__echo", { value: "traced" });
+  // Last: it stops the gateway.
+  it("marks a cache hit on the server span, and a hit's trace has no client span once the gateway has flushed", async () => {
+    const miss = await callFromTracedCaller("testbed__echo", { value: "traced" });
     const hit = await callFromTracedCaller("testbed__echo", { value: "traced" });
     const [server] = await receiver.waitFor(
       (s) => s.traceId === hit.traceId && s.kind === "SERVER" && s.serviceName === "rlf-gateway",
       10_000,
     );
     expect(server?.attributes["rlf.cache_hit"]).toBe(true);
-    // No upstream call for a hit: no client span in that trace.
-    await new Promise((r) => setTimeout(r, 300));
-    expect(receiver.spans().filter((s) => s.traceId === hit.traceId && s.kind === "CLIENT")).toHaveLength(0);
+    // SIGTERM shuts the gateway's tracer down, which exports every span it still holds before the
+    // process exits 0: after that, a span the receiver lacks was never made.
+    await gw.stop();
+    expect(gw.process.exitCode).toBe(0);
+    const clientSpans = (traceId: string) =>
+      receiver.spans().filter((s) => s.traceId === traceId && s.kind === "CLIENT");
+    expect(clientSpans(miss.traceId)).toHaveLength(1); // the miss went upstream
+    expect(clientSpans(hit.traceId)).toHaveLength(0); // the hit did not
   });
 });

@@ -20,15 +20,15 @@ import {
 import {
   type InProcessGateway,
   RLF,
-  ROOT,
   startTestGateway,
   tempDir,
 } from "@rlfactory/test-support/gateway-harness";
+import { sharedDataPath } from "@rlfactory/test-support/shared-data";
 import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/test-support/simulated-llm";
 import { buildHotpotqaCorpus } from "@rlfactory/tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-const HOTPOT = join(ROOT, "../shared/data/hotpotqa");
+const HOTPOT = sharedDataPath("hotpotqa");
 
 let tokenizer: ModelTokenizer;
 let gateway: InProcessGateway;

@@ -9,7 +9,7 @@ import {
   type SimulatedJudgeRequest,
   startSimulatedJudge,
 } from "@rlfactory/test-support/simulated-judge";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { type JudgeConfigInput, parseJudgeConfig } from "./judge-config.ts";
 import { createJudgeService } from "./judge-service.ts";
 import type { JudgeOutcome, JudgeRequestInput, JudgeScore } from "./judge-types.ts";
@@ -282,11 +282,14 @@ describe("failures", () => {
   });
 
   it("a hanging judge past deadline_ms is a TIMEOUT; a cancelled caller is CANCELLED", async () => {
-    const { service } = await setup(() => ({ hang: true }));
+    const { service, sim } = await setup(() => ({ hang: true }));
     expect(failed(await service.judge(pointwise("Paris", { deadline_ms: 150 }))).code).toBe("TIMEOUT");
     const controller = new AbortController();
+    const asked = sim.requests.length;
     const pending = service.judge(pointwise("Paris", { no_cache: true }), { signal: controller.signal });
-    setTimeout(() => controller.abort(), 50);
+    // Cancel once the judge model holds the request, not after a guessed delay.
+    await vi.waitFor(() => expect(sim.requests.length).toBe(asked + 1), { timeout: 5_000 });
+    controller.abort();
     expect(failed(await pending).code).toBe("CANCELLED");
   });
 

@@ -114,4 +114,5 @@ export {
   type TrajectoryStatus,
   type Turn,
   trajectorySchema,
+  trajectoryStatusSchema,
 } from "./trajectory.ts";

@@ -45,6 +45,7 @@ for (const era of ERAS) {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toEqual([
         "sleep",
+        "rendezvous",
         "echo",
         "fail",
         "big",

@@ -4,7 +4,7 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { InferenceError, samplingParamsSchema } from "@rlfactory/rollout";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { isTinkerApiError, type TinkerApiError } from "./errors.ts";
 import { TinkerClient } from "./tinker-client.ts";
 import { TinkerSampler } from "./tinker-sampler.ts";
@@ -207,7 +207,7 @@ describe("TinkerClient retries", () => {
   });
 
   it("stops at once when the caller's signal aborts, even while a poll is held", async () => {
-    const { url } = await scripted((s) => (s.path === "/api/v1/asample" ? future("1") : "hang"));
+    const { url, seen } = await scripted((s) => (s.path === "/api/v1/asample" ? future("1") : "hang"));
     const abort = new AbortController();
     const pending = client(url).sample(
       {
@@ -218,7 +218,11 @@ describe("TinkerClient retries", () => {
       },
       abort.signal,
     );
-    setTimeout(() => abort.abort(), 50);
+    // Abort once the client's poll is held by the server, not after a guessed delay.
+    await vi.waitFor(() => expect(seen.some((s) => s.path !== "/api/v1/asample")).toBe(true), {
+      timeout: 5_000,
+    });
+    abort.abort();
     const e = await failure(pending);
     expect(e.code).toBe("CANCELLED");
   });

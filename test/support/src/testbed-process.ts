@@ -50,21 +50,17 @@ export function startTestbedHttp(
   });
 }
 
-export interface TestbedEventRecord {
-  event: "executed" | "finished" | "cancelled";
-  tool: string;
-  args: Record<string, unknown>;
-  pid: number;
-  t: number;
-}
-
 const EventLine = z.object({
-  event: z.enum(["executed", "finished", "cancelled"]),
+  event: z.enum(["executed", "finished", "failed", "cancelled"]),
   tool: z.string(),
   args: z.record(z.string(), z.unknown()),
   pid: z.number(),
+  /** Handlers running in the server process just after this event. */
+  in_flight: z.number().int().nonnegative(),
   t: z.number(),
 });
+
+export type TestbedEventRecord = z.infer<typeof EventLine>;
 
 export function readTestbedEvents(file: string): TestbedEventRecord[] {
   if (!existsSync(file)) return [];
@@ -87,4 +83,22 @@ export async function waitForTestbedEvent(
     if (Date.now() > deadline) throw new Error(`no matching testbed event within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/**
+ * The most calls matching `pred` that the server was executing at the same time, from the order of
+ * their executed / finished / failed / cancelled events (one process appends them in that order).
+ */
+export function maxConcurrentExecutions(
+  events: readonly TestbedEventRecord[],
+  pred: (e: TestbedEventRecord) => boolean,
+): number {
+  let running = 0;
+  let max = 0;
+  for (const e of events) {
+    if (!pred(e)) continue;
+    running += e.event === "executed" ? 1 : -1;
+    max = Math.max(max, running);
+  }
+  return max;
 }

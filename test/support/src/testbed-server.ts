@@ -3,8 +3,10 @@
 //   node test/support/src/testbed-server.ts [--stdio | --http PORT [--host H]]
 //
 // With TESTBED_EVENTS=/path/file.jsonl every call appends JSON lines
-// {"event":"executed"|"finished"|"cancelled","tool","args","pid","t"}: "executed" when a handler
-// starts, "finished" when it returns normally, "cancelled" when the client cancelled it mid-wait.
+// {"event":"executed"|"finished"|"failed"|"cancelled","tool","args","pid","in_flight","t"}: "executed"
+// when a handler starts, "finished" when it returns normally, "failed" when it throws, "cancelled" when
+// the client cancelled it mid-wait. `in_flight` is how many handlers of this process were running
+// just after the event, so tests can read the concurrency the server saw (testbed-process.ts).
 import { appendFileSync } from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
 import {
@@ -16,35 +18,93 @@ import {
   type ToolServer,
 } from "@rlfactory/toolkit";
 import { z } from "zod";
+import { type Deferred, deferred } from "./deferred.ts";
 
-export type TestbedEvent = "executed" | "finished" | "cancelled";
+export type TestbedEvent = "executed" | "finished" | "failed" | "cancelled";
 
 /** A 1x1 transparent PNG. */
 export const TINY_PNG_BASE64 =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
 
+/** Handlers running in this process now. */
+let inFlight = 0;
+
 function record(event: TestbedEvent, tool: string, args: unknown): void {
   const file = process.env.TESTBED_EVENTS;
   if (file === undefined || file === "") return;
-  appendFileSync(file, `${JSON.stringify({ event, tool, args, pid: process.pid, t: Date.now() })}\n`);
+  const line = { event, tool, args, pid: process.pid, in_flight: inFlight, t: Date.now() };
+  appendFileSync(file, `${JSON.stringify(line)}\n`);
 }
 
-/** Records executed/finished around `work`. */
+/** A call the client cancelled while it waited. */
+class CancelledError extends ToolError {}
+
+/** Records executed, then finished, failed or cancelled, around `work`. */
 async function traced<T>(tool: string, args: unknown, work: () => Promise<T>): Promise<T> {
+  inFlight += 1;
   record("executed", tool, args);
-  const result = await work();
-  record("finished", tool, args);
-  return result;
+  let outcome: TestbedEvent = "failed";
+  try {
+    const result = await work();
+    outcome = "finished";
+    return result;
+  } catch (error) {
+    if (error instanceof CancelledError) outcome = "cancelled";
+    throw error;
+  } finally {
+    inFlight -= 1;
+    record(outcome, tool, args);
+  }
 }
 
-/** Waits `ms`, or records "cancelled" and fails as soon as the call is cancelled. */
-async function wait(ms: number, signal: AbortSignal, tool: string, args: unknown): Promise<void> {
+/**
+ * Calls of one `group` waiting for each other: each call returns once `parties` calls of its group are
+ * running at the same time, or fails after `timeoutMs` naming how many arrived. A server that gets the
+ * calls one after another never releases them, so a released group proves they ran concurrently.
+ */
+class Rendezvous {
+  readonly #groups = new Map<string, { arrived: number; release: Deferred<void> }>();
+
+  async meet(group: string, parties: number, timeoutMs: number, signal: AbortSignal): Promise<number> {
+    let g = this.#groups.get(group);
+    if (g === undefined) {
+      g = { arrived: 0, release: deferred<void>() };
+      this.#groups.set(group, g);
+    }
+    g.arrived += 1;
+    if (g.arrived === parties) {
+      this.#groups.delete(group);
+      g.release.resolve();
+      return g.arrived;
+    }
+    const timeout = AbortSignal.timeout(timeoutMs);
+    const gaveUp = deferred<void>();
+    const onAbort = () => gaveUp.resolve();
+    const either = AbortSignal.any([signal, timeout]);
+    either.addEventListener("abort", onAbort, { once: true });
+    try {
+      await Promise.race([g.release.promise, gaveUp.promise]);
+    } finally {
+      either.removeEventListener("abort", onAbort);
+    }
+    if (either.aborted) {
+      g.arrived -= 1;
+      if (signal.aborted) throw new CancelledError(`rendezvous ${group} was cancelled`);
+      throw new ToolError(
+        `rendezvous ${group}: ${g.arrived + 1} of ${parties} calls arrived within ${timeoutMs} ms`,
+      );
+    }
+    return parties;
+  }
+}
+
+/** Waits `ms`, or fails with CancelledError as soon as the call is cancelled. */
+async function wait(ms: number, signal: AbortSignal, tool: string): Promise<void> {
   try {
     await delay(ms, undefined, { signal });
   } catch (error) {
     if (!signal.aborted) throw error;
-    record("cancelled", tool, args);
-    throw new ToolError(`${tool} was cancelled`);
+    throw new CancelledError(`${tool} was cancelled`);
   }
 }
 
@@ -53,6 +113,7 @@ const ms = z.number().int().min(0).max(3_600_000);
 
 export function createTestbedServer(): ToolServer {
   let notIdempotentRuns = 0;
+  const rendezvous = new Rendezvous();
 
   const server: ToolServer = createToolServer({
     name: "testbed",
@@ -66,9 +127,24 @@ export function createTestbedServer(): ToolServer {
         annotations: readOnly,
         handler: (args, ctx) =>
           traced("sleep", args, async () => {
-            await wait(args.ms, ctx.signal, "sleep", args);
+            await wait(args.ms, ctx.signal, "sleep");
             return { slept: args.ms };
           }),
+      }),
+      defineTool({
+        name: "rendezvous",
+        description:
+          "Returns once `parties` calls with this `group` are running at the same time; fails after `timeout_ms`.",
+        input: z.object({
+          group: z.string(),
+          parties: z.number().int().min(1).max(1024),
+          timeout_ms: ms.default(10_000),
+        }),
+        output: z.object({ met: z.number().int() }),
+        handler: (args, ctx) =>
+          traced("rendezvous", args, async () => ({
+            met: await rendezvous.meet(args.group, args.parties, args.timeout_ms, ctx.signal),
+          })),
       }),
       defineTool({
         name: "echo",
@@ -79,7 +155,7 @@ export function createTestbedServer(): ToolServer {
         handler: (args, ctx) =>
           traced("echo", args, async () => {
             if (args.delay_ms !== undefined && args.delay_ms > 0)
-              await wait(args.delay_ms, ctx.signal, "echo", args);
+              await wait(args.delay_ms, ctx.signal, "echo");
             return { value: args.value };
           }),
       }),

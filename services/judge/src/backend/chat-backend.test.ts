@@ -3,7 +3,7 @@
 // breaker, least-loaded routing and the ejection of an endpoint that fails.
 import { createServer } from "node:net";
 import { type SimulatedJudge, startSimulatedJudge } from "@rlfactory/test-support/simulated-judge";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { JudgeError } from "../judge-types.ts";
 import {
   type BackendConfigInput,
@@ -272,14 +272,22 @@ describe("chat backend", () => {
       retries: 0,
       breaker: { consecutive_failures: 3, half_open_after_ms: 200 },
     });
-    for (let i = 0; i < 3; i++) expect((await judgeError(b.complete(ask()))).code).toBe("BACKEND_ERROR");
-    const open = await judgeError(b.complete(ask()));
-    expect(open.code).toBe("CIRCUIT_OPEN");
-    expect(j.requests).toHaveLength(3);
-    healthy = true;
-    await new Promise((r) => setTimeout(r, 250));
-    expect((await b.complete(ask())).text).toBe("ok");
-    expect(j.requests).toHaveLength(4);
+    // The breaker (cockatiel) reads Date.now(): move that clock past half_open_after_ms instead of waiting.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      for (let i = 0; i < 3; i++) expect((await judgeError(b.complete(ask()))).code).toBe("BACKEND_ERROR");
+      const open = await judgeError(b.complete(ask()));
+      expect(open.code).toBe("CIRCUIT_OPEN");
+      expect(j.requests).toHaveLength(3);
+      healthy = true;
+      vi.setSystemTime(Date.now() + 199);
+      expect((await judgeError(b.complete(ask()))).code).toBe("CIRCUIT_OPEN");
+      vi.setSystemTime(Date.now() + 2);
+      expect((await b.complete(ask())).text).toBe("ok");
+      expect(j.requests).toHaveLength(4);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("a 400 does not count towards the breaker", async () => {

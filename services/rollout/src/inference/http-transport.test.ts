@@ -126,11 +126,14 @@ describe("timeout and cancellation", () => {
     const first = sglang.generate({ promptIds: prompt, sampling });
     const ac = new AbortController();
     const queued = sglang.generate({ promptIds: prompt, sampling, signal: ac.signal });
+    const next = sglang.generate({ promptIds: prompt, sampling });
     ac.abort();
     expect((await failure(queued)).code).toBe("CANCELLED");
     await first;
-    await new Promise((r) => setTimeout(r, 20));
-    expect(llm.requests).toHaveLength(1);
+    // The queue is first in, first out: once the request queued after it is done, the cancelled one
+    // would have been sent by now had it not been dropped.
+    await next;
+    expect(llm.requests).toHaveLength(2);
   });
 
   it("an already-aborted signal fails at once", async () => {

@@ -1,6 +1,8 @@
 // The run summary of a rollout: one plain JSON object (schema below) computed from the trajectories
-// and the run's wall time. Percentiles are exact nearest-rank (see percentile.ts); standard deviations
-// are population (divide by n), as GRPO normalises a group.
+// and the run's wall time. Percentiles are exact nearest-rank (see percentile.ts). The reward std is the
+// population std (divide by n) of all scored rewards of the run: a description of this run, not an
+// estimate. GRPO advantages (grpo.ts) are a different statistic: per group, with the unbiased (n − 1)
+// std as verl computes it.
 import { z } from "zod";
 import type { Trajectory, TrajectoryStatus } from "../trajectory.ts";
 import { extent, percentileOfSorted, sortAscending } from "./percentile.ts";

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { sharedDataPath } from "@rlfactory/test-support/shared-data";
 import type { SchemaElement } from "hyparquet";
 import { type ColumnSource, parquetWriteFile } from "hyparquet-writer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,7 +12,6 @@ import { HERMES_QA_SYSTEM, searchR1Prompt } from "./prompt-templates.ts";
 import { SAMPLE_HOTPOTQA_DATASET, SAMPLE_HOTPOTQA_TASKS } from "./sample-data.ts";
 
 const REPO = resolve(import.meta.dirname, "../../../..");
-const SHARED = resolve(REPO, "../shared/data");
 
 let dir: string;
 beforeAll(async () => {
@@ -355,7 +355,7 @@ describe("the shared QA datasets", () => {
   ])(
     "%s loads every row with its question in the prompt and its answers as ground truth",
     async (name, file) => {
-      const path = join(SHARED, file);
+      const path = sharedDataPath(file);
       const raw = (await lines(path)).map(
         (l) => JSON.parse(l) as { id: string; question: string; golden_answers: string[] },
       );
@@ -379,7 +379,7 @@ describe("the shared QA datasets", () => {
 describe("the sample task set", () => {
   it("is the first 30 rows of the shared HotpotQA dev set, byte for byte, with the SHA-256 its SOURCE.md gives", async () => {
     const sample = await readFile(SAMPLE_HOTPOTQA_TASKS);
-    const dev = await lines(join(SHARED, "hotpotqa/dev.jsonl"));
+    const dev = await lines(sharedDataPath("hotpotqa/dev.jsonl"));
     expect(sample.toString("utf8")).toBe(`${dev.slice(0, 30).join("\n")}\n`);
     const source = await readFile(join(import.meta.dirname, "../../data/SOURCE.md"), "utf8");
     expect(source).toContain(createHash("sha256").update(sample).digest("hex"));
@@ -391,7 +391,7 @@ describe("the sample task set", () => {
     expect(tasks).toHaveLength(30);
     expect(tasks.every((t) => t.data_source === "hotpotqa")).toBe(true);
     const records = JSON.parse(
-      await readFile(join(SHARED, "hotpotqa/hotpot_dev_distractor_first100_hf.json"), "utf8"),
+      await readFile(sharedDataPath("hotpotqa/hotpot_dev_distractor_first100_hf.json"), "utf8"),
     ) as { question: string; answer: string; supporting_facts: { title: string[] } }[];
     const corpus = await lines(join(REPO, "services/tools/data/search/sample-corpus.jsonl"));
     const titles = new Set(

@@ -7,6 +7,9 @@ import { Worker } from "node:worker_threads";
 import type { NumberMode } from "./evaluation-messages.ts";
 import { EvaluationReply, WorkerReady } from "./evaluation-messages.ts";
 
+/** The limits of one evaluation unless options say otherwise (docs/tools.md states them). */
+export const EVALUATOR_DEFAULTS = { timeoutMs: 2_000, maxHeapMb: 64 } as const;
+
 export interface IsolatedEvaluatorOptions {
   /** Limit for one evaluation, once the worker is up; default 2 s. */
   timeoutMs?: number;
@@ -33,8 +36,8 @@ export class IsolatedEvaluator {
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(opts: IsolatedEvaluatorOptions = {}) {
-    this.timeoutMs = opts.timeoutMs ?? 2_000;
-    this.maxHeapMb = opts.maxHeapMb ?? 64;
+    this.timeoutMs = opts.timeoutMs ?? EVALUATOR_DEFAULTS.timeoutMs;
+    this.maxHeapMb = opts.maxHeapMb ?? EVALUATOR_DEFAULTS.maxHeapMb;
   }
 
   /** Starts the worker ahead of the first evaluation (loading mathjs takes a moment). */

@@ -2,14 +2,13 @@
 // into one corpus (991 passages); each question should retrieve its gold supporting paragraphs.
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { sharedDataPath } from "@rlfactory/test-support/shared-data";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Bm25Retriever, openBm25Retriever } from "./bm25-retriever.ts";
 import { buildHotpotqaCorpus, contextParagraphs, type HotpotqaContext } from "./hotpotqa-corpus.ts";
 
-const ROOT = resolve(fileURLToPath(new URL(".", import.meta.url)), "../../../..");
-const HOTPOTQA = resolve(ROOT, "../shared/data/hotpotqa/hotpot_dev_distractor_first100_hf.json");
+const HOTPOTQA = sharedDataPath("hotpotqa/hotpot_dev_distractor_first100_hf.json");
 
 interface HfRecord {
   question: string;

@@ -1,13 +1,12 @@
 // The BM25 index is built once, saved, and reused by later starts until the corpus changes.
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { sharedDataPath } from "@rlfactory/test-support/shared-data";
 import { describe, expect, it } from "vitest";
 import { openBm25Retriever } from "./bm25-retriever.ts";
 
-const ROOT = resolve(fileURLToPath(new URL(".", import.meta.url)), "../../../..");
-const EXAMPLE_CORPUS = resolve(ROOT, "../shared/data/search_r1_example/corpus.jsonl");
+const EXAMPLE_CORPUS = sharedDataPath("search_r1_example/corpus.jsonl");
 
 async function open(corpus: string, indexDir: string) {
   const opened = await openBm25Retriever({ corpus, indexDir });

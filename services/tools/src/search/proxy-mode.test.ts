@@ -5,16 +5,15 @@ import { mkdtempSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/client";
 import { connectHttp } from "@rlfactory/test-support/mcp-client";
+import { sharedDataPath } from "@rlfactory/test-support/shared-data";
 import type { HttpServing } from "@rlfactory/toolkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSearchServer } from "./search-server.ts";
 
-const ROOT = resolve(fileURLToPath(new URL(".", import.meta.url)), "../../../..");
-const EXAMPLE_CORPUS = resolve(ROOT, "../shared/data/search_r1_example/corpus.jsonl");
+const EXAMPLE_CORPUS = sharedDataPath("search_r1_example/corpus.jsonl");
 const QUERY = "Evan Morris lobbyist 1989 cathedral";
 
 const origin = (serving: HttpServing) => new URL("/", serving.url).href;

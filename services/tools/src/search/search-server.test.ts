@@ -6,13 +6,14 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Client } from "@modelcontextprotocol/client";
 import { connectHttp, connectStdio, ERAS } from "@rlfactory/test-support/mcp-client";
+import { sharedDataPath } from "@rlfactory/test-support/shared-data";
 import type { HttpServing } from "@rlfactory/toolkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { searchServerEntry } from "./index.ts";
 import { createSearchServer } from "./search-server.ts";
 
 const ROOT = resolve(fileURLToPath(new URL(".", import.meta.url)), "../../../..");
-const EXAMPLE_CORPUS = resolve(ROOT, "../shared/data/search_r1_example/corpus.jsonl");
+const EXAMPLE_CORPUS = sharedDataPath("search_r1_example/corpus.jsonl");
 const examplePassages = readFileSync(EXAMPLE_CORPUS, "utf8")
   .trim()
   .split("\n")

@@ -1,17 +1,16 @@
 // `verify` on questions of the Spider dev set: each gold query matches itself, and no longer
 // matches once its last row is dropped.
 import { existsSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import type { Client } from "@modelcontextprotocol/client";
 import { connectHttp } from "@rlfactory/test-support/mcp-client";
+import { haveSharedData, sharedDataPath } from "@rlfactory/test-support/shared-data";
 import type { HttpServing } from "@rlfactory/toolkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createSqlServer } from "./sql-server.ts";
 
-const SPIDER = fileURLToPath(new URL("../../../../../shared/data/spider/", import.meta.url));
-const haveSpider = existsSync(`${SPIDER}dev.json`) && existsSync(`${SPIDER}database`);
-if (!haveSpider) console.warn(`skipping the Spider dev-set test: no dev.json and databases under ${SPIDER}`);
+const SPIDER = `${sharedDataPath("spider")}/`;
+const haveSpider = haveSharedData("the Spider dev-set test", "spider/dev.json", "spider/database");
 
 const Example = z.object({ db_id: z.string(), question: z.string(), query: z.string() });
 /** Every 25th usable question (wta_1's database is not in the snapshot): about 40 in all. */

@@ -1,17 +1,15 @@
 // The sql tool server over MCP (real HTTP on 127.0.0.1) on real Spider databases: its tools,
 // the execution-match conventions of `verify`, refusal of anything but a read-only query, and the
 // time limit.
-import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import type { Client } from "@modelcontextprotocol/client";
 import { connectHttp } from "@rlfactory/test-support/mcp-client";
+import { haveSharedData, sharedDataPath } from "@rlfactory/test-support/shared-data";
 import type { HttpServing } from "@rlfactory/toolkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSqlServer } from "./sql-server.ts";
 
-const SPIDER_DBS = fileURLToPath(new URL("../../../../../shared/data/spider/database/", import.meta.url));
-const haveSpider = existsSync(SPIDER_DBS);
-if (!haveSpider) console.warn(`skipping the sql server tests: no Spider databases at ${SPIDER_DBS}`);
+const SPIDER_DBS = `${sharedDataPath("spider/database")}/`;
+const haveSpider = haveSharedData("the sql server tests", "spider/database");
 
 const TIMEOUT_MS = 300;
 const SLOW =

@@ -1,0 +1,81 @@
+// docs/gateway.md states the gateway's defaults, error codes and states; each is checked against the
+// code that defines it, so the doc cannot drift. (Key casing is compared loosely: `deadline_ms` and
+// `deadlineMs` name the same setting.)
+
+import {
+  BREAKER_STATES,
+  DEFAULT_TOOL_POLICY,
+  DEFAULT_UPSTREAM_POLICY,
+  normaliseConfig,
+  UPSTREAM_STATES,
+} from "@rlfactory/gateway";
+import { ErrorCode } from "@rlfactory/proto/types/ErrorCode";
+import { codeSpans, fencedBlockAfter, markdownTable, readDoc } from "@rlfactory/test-support/markdown";
+import { describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
+
+const doc = readDoc("docs/gateway.md");
+
+/** `max_deadline_ms`, `maxDeadlineMs` → `maxdeadlinems`. */
+const looseKey = (k: string) => k.replaceAll("_", "").toLowerCase();
+
+/** Leaves of a nested object as loose dotted path → value. */
+function leaves(value: unknown, prefix = ""): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+    for (const [k, v] of Object.entries(value)) {
+      for (const [p, leaf] of leaves(v, `${prefix}${looseKey(k)}.`)) out.set(p, leaf);
+    }
+  } else {
+    out.set(prefix.slice(0, -1), value);
+  }
+  return out;
+}
+
+describe("docs/gateway.md", () => {
+  it("lists every connection state and every breaker state, nothing else", () => {
+    expect(markdownTable(doc, "connection state").map((r) => codeSpans(r["connection state"]!)[0])).toEqual([
+      ...UPSTREAM_STATES,
+    ]);
+    expect(markdownTable(doc, "breaker state").map((r) => codeSpans(r["breaker state"]!)[0])).toEqual([
+      ...BREAKER_STATES,
+    ]);
+    const metrics = markdownTable(doc, "metric");
+    const labels = (name: string) =>
+      codeSpans(metrics.find((r) => codeSpans(r.metric!).includes(name))?.labels ?? "");
+    expect(labels("rlf_gateway_breaker_state")).toEqual([...BREAKER_STATES]);
+    expect(labels("rlf_gateway_upstream_state")).toEqual([...UPSTREAM_STATES]);
+  });
+
+  it("explains every error_code a call can fail with", () => {
+    const documented = markdownTable(doc, "error_code").map((r) => codeSpans(r.error_code!)[0]);
+    const failures = Object.values(ErrorCode).filter((c) => c !== "OK" && !c.includes("UNSPECIFIED"));
+    expect(new Set(documented)).toEqual(new Set(failures));
+    expect(documented).toHaveLength(failures.length);
+  });
+
+  it("gives the defaults the code uses in its configuration example", () => {
+    const example = parseYaml(fencedBlockAfter(doc, "## Configuration", "yaml")) as Record<string, unknown>;
+    const stated = leaves({
+      grpc: example.grpc,
+      admin: example.admin,
+      cache: example.cache,
+      maxBatchSize: example.maxBatchSize ?? example.max_batch_size,
+      defaults: example.defaults,
+    });
+    const saved = process.env.RLF_REDIS_URL;
+    delete process.env.RLF_REDIS_URL;
+    const config = normaliseConfig({});
+    if (saved !== undefined) process.env.RLF_REDIS_URL = saved;
+    // The parsed config's top-level sections, whatever casing its fields use.
+    const sections = new Set(["grpc", "admin", "cache", "maxbatchsize"]);
+    const actual = new Map([...leaves(config)].filter(([path]) => sections.has(path.split(".")[0] ?? "")));
+    for (const [path, value] of leaves({ ...DEFAULT_TOOL_POLICY, ...DEFAULT_UPSTREAM_POLICY }))
+      actual.set(`defaults.${path}`, value);
+    // `idempotent` has no fixed default (the tool's annotation decides): the doc says so in words.
+    expect(stated.get("defaults.idempotent")).toBe("...");
+    stated.delete("defaults.idempotent");
+    actual.delete("defaults.idempotent");
+    expect(Object.fromEntries(stated)).toEqual(Object.fromEntries(actual));
+  });
+});
