@@ -10,7 +10,12 @@
 import { type Protocol, type SimulatedLlm, startSimulatedLlm } from "@rlfactory/test-support/simulated-llm";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { type ModelTokenizer, qwen3Tokenizer } from "../tokenizer/model-tokenizer.ts";
-import { INFERENCE_ENGINE_NAMES, type InferenceEngineName, inferenceEngines } from "./engines.ts";
+import {
+  INFERENCE_ENGINE_NAMES,
+  type InferenceEngineName,
+  inferenceEngines,
+  TOKEN_ENGINE_NAMES,
+} from "./engines.ts";
 import { createSampler, type InferenceConfigInput } from "./sampler-config.ts";
 import { InferenceError, samplingParamsSchema, type TextSampler, type TokenSampler } from "./types.ts";
 
@@ -99,6 +104,8 @@ describe.each(INFERENCE_ENGINE_NAMES)("inference engine %s", (engine) => {
     const s = sampler(engine);
     expect(s.kind).toBe(engine);
     expect(s.trainable).toBe(entry.trainable);
+    // a rollout request may name it for its own servers exactly when it returns tokens
+    expect((TOKEN_ENGINE_NAMES as readonly string[]).includes(engine)).toBe(entry.trainable);
     expect(entry.summary).not.toBe("");
   });
 

@@ -49,3 +49,12 @@ export const INFERENCE_ENGINE_NAMES = Object.freeze(Object.keys(ENGINES)) as rea
   InferenceEngineName,
   ...InferenceEngineName[],
 ];
+
+/** An engine that returns token ids and logprobs (trainable): what a rollout request's own servers may run. */
+export type TokenEngineName = {
+  [E in InferenceEngineName]: (typeof ENGINES)[E]["trainable"] extends true ? E : never;
+}[InferenceEngineName];
+
+export const TOKEN_ENGINE_NAMES = Object.freeze(
+  INFERENCE_ENGINE_NAMES.filter((e): e is TokenEngineName => ENGINES[e].trainable),
+) as readonly TokenEngineName[] as readonly [TokenEngineName, ...TokenEngineName[]];
