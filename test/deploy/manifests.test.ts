@@ -3,18 +3,18 @@
 // the Kubernetes manifests through the `kubernetes-validate` schema checker (PyPI, schemas bundled,
 // works offline), and both against the code: every command is one `rlf` accepts, every port is the
 // one the CLI and deploy/local/gateway.yaml use, every config file loads with the service's own
-// loader. Without a validator installed the validator test is skipped locally and fails under CI.
+// loader; the bundled tool servers are exactly those of their registry (@rlfactory/tools), on its ports. Without a validator installed the validator test is skipped locally and fails under CI.
 import { execFile, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { JUDGE_GRPC_PORT, JUDGE_HTTP_PORT } from "@rlfactory/cli/judge-command";
-import { TOOL_PORTS } from "@rlfactory/cli/stack-command";
 import { type GatewayConfig, loadConfigFile } from "@rlfactory/gateway";
 import { loadJudgeConfig } from "@rlfactory/judge";
 import { loadRolloutConfig } from "@rlfactory/rollout";
 import { ROOT } from "@rlfactory/test-support/gateway-harness";
+import { BUNDLED_TOOL_SERVER_NAMES, toolServers } from "@rlfactory/tools";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseAllDocuments, parse as parseYaml } from "yaml";
 
@@ -24,7 +24,9 @@ const COMPOSE_FILE = join(DEPLOY, "compose.yaml");
 const K8S = join(DEPLOY, "k8s");
 const RLF = join(ROOT, "services/cli/bin/rlf.js");
 const IN_CI = Boolean(process.env.CI);
-const TOOLS = ["search", "calculator", "code", "sql"] as const;
+/** The bundled tool servers and their ports: the registry in services/tools is the one source. */
+const TOOLS = BUNDLED_TOOL_SERVER_NAMES;
+const TOOL_PORTS: Record<string, number> = Object.fromEntries(TOOLS.map((n) => [n, toolServers[n].port]));
 
 const scratch = mkdtempSync(join(tmpdir(), "rlf-manifests-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -186,7 +188,7 @@ describe("deploy/compose.yaml matches the code", () => {
 
   it("runs every app service from the one image, on the host network, with a health URL and OTLP export", () => {
     expect(apps.map(([n]) => n).sort()).toEqual(
-      ["calculator", "code", "gateway", "inference-sim", "judge", "search", "sql", "trainer"].sort(),
+      [...TOOLS, "gateway", "inference-sim", "judge", "trainer"].sort(),
     );
     for (const [name, s] of apps) {
       expect(s.build, name).toEqual({ context: "..", dockerfile: "deploy/Dockerfile" });
@@ -378,6 +380,66 @@ describe("deploy/k8s matches the code", () => {
       expect(flagValue(pod.containers[0].args, "--config"), deployment).toBe(
         `${mount?.mountPath}/${Object.keys(k8s("ConfigMap", configMap).data)[0]}`,
       );
+    }
+  });
+});
+
+// ---- the bundled tool servers against their registry ----------------------------------------------
+
+describe("the bundled tool servers are those of their registry, on its ports, everywhere", () => {
+  const sorted = [...TOOLS].sort();
+
+  it("deploy/compose.yaml runs each one (and no other) as `rlf tool NAME --http PORT`, the gateway after it", () => {
+    const tools = Object.entries(compose.services).filter(([, s]) => s.command?.[0] === "tool");
+    expect(tools.map(([name]) => name).sort()).toEqual(sorted);
+    for (const [name, s] of tools) {
+      expect(s.command?.[1], name).toBe(name);
+      expect(Number(flagValue(s.command ?? [], "--http")), name).toBe(TOOL_PORTS[name]);
+      expect(portOf(s.environment?.RLF_HEALTH_URL ?? ""), name).toBe(TOOL_PORTS[name]);
+      expect(Object.keys(service("gateway").depends_on ?? {}), name).toContain(name);
+    }
+  });
+
+  it("deploy/k8s has one tool-NAME.yaml per server (and no other), its container and Service on the port", () => {
+    const deployments = k8sObjects.filter(
+      (o) => o.kind === "Deployment" && o.spec.template.spec.containers[0].args?.[0] === "tool",
+    );
+    expect(deployments.map((d) => d.metadata.name).sort()).toEqual(sorted);
+    expect(k8sFiles.filter((f) => f.startsWith("tool-")).sort()).toEqual(sorted.map((n) => `tool-${n}.yaml`));
+    for (const name of TOOLS) {
+      const c = container(name);
+      expect(c.args.slice(0, 2), name).toEqual(["tool", name]);
+      expect(Number(flagValue(c.args, "--http")), name).toBe(TOOL_PORTS[name]);
+      expect(
+        c.ports.map((p: K8sObject) => p.containerPort),
+        name,
+      ).toEqual([TOOL_PORTS[name]]);
+      expect(
+        k8s("Service", name).spec.ports.map((p: K8sObject) => p.port),
+        name,
+      ).toEqual([TOOL_PORTS[name]]);
+    }
+  });
+
+  it("every gateway config reaches each one (and no other) at its port", () => {
+    const k8sGatewayFile = join(scratch, "k8s-gateway.yaml");
+    writeFileSync(k8sGatewayFile, k8s("ConfigMap", "gateway-config").data["gateway.yaml"]);
+    const configs: [string, GatewayConfig, (name: string) => string][] = [
+      ["deploy/local/gateway.yaml", localGateway, () => "127.0.0.1"],
+      [
+        "deploy/compose/gateway.yaml",
+        loadConfigFile(join(DEPLOY, "compose/gateway.yaml")),
+        () => "127.0.0.1",
+      ],
+      ["deploy/k8s/gateway-config.yaml", loadConfigFile(k8sGatewayFile), (name) => name],
+    ];
+    for (const [file, config, host] of configs) {
+      expect(config.servers.map((s) => s.name).sort(), file).toEqual(sorted);
+      for (const name of TOOLS) {
+        expect(upstreamUrl(config, name), `${file}: ${name}`).toBe(
+          `http://${host(name)}:${TOOL_PORTS[name]}/mcp`,
+        );
+      }
     }
   });
 });

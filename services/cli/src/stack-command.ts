@@ -11,8 +11,10 @@ import { startTelemetry } from "@rlfactory/telemetry";
 import { toolServers } from "@rlfactory/tools";
 import { stopOnSignals } from "./gateway-command.ts";
 
-/** Fixed loopback ports of the bundled tool servers (a user-facing contract). */
-export const TOOL_PORTS: Record<string, number> = { search: 7001, calculator: 7002, code: 7003, sql: 7004 };
+/** Fixed loopback ports of the bundled tool servers (a user-facing contract), from their registry. */
+export const TOOL_PORTS: Record<string, number> = Object.fromEntries(
+  Object.entries(toolServers).map(([name, server]) => [name, server.port]),
+);
 /** The judge's loopback ports (rlf judge's defaults; also a user-facing contract). */
 const JUDGE_HTTP_PORT = 7005;
 const JUDGE_GRPC_PORT = 50053;

@@ -1,7 +1,7 @@
 // `rlf tool NAME [server options] [--stdio | --http PORT [--host H]]`: one bundled MCP tool server.
 import { parseArgs } from "node:util";
 import { serveFromArgs } from "@rlfactory/toolkit";
-import { toolServers } from "@rlfactory/tools";
+import { bundledToolServer, toolServers } from "@rlfactory/tools";
 import { UsageError } from "./usage-error.ts";
 
 const SERVE_OPTIONS = {
@@ -12,7 +12,7 @@ const SERVE_OPTIONS = {
 
 export async function runToolCommand(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  const entry = name ? toolServers[name] : undefined;
+  const entry = name ? bundledToolServer(name) : undefined;
   if (!name || !entry) {
     const list = Object.entries(toolServers).map(([n, e]) => `  ${n.padEnd(12)} ${e.summary}`);
     throw new UsageError(`rlf tool needs a server name:\n${list.join("\n")}`);

@@ -37,9 +37,9 @@ export {
 } from "./inference/types.ts";
 // output and reports
 export { readTrajectoriesParquet, writeTrajectoriesParquet } from "./output/parquet.ts";
-export { TOOL_CALL_FORMAT_NAMES, toolCallFormat } from "./parsers/registry.ts";
+export { TOOL_CALL_FORMAT_NAMES, type ToolCallFormatName, toolCallFormat } from "./parsers/registry.ts";
 export { SEARCH_R1_INVALID_ACTION } from "./parsers/search-r1.ts";
-export type { ObservationInput, ParsedTurn, ToolCallFormat, ToolCallFormatName } from "./parsers/types.ts";
+export type { ObservationInput, ParsedTurn, ToolCallFormat } from "./parsers/types.ts";
 export { renderHtmlReport } from "./report/html-report.ts";
 export { summarizeRollout } from "./report/summary.ts";
 export { formatSummary } from "./report/summary-text.ts";

@@ -14,3 +14,9 @@ export interface ToolServerEntry {
   usage: string;
   create(values: ToolOptionValues): ToolServer | Promise<ToolServer>;
 }
+
+/** A tool server bundled with rlfactory: its entry and the fixed loopback port `rlf stack` serves it on. */
+export interface BundledToolServer extends ToolServerEntry {
+  /** The server's port in `rlf stack`, deploy/compose.yaml, deploy/k8s and the gateway configs. */
+  readonly port: number;
+}

@@ -1,6 +1,6 @@
 // The `inference` block of a run's config, parsed once, and the factory that turns it into a sampler.
 //
-//   engine: vllm | sglang | chat-completions
+//   engine: vllm | sglang | chat-completions        # the names of the engine registry (engines.ts)
 //   urls: [http://gpu-0:8000, http://gpu-1:8000]   # or `url: http://gpu-0:8000`
 //   model: Qwen/Qwen3-4B                            # optional: else the first id of GET /v1/models
 //   api_key_env: OPENAI_API_KEY                     # optional: Authorization: Bearer $OPENAI_API_KEY
@@ -8,12 +8,14 @@
 //   timeout_ms: 120000   retries: 2   max_concurrency: 256
 //   cooldown_ms: 5000    max_sessions: 100000       # server ejection; sticky-session memory
 import { z } from "zod";
-import { ChatCompletionsSampler } from "./chat-completions.ts";
+import {
+  INFERENCE_ENGINE_NAMES,
+  type InferenceEngineName,
+  inferenceEngines,
+  type SamplerOf,
+} from "./engines.ts";
 import type { SamplerOptions } from "./http-transport.ts";
 import { normaliseServerUrl } from "./server-pool.ts";
-import { SglangSampler } from "./sglang.ts";
-import type { TextSampler, TokenSampler } from "./types.ts";
-import { VllmSampler } from "./vllm.ts";
 
 /** An inference server's base URL, normalised (`http://host:port`, no trailing slash). */
 export const serverUrlSchema = z.string().transform((raw, ctx) => {
@@ -27,7 +29,7 @@ export const serverUrlSchema = z.string().transform((raw, ctx) => {
 
 export const inferenceConfigSchema = z
   .strictObject({
-    engine: z.enum(["vllm", "sglang", "chat-completions"]),
+    engine: z.enum(INFERENCE_ENGINE_NAMES),
     urls: z.array(serverUrlSchema).min(1, "urls needs at least one server URL").optional(),
     /** A single server: shorthand for `urls: [url]`. */
     url: serverUrlSchema.optional(),
@@ -70,10 +72,10 @@ export function parseInferenceConfig(raw: unknown): InferenceConfig {
   return parsed.data;
 }
 
-export function createSampler(config: InferenceConfigInput & { engine: "vllm" | "sglang" }): TokenSampler;
-export function createSampler(config: InferenceConfigInput & { engine: "chat-completions" }): TextSampler;
-export function createSampler(config: InferenceConfigInput): TokenSampler | TextSampler;
-export function createSampler(config: InferenceConfigInput): TokenSampler | TextSampler {
+/** The client of the config's engine (a `TokenSampler` for vLLM and SGLang, a `TextSampler` for chat). */
+export function createSampler<E extends InferenceEngineName>(
+  config: InferenceConfigInput & { engine: E },
+): SamplerOf<E> {
   const c = parseInferenceConfig(config);
   const apiKey = c.api_key ?? (c.api_key_env === undefined ? undefined : process.env[c.api_key_env]);
   if (c.api_key_env !== undefined && !apiKey) {
@@ -89,12 +91,5 @@ export function createSampler(config: InferenceConfigInput): TokenSampler | Text
     ...(c.model !== undefined && { model: c.model }),
     ...(apiKey !== undefined && { apiKey }),
   };
-  switch (c.engine) {
-    case "vllm":
-      return new VllmSampler(options);
-    case "sglang":
-      return new SglangSampler(options);
-    case "chat-completions":
-      return new ChatCompletionsSampler(options);
-  }
+  return inferenceEngines[c.engine].create(options) as SamplerOf<E>;
 }

@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { SEARCH_R1_INVALID_ACTION, searchR1Format } from "./search-r1.ts";
+import { firstAction, SEARCH_R1_ACTION, SEARCH_R1_INVALID_ACTION, searchR1Format } from "./search-r1.ts";
 
 const format = searchR1Format();
 
@@ -90,5 +91,38 @@ describe("search-r1 turns", () => {
   it("rejects bad options at construction", () => {
     expect(() => searchR1Format({ topk: 0 })).toThrow();
     expect(() => searchR1Format({ searchTool: "" })).toThrow();
+  });
+});
+
+/** Text dense in Search-R1 tags and their pieces. */
+const searchSoup = fc
+  .array(
+    fc.constantFrom(
+      "<search>",
+      "</search>",
+      "<answer>",
+      "</answer>",
+      "<",
+      ">",
+      "/",
+      "search",
+      "answer",
+      "x",
+      "\n",
+    ),
+    { maxLength: 30 },
+  )
+  .map((parts) => parts.join(""));
+
+describe("search-r1 action finder", () => {
+  it("matches Search-R1's regex exactly (in linear time)", () => {
+    fc.assert(
+      fc.property(searchSoup, (text) => {
+        const m = SEARCH_R1_ACTION.exec(text);
+        const expected = m === null ? undefined : { raw: m[0], action: m[1], content: m[2] };
+        expect(firstAction(text)).toEqual(expected);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -83,11 +83,13 @@ export type ToolMessage = {
  */
 export type Observation = { kind: "messages"; messages: ToolMessage[] } | { kind: "text"; text: string };
 
-export type ToolCallFormatName = "hermes" | "search-r1" | "llama3";
-
-/** One model family's codec: parse its turns, render what its tools said back. Pure functions, never throw. */
+/**
+ * One model family's codec: parse its turns, render what its tools said back. Pure functions, never throw.
+ * Codecs are listed by name in `registry.ts` (which derives `ToolCallFormatName`).
+ */
 export interface ToolCallFormat {
-  readonly name: ToolCallFormatName;
+  /** Its name in the registry (the contract suite checks they agree). */
+  readonly name: string;
   parse(text: string): ParsedTurn;
   renderObservation(results: readonly ObservationInput[]): Observation;
   /** Stop strings for the sampler; the engine must keep them in the output (vLLM `include_stop_str_in_output`). */

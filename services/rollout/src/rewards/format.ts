@@ -4,7 +4,7 @@
 //   - its status is `completed` (not truncated by a length/turn budget, aborted or failed).
 // The "format bonus" of Search-R1 / RL-Factory (0.1 in training) is this component with weight 0.1.
 import { z } from "zod";
-import { componentBaseShape, componentName, type RewardComponent } from "./types.ts";
+import { componentBaseShape, componentName, defineRewardComponent, type RewardComponent } from "./types.ts";
 
 export const formatSchema = z.strictObject({ type: z.literal("format"), ...componentBaseShape });
 export type FormatConfig = z.infer<typeof formatSchema>;
@@ -22,3 +22,9 @@ export function createFormat(config: FormatConfig): RewardComponent {
     },
   };
 }
+
+export const formatComponent = defineRewardComponent({
+  schema: formatSchema,
+  range: [0, 1],
+  create: createFormat,
+});

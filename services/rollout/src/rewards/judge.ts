@@ -26,13 +26,15 @@ import {
   RewardInfraError,
   type RewardScoringError,
 } from "./errors.ts";
-import { createFormat, formatSchema } from "./format.ts";
+import { exactMatchComponent, exactMatchSchema } from "./exact-match.ts";
+import { f1Component, f1Schema } from "./f1.ts";
+import { formatComponent, formatSchema } from "./format.ts";
 import type { JudgeRubricOptions } from "./http-judge.ts";
-import { createExactMatch, createF1, exactMatchSchema, f1Schema } from "./qa-match.ts";
 import {
   type ComponentScore,
   componentBaseShape,
   componentName,
+  defineRewardComponent,
   type JudgeVerdict,
   type RewardComponent,
   type RewardContext,
@@ -103,15 +105,16 @@ export function createJudge(entry: JudgeConfigInput | JudgeConfig): RewardCompon
   };
 }
 
+/** The rule components a judge may fall back to, by type (entries of the reward component registry). */
+const FALLBACK_RULES = {
+  exact_match: exactMatchComponent,
+  f1: f1Component,
+  format: formatComponent,
+} as const;
+
 function createFallbackRule(entry: z.infer<typeof fallbackRuleSchema>): RewardComponent {
-  switch (entry.type) {
-    case "exact_match":
-      return createExactMatch(entry);
-    case "f1":
-      return createF1(entry);
-    case "format":
-      return createFormat(entry);
-  }
+  const rule = FALLBACK_RULES[entry.type] as { create(config: typeof entry): RewardComponent };
+  return rule.create(entry);
 }
 
 /** One judge call under the deadline; every failure is a RewardScoringError. */
@@ -154,3 +157,9 @@ function judgeScorer(name: string, config: JudgeConfig) {
     return verdict.explanation ? { value: score, detail: oneLine(verdict.explanation) } : { value: score };
   };
 }
+
+export const judgeComponent = defineRewardComponent({
+  schema: judgeSchema,
+  range: [0, 1],
+  create: createJudge,
+});

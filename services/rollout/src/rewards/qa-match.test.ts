@@ -4,7 +4,9 @@
 import { qaTask, rewardInput } from "@rlfactory/test-support/reward-fixtures";
 import { describe, expect, it } from "vitest";
 import { isRewardConfigError } from "./errors.ts";
-import { createExactMatch, createF1, exactMatch, f1Against, f1Score, normalizeAnswer } from "./qa-match.ts";
+import { createExactMatch } from "./exact-match.ts";
+import { createF1 } from "./f1.ts";
+import { exactMatch, f1Against, f1Score, normalizeAnswer } from "./qa-match.ts";
 
 const tools = {
   call: () => Promise.reject(new Error("QA components call no tool")),

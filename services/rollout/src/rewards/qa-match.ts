@@ -1,4 +1,5 @@
-// `exact_match` and `f1`: the QA rule rewards of Search-R1 / SQuAD / HotpotQA.
+// The QA metrics behind the `exact_match` and `f1` components (exact-match.ts, f1.ts): the rule rewards
+// of Search-R1 / SQuAD / HotpotQA.
 //
 // Normalisation is SQuAD's `normalize_answer` (which Search-R1's `qa_em.py` uses unchanged):
 // lowercase → drop ASCII punctuation (Python's `string.punctuation`) → replace the articles
@@ -8,10 +9,9 @@
 // F1 is SQuAD v1.1's token F1 with HotpotQA's special case: when either normalised side is `yes`,
 // `no` or `noanswer` and the two differ, F1 is 0. Both take the best score over the gold answers.
 // A missing answer scores 0 (a model outcome); a task without gold answers is a data error.
-import { z } from "zod";
 import { goldAnswers } from "../task.ts";
 import { RewardConfigError } from "./errors.ts";
-import { type ComponentScore, componentBaseShape, componentName, type RewardComponent } from "./types.ts";
+import type { ComponentScore, RewardComponent } from "./types.ts";
 
 /** Python's `str.isspace()` characters: what `str.split()` splits on. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: Python's str.split() splits on \x1c-\x1f too
@@ -69,20 +69,8 @@ export function f1Score(prediction: string, golds: readonly string[]): number {
   return golds.reduce((best, g) => Math.max(best, f1Against(prediction, g)), 0);
 }
 
-export const exactMatchSchema = z.strictObject({ type: z.literal("exact_match"), ...componentBaseShape });
-export const f1Schema = z.strictObject({ type: z.literal("f1"), ...componentBaseShape });
-export type ExactMatchConfig = z.infer<typeof exactMatchSchema>;
-export type F1Config = z.infer<typeof f1Schema>;
-
-export function createExactMatch(config: ExactMatchConfig): RewardComponent {
-  return qaComponent(componentName(config), config.weight, exactMatch);
-}
-
-export function createF1(config: F1Config): RewardComponent {
-  return qaComponent(componentName(config), config.weight, f1Score);
-}
-
-function qaComponent(
+/** A component scoring the answer against the task's gold answers with `metric` (0 without an answer). */
+export function qaComponent(
   name: string,
   weight: number,
   metric: (prediction: string, golds: readonly string[]) => number,

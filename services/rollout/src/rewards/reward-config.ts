@@ -9,23 +9,11 @@
 import { z } from "zod";
 import type { RewardError, Trajectory } from "../trajectory.ts";
 import { toRewardError } from "./errors.ts";
-import { createFormat, formatSchema } from "./format.ts";
-import { createJudge, judgeSchema } from "./judge.ts";
 import { processRewardsSchema, processTurnRewards } from "./process-rewards.ts";
-import { createExactMatch, createF1, exactMatchSchema, f1Schema } from "./qa-match.ts";
-import { createToolPenalty, toolPenaltySchema } from "./tool-penalty.ts";
-import { createToolVerified, toolVerifiedSchema } from "./tool-verified.ts";
-import { componentName, type RewardComponent, type RewardContext, type RewardInput } from "./types.ts";
+import { createRewardComponent, rewardComponentSchema } from "./reward-components.ts";
+import { componentName, type RewardContext, type RewardInput } from "./types.ts";
 
-export const rewardComponentSchema = z.discriminatedUnion("type", [
-  exactMatchSchema,
-  f1Schema,
-  formatSchema,
-  toolPenaltySchema,
-  toolVerifiedSchema,
-  judgeSchema,
-]);
-export type RewardComponentConfig = z.infer<typeof rewardComponentSchema>;
+export { type RewardComponentConfig, rewardComponentSchema } from "./reward-components.ts";
 
 const rewardConfigObject = z
   .strictObject({
@@ -82,27 +70,10 @@ export interface RewardFn {
   score(input: RewardInput, ctx: RewardContext): Promise<RewardResult>;
 }
 
-function createComponent(entry: RewardComponentConfig): RewardComponent {
-  switch (entry.type) {
-    case "exact_match":
-      return createExactMatch(entry);
-    case "f1":
-      return createF1(entry);
-    case "format":
-      return createFormat(entry);
-    case "tool_call_penalty":
-      return createToolPenalty(entry);
-    case "tool_verified":
-      return createToolVerified(entry);
-    case "judge":
-      return createJudge(entry);
-  }
-}
-
 /** Builds the reward function of a config (raw, e.g. from YAML, or already parsed). */
 export function createRewardFn(config: RewardConfigInput | RewardConfig): RewardFn {
   const parsed = parseRewardConfig(config);
-  const components = parsed.components.map(createComponent);
+  const components = parsed.components.map(createRewardComponent);
   const processConfig = parsed.process;
   return {
     config: parsed,

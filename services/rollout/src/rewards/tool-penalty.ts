@@ -5,7 +5,7 @@
 // `penalty` is a magnitude (≥ 0); the component's value is ≤ 0. RL-Factory's setting is
 // `{ type: tool_call_penalty, weight: 1, max_calls: 2, penalty: 0.1, mode: flat }` (the defaults).
 import { z } from "zod";
-import { componentBaseShape, componentName, type RewardComponent } from "./types.ts";
+import { componentBaseShape, componentName, defineRewardComponent, type RewardComponent } from "./types.ts";
 
 export const toolPenaltySchema = z.strictObject({
   type: z.literal("tool_call_penalty"),
@@ -29,3 +29,10 @@ export function createToolPenalty(config: ToolPenaltyConfig): RewardComponent {
     },
   };
 }
+
+/** Its value is ≤ 0 (a penalty); unbounded below in `per_call` mode. */
+export const toolPenaltyComponent = defineRewardComponent({
+  schema: toolPenaltySchema,
+  range: [Number.NEGATIVE_INFINITY, 0],
+  create: createToolPenalty,
+});

@@ -22,7 +22,13 @@
 import { z } from "zod";
 import { checkTemplatePath, fillTemplate, templatePaths } from "./argument-template.ts";
 import { CONFIG_CALL_CODES, oneLine, RewardConfigError, RewardInfraError } from "./errors.ts";
-import { type ComponentScore, componentBaseShape, componentName, type RewardComponent } from "./types.ts";
+import {
+  type ComponentScore,
+  componentBaseShape,
+  componentName,
+  defineRewardComponent,
+  type RewardComponent,
+} from "./types.ts";
 
 const KEY_PATH = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/;
 
@@ -114,3 +120,10 @@ function at(node: unknown, path: string): unknown {
   }
   return node;
 }
+
+/** A number at `score_path` is taken as is (any finite value); a boolean or a ratio is in [0, 1]. */
+export const toolVerifiedComponent = defineRewardComponent({
+  schema: toolVerifiedSchema,
+  range: [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY],
+  create: createToolVerified,
+});

@@ -1,6 +1,7 @@
 // The reward contract: what a reward component reads (a finished trajectory and its decoded turns),
 // what it may call (tools through the gateway, a judge), and what it returns. Components are plain
-// objects built from their config entry; `reward-config.ts` composes them.
+// objects built from their config entry (registered in `reward-components.ts`); `reward-config.ts`
+// composes them.
 import { z } from "zod";
 import type { ToolInvoker } from "../gateway-tools.ts";
 import type { Task } from "../task.ts";
@@ -79,6 +80,30 @@ export const componentBaseShape = {
     .regex(/^[A-Za-z0-9_.-]+$/, "use letters, digits, '_', '.', '-'")
     .optional(),
 };
+
+/**
+ * One entry of the reward component registry (`reward-components.ts`): the zod schema of its config
+ * entry (a strict object with a literal `type`, `componentBaseShape` spread in), the values it can
+ * score (inclusive; the contract suite holds every component to it), and the factory.
+ */
+export interface RewardComponentDefinition<Config extends { type: string } = { type: string }> {
+  readonly schema: z.ZodType<Config>;
+  readonly range: readonly [min: number, max: number];
+  create(config: Config): RewardComponent;
+}
+
+/** Declares a registry entry, inferring its config type from the schema. */
+export function defineRewardComponent<S extends z.ZodType<{ type: string }>>(definition: {
+  schema: S;
+  range: readonly [min: number, max: number];
+  create(config: z.output<S>): RewardComponent;
+}): {
+  readonly schema: S;
+  readonly range: readonly [number, number];
+  create(config: z.output<S>): RewardComponent;
+} {
+  return Object.freeze(definition);
+}
 
 /** The component's name: its configured `name`, else its `type`. */
 export function componentName(entry: { type: string; name?: string | undefined }): string {

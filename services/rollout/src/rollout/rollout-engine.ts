@@ -3,6 +3,7 @@
 // engine over gRPC/HTTP) are two front ends of this one interface.
 
 import type { GroupStats } from "../grpo.ts";
+import type { TokenEngineName } from "../inference/engines.ts";
 import type { SamplingParams } from "../inference/types.ts";
 import type { Task } from "../task.ts";
 import type { Trajectory } from "../trajectory.ts";
@@ -27,7 +28,7 @@ export type { GroupStats } from "../grpo.ts";
 /** A request's own inference servers; engine and model default to the config's. */
 export interface InferenceTarget {
   urls: string[];
-  engine?: "vllm" | "sglang";
+  engine?: TokenEngineName;
   model?: string;
 }
 

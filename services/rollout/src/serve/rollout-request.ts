@@ -9,6 +9,7 @@ import type {
 import type { SamplingOverrides as ProtoSampling } from "@rlfactory/proto/types/SamplingOverrides";
 import type { Task__Output as ProtoTaskOut } from "@rlfactory/proto/types/Task";
 import { z } from "zod";
+import { TOKEN_ENGINE_NAMES } from "../inference/engines.ts";
 import { serverUrlSchema } from "../inference/sampler-config.ts";
 import type { RolloutOptions } from "../rollout/rollout-engine.ts";
 import { type Task, taskSchema } from "../task.ts";
@@ -48,7 +49,7 @@ export const rolloutRequestSchema = z
     inference: z
       .strictObject({
         urls: z.array(serverUrlSchema).min(1, "needs at least one server URL"),
-        engine: z.enum(["vllm", "sglang"]).optional(),
+        engine: z.enum(TOKEN_ENGINE_NAMES).optional(),
         model: z.string().min(1).optional(),
       })
       .optional(),
