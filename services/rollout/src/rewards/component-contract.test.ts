@@ -16,7 +16,8 @@ import {
   rewardComponents,
 } from "./reward-components.ts";
 import { createRewardFn, parseRewardConfig } from "./reward-config.ts";
-import type { Judge, RewardContext, RewardInput, ToolCallOutcome, ToolInvoker } from "./types.ts";
+import type { ToolCallOutcome, ToolInvoker } from "../gateway-tools.ts";
+import type { Judge, RewardContext, RewardInput } from "./types.ts";
 
 /** A minimal valid entry of each component (its required parameters only). */
 type ComponentEntry = z.input<typeof rewardComponentSchema>;
