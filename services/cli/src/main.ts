@@ -72,7 +72,9 @@ export async function main(argv: string[]): Promise<number> {
  * development checkout has (`npm install`) and a deployment does not. No product package depends on it,
  * so it is loaded by name at run time.
  */
-async function loadSimulatedLlmCommand(): Promise<{ runSimulateLlmCommand(argv: string[]): Promise<number> }> {
+async function loadSimulatedLlmCommand(): Promise<{
+  runSimulateLlmCommand(argv: string[]): Promise<number>;
+}> {
   const fixture = "@rlfactory/test-support/simulated-llm-cli";
   try {
     return await import(fixture);
