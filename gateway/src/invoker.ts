@@ -130,6 +130,9 @@ export class Invoker extends EventEmitter<InvokerEvents> {
         `unknown tool "${truncate(name, 100)}"${hint}; ListTools shows the catalog`,
       );
     }
+    // A tool its server cannot run here: answered without a call (and without counting against the breaker).
+    if (entry.unavailable !== undefined)
+      throw new GatewayError("UNAVAILABLE", `${name}: ${entry.unavailable}`);
     return entry;
   }
 

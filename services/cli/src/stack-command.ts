@@ -29,7 +29,8 @@ export async function runStackCommand(argv: string[]): Promise<number> {
     .filter((name) => TOOL_PORTS[name] !== undefined)
     .map((name) => {
       const port = TOOL_PORTS[name] ?? 0;
-      return supervise(`tool server ${name}`, ["tool", name, "--http", String(port)], port);
+      const extra = toolServers[name]?.stackArgs ?? [];
+      return supervise(`tool server ${name}`, ["tool", name, ...extra, "--http", String(port)], port);
     });
   // (each server runs with its defaults: search serves the bundled sample corpus, sql the sample databases)
   const judge = supervise(
@@ -46,6 +47,12 @@ export async function runStackCommand(argv: string[]): Promise<number> {
       .map((e) => e.name)
       .join(", ")}; judge http://127.0.0.1:${JUDGE_HTTP_PORT}/v1/judge, gRPC 127.0.0.1:${JUDGE_GRPC_PORT}\n`,
   );
+  // Tools a server lists but cannot run here (the code tools without bubblewrap): one line per reason.
+  const unavailable = new Map<string, string[]>();
+  for (const { name, unavailable: reason } of gateway.catalog.list())
+    if (reason !== undefined) unavailable.set(reason, [...(unavailable.get(reason) ?? []), name]);
+  for (const [reason, names] of unavailable)
+    process.stderr.write(`rlf stack: ${names.join(", ")} unavailable: ${reason}\n`);
   stopOnSignals(async () => {
     await gateway.close();
     await Promise.all([...supervisors, judge].map((s) => s.stop()));
