@@ -3,7 +3,7 @@
 // up: every bundled tool is listed, the code tools answer a typed UNAVAILABLE with the reason, the
 // stack says once how to enable them, /readyz shows it, and the other tools work.
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -53,7 +53,10 @@ describe("npm start without bubblewrap", () => {
         output += d.toString();
       });
     await waitFor(
-      () => output.includes("rlf stack: gateway gRPC"),
+      () => {
+        if (stack.exitCode !== null) throw new Error(`rlf stack exited (${stack.exitCode})`);
+        return output.includes("rlf stack: gateway gRPC");
+      },
       90_000,
       "rlf stack to report the gateway up",
     ).catch((err: Error) => {
@@ -76,6 +79,10 @@ describe("npm start without bubblewrap", () => {
     ]);
     // the code server came up once and stayed up (no crash loop)
     expect(output).not.toContain("exited");
+    // the README quotes the start of that line
+    const quoted = /\((`rlf stack: [^`]*?) …`\)/.exec(readFileSync(join(ROOT, "README.md"), "utf8"))?.[1];
+    expect(quoted).toBeDefined();
+    expect(lines.some((l) => l.startsWith(quoted?.slice(1) ?? "-"))).toBe(true);
   });
 
   it("lists every bundled tool, the code tools included", async () => {

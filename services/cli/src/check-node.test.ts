@@ -3,7 +3,7 @@
 // Nodes are real processes: this machine's /usr/bin/node when it is older, and the running Node
 // started with a preload that makes it report an older version (the only thing the check reads).
 import { execFile, execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,7 +29,7 @@ writeFileSync(
 );
 /** A `node` on PATH that is the running Node reporting RLF_TEST_NODE_VERSION (npm scripts run `node`). */
 const binDir = join(dir, "bin");
-execFileSync("mkdir", [binDir]);
+mkdirSync(binDir);
 writeFileSync(join(binDir, "node"), `#!/bin/sh\nexec "${process.execPath}" -r "${spoof}" "$@"\n`, {
   mode: 0o755,
 });
