@@ -2,7 +2,7 @@
 // `npm start` and `npm test` stop with one line saying which Node is needed and how to get it. Old
 // Nodes are real processes: this machine's /usr/bin/node when it is older, and the running Node
 // started with a preload that makes it report an older version (the only thing the check reads).
-import { execFile, execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
@@ -40,11 +40,22 @@ interface Run {
   stderr: string;
 }
 
+/** Runs a command in its own process group; after 60 s the whole group is killed (a script gone astray). */
 function run(file: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Run> {
   return new Promise((done) => {
-    execFile(file, args, { cwd: ROOT, env, timeout: 60_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === "number" ? err.code : -1) : 0;
-      done({ code, stdout, stderr });
+    const child = spawn(file, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString();
+    });
+    const timer = setTimeout(() => child.pid && process.kill(-child.pid, "SIGKILL"), 60_000);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      done({ code: code ?? -1, stdout, stderr });
     });
   });
 }
