@@ -1,9 +1,10 @@
 import { defineConfig } from "vitest/config";
 
-// Tests spawn real servers on loopback. Two groups, run one after the other:
+// Tests spawn real servers on loopback. Three groups, run one after the other:
 //  - "parallel": everything that does not measure time, two files at a time;
 //  - "exclusive": files that must measure wall time (the benchmark smoke run, which also loads the
-//    machine), one file at a time on an otherwise idle machine.
+//    machine), one file at a time on an otherwise idle machine;
+//  - "stack": files that run `npm start` (rlf stack) on its fixed loopback ports, one at a time.
 // Tests prove behaviour by counts, order, observed concurrency and events, not elapsed time; the one
 // timing assert left is an acceptance criterion (TIMEOUT within the deadline + 50 ms).
 const EXCLUSIVE = [
@@ -13,6 +14,7 @@ const EXCLUSIVE = [
   // containers share the machine's Docker daemon and loopback ports, and load it for 30 s
   "test/deploy/containers.e2e.test.ts",
 ];
+const STACK = ["test/readme.e2e.test.ts", "test/stack/**/*.test.ts"];
 
 export default defineConfig({
   test: {
@@ -25,7 +27,7 @@ export default defineConfig({
         test: {
           name: "parallel",
           include: ["gateway/src/**/*.test.ts", "services/*/src/**/*.test.ts", "test/**/*.test.ts"],
-          exclude: [...EXCLUSIVE, "**/node_modules/**"],
+          exclude: [...EXCLUSIVE, ...STACK, "**/node_modules/**"],
           maxWorkers: 2,
           sequence: { groupOrder: 0 },
         },
@@ -38,6 +40,16 @@ export default defineConfig({
           maxWorkers: 1,
           fileParallelism: false,
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "stack",
+          include: STACK,
+          maxWorkers: 1,
+          fileParallelism: false,
+          sequence: { groupOrder: 2 },
         },
       },
     ],

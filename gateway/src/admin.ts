@@ -49,11 +49,18 @@ export function buildAdminApp(deps: AdminDeps): FastifyInstance {
       in_flight: deps.policies.get(u.name)?.inFlight ?? 0,
       queued: deps.policies.get(u.name)?.queued ?? 0,
       tools: deps.catalog.list(u.name).length,
+      unavailable_tools: deps.catalog
+        .list(u.name)
+        .flatMap((e) => (e.unavailable === undefined ? [] : [{ name: e.name, reason: e.unavailable }])),
       detail: u.detail,
     }));
     // Ready when every upstream is connected: a trainer should not start rollouts against a half stack.
+    // Connected servers that list tools they cannot run here (the code tools without bubblewrap) leave
+    // the gateway ready, as "degraded": those calls answer UNAVAILABLE and no restart would change that.
     const ready = upstreams.every((u) => u.state === "ready");
-    return reply.code(ready ? 200 : 503).send({ status: ready ? "ready" : "not_ready", upstreams });
+    const degraded = upstreams.some((u) => u.unavailable_tools.length > 0);
+    const status = !ready ? "not_ready" : degraded ? "degraded" : "ready";
+    return reply.code(ready ? 200 : 503).send({ status, upstreams });
   });
 
   app.get("/metrics", async (_req, reply) => {

@@ -9,6 +9,11 @@ import { mergeToolPolicy, type ServerConfig, type ToolPolicy } from "./config.ts
 import type { Upstream } from "./upstream.ts";
 
 export const NAME_SEPARATOR = "__";
+/**
+ * `_meta` key by which a tool server lists a tool it cannot run here; the value is the reason (with how
+ * to fix it). Written by @rlfactory/toolkit (ToolSpec.unavailable).
+ */
+export const UNAVAILABLE_META_KEY = "rlfactory/unavailable";
 const VALID_TOOL_NAME = /^[a-zA-Z0-9._-]+$/;
 
 /** A tool's policy after config and annotations are combined: no "auto", no undefined. */
@@ -29,6 +34,8 @@ export interface CatalogEntry {
   upstream: Upstream;
   /** Returns an error message when `args` fail the tool's input schema, else undefined. */
   validate(args: Record<string, unknown>): string | undefined;
+  /** Set when the server lists the tool but cannot run it: why, and how to fix it. Calls answer UNAVAILABLE. */
+  unavailable?: string;
 }
 
 export function gatewayToolName(server: string, tool: string): string {
@@ -95,6 +102,7 @@ export class Catalog {
         continue;
       }
       const name = gatewayToolName(server.name, tool.name);
+      const unavailable = tool._meta?.[UNAVAILABLE_META_KEY];
       this.#entries.set(name, {
         name,
         server: server.name,
@@ -104,6 +112,7 @@ export class Catalog {
         policy: effectivePolicy(server, tool),
         upstream,
         validate: this.#compile(name, tool),
+        ...(typeof unavailable === "string" ? { unavailable } : {}),
       });
       names.push(name);
     }

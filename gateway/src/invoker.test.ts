@@ -6,7 +6,7 @@ import { createMemoryStore } from "@rlfactory/kit";
 import { pino } from "pino";
 import { describe, expect, it, vi } from "vitest";
 import { ResultCache } from "./cache.ts";
-import { Catalog } from "./catalog.ts";
+import { Catalog, UNAVAILABLE_META_KEY } from "./catalog.ts";
 import { normaliseConfig } from "./config.ts";
 import { GatewayError } from "./errors.ts";
 import { type CallRequest, Invoker } from "./invoker.ts";
@@ -379,5 +379,47 @@ describe("Invoker: cache and single-flight", () => {
     expect(p.error).toBeUndefined();
     expect(p.output?.content[0]?.text?.text).toBe("x");
     expect(upstream.calls).toBe(1);
+  });
+});
+
+describe("Invoker: a tool its server lists as unavailable here", () => {
+  const reason = "the code sandbox needs bubblewrap (no bwrap on PATH): install it and restart";
+  const config = normaliseConfig({ servers: { s: { command: "unused" } } });
+  const upstream = new FakeUpstream(
+    "s",
+    [{ name: "t", inputSchema: schema, _meta: { [UNAVAILABLE_META_KEY]: reason } }],
+    async () => text("ran"),
+  );
+  const catalog = new Catalog(config.servers, pino({ level: "silent" }));
+  catalog.track(upstream);
+  const policies = new Map([["s", new UpstreamPolicies(config.servers[0]!.upstream)]]);
+  const invoker = new Invoker(
+    catalog,
+    new ResultCache(createMemoryStore({ maxEntries: 10, maxBytes: 1e6 })),
+    policies,
+  );
+  const call = () =>
+    invoker.call(
+      {
+        name: "s__t",
+        argumentsJson: '{"q":"x"}',
+        deadlineMs: 0,
+        trajectoryId: "",
+        bypassCache: false,
+        callId: "",
+      },
+      ROOT_CONTEXT,
+      trace.wrapSpanContext(INVALID_SPAN_CONTEXT),
+    );
+
+  it("is listed with the reason, and every call answers UNAVAILABLE with it, never reaching the server", async () => {
+    expect(catalog.get("s__t")?.unavailable).toBe(reason);
+    const outcomes = [];
+    for (let i = 0; i < 10; i++) outcomes.push(await call());
+    expect(outcomes.map((o) => [o.error?.code, o.error?.message, o.server])).toEqual(
+      Array(10).fill(["UNAVAILABLE", `s__t: ${reason}`, "s"]),
+    );
+    expect(upstream.calls).toBe(0);
+    expect(policies.get("s")!.breakerState).toBe("closed");
   });
 });

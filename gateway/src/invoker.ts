@@ -87,6 +87,9 @@ export class Invoker extends EventEmitter<InvokerEvents> {
     let deadline: Deadline | undefined;
     try {
       entry = this.#resolve(req.name);
+      // A tool its server lists but cannot run here: answered without a call (never counts against the breaker).
+      if (entry.unavailable !== undefined)
+        throw new GatewayError("UNAVAILABLE", `${entry.name}: ${entry.unavailable}`);
       const args = parseArguments(req.argumentsJson, entry);
       const deadlineMs = Math.max(
         1,

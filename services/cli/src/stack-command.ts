@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { loadConfigFile, startGateway } from "@rlfactory/gateway";
 import { startTelemetry } from "@rlfactory/telemetry";
-import { toolServers } from "@rlfactory/tools";
+import { BUNDLED_TOOL_SERVER_NAMES, toolServers } from "@rlfactory/tools";
 import { stopOnSignals } from "./gateway-command.ts";
 
 /** Fixed loopback ports of the bundled tool servers (a user-facing contract), from their registry. */
@@ -27,12 +27,10 @@ export async function runStackCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: { config: { type: "string" } }, strict: true });
   const config = loadConfigFile(values.config ?? DEFAULT_CONFIG);
   const telemetry = await startTelemetry({ serviceName: "rlf-gateway" });
-  const supervisors = Object.keys(toolServers)
-    .filter((name) => TOOL_PORTS[name] !== undefined)
-    .map((name) => {
-      const port = TOOL_PORTS[name] ?? 0;
-      return supervise(`tool server ${name}`, ["tool", name, "--http", String(port)], port);
-    });
+  const supervisors = BUNDLED_TOOL_SERVER_NAMES.map((name) => {
+    const { port, stackArgs = [] } = toolServers[name];
+    return supervise(`tool server ${name}`, ["tool", name, ...stackArgs, "--http", String(port)], port);
+  });
   // (each server runs with its defaults: search serves the bundled sample corpus, sql the sample databases)
   const judge = supervise(
     "judge",
@@ -48,6 +46,12 @@ export async function runStackCommand(argv: string[]): Promise<number> {
       .map((e) => e.name)
       .join(", ")}; judge http://127.0.0.1:${JUDGE_HTTP_PORT}/v1/judge, gRPC 127.0.0.1:${JUDGE_GRPC_PORT}\n`,
   );
+  // Tools a server lists but cannot run here (the code tools without bubblewrap): one line per reason.
+  const unavailable = new Map<string, string[]>();
+  for (const { name, unavailable: reason } of gateway.catalog.list())
+    if (reason !== undefined) unavailable.set(reason, [...(unavailable.get(reason) ?? []), name]);
+  for (const [reason, names] of unavailable)
+    process.stderr.write(`rlf stack: ${names.join(", ")} unavailable: ${reason}\n`);
   stopOnSignals(async () => {
     await gateway.close();
     await Promise.all([...supervisors, judge].map((s) => s.stop()));

@@ -43,6 +43,12 @@ export interface ToolSpec<I extends AnyObject, O extends AnyObject | undefined> 
   handler: (args: z.output<I>, ctx: ToolContext) => Promise<ToolReturn<O>>;
   /** Text rendering of the structured output; JSON when absent. */
   render?: (output: ToolRenderInput<O>) => string;
+  /**
+   * Why the tool cannot run here, with how to fix it (e.g. a missing system package). The tool is still
+   * listed, marked so in `_meta` (the gateway answers its calls UNAVAILABLE without forwarding them), and
+   * a call reaching the server gets a JSON-RPC error with this text; the handler never runs.
+   */
+  unavailable?: string;
 }
 
 /** A tool with its types erased, as the server stores it. */
@@ -55,6 +61,7 @@ export interface ToolDefinition {
   readonly annotations?: ToolHints;
   readonly handler: (args: unknown, ctx: ToolContext) => Promise<unknown>;
   readonly render?: (output: unknown) => string;
+  readonly unavailable?: string;
 }
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;

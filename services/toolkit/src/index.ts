@@ -16,6 +16,7 @@ export { rawResult } from "./raw-result.ts";
 export type { ServeMode } from "./serve-from-args.ts";
 export { parseServeArgs, SERVE_USAGE, ServeArgsError, serveFromArgs } from "./serve-from-args.ts";
 export type { StdioServeOptions } from "./stdio-endpoint.ts";
+export { UNAVAILABLE_META_KEY } from "./tool-descriptor.ts";
 export { ToolError } from "./tool-error.ts";
 export type { ToolServer, ToolServerOptions } from "./tool-server.ts";
 export { createToolServer } from "./tool-server.ts";

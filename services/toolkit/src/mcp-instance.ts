@@ -28,6 +28,9 @@ export function createMcpInstance({ info, registry, log }: McpInstanceDeps): Ser
     const { name, arguments: args, _meta: meta } = request.params;
     const tool = registry.get(name);
     if (tool === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
+    const unavailable = tool.definition.unavailable;
+    if (unavailable !== undefined)
+      throw new ProtocolError(ProtocolErrorCode.InternalError, `${name} is unavailable: ${unavailable}`);
     const toolCtx = meta === undefined ? { signal: ctx.mcpReq.signal } : { signal: ctx.mcpReq.signal, meta };
     const result = await withToolCallSpan(
       { toolName: name, meta, requestId: ctx.mcpReq.id, sessionId: ctx.sessionId },

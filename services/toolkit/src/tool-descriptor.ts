@@ -4,6 +4,12 @@ import type { Tool } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import type { ToolDefinition } from "./define-tool.ts";
 
+/**
+ * The `_meta` key of a listed tool that cannot run here; its value is the reason, with how to fix it.
+ * The gateway reads the same key (gateway/src/catalog.ts).
+ */
+export const UNAVAILABLE_META_KEY = "rlfactory/unavailable";
+
 function jsonSchema(schema: z.ZodObject, io: "input" | "output"): Record<string, unknown> {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: "draft-2020-12", io }) as Record<
     string,
@@ -22,5 +28,6 @@ export function toolDescriptor(def: ToolDefinition): Tool {
   if (def.title !== undefined) tool.title = def.title;
   if (def.output !== undefined) tool.outputSchema = jsonSchema(def.output, "output") as Tool["outputSchema"];
   if (def.annotations !== undefined) tool.annotations = { ...def.annotations };
+  if (def.unavailable !== undefined) tool._meta = { [UNAVAILABLE_META_KEY]: def.unavailable };
   return tool;
 }

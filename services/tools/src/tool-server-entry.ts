@@ -12,6 +12,8 @@ export interface ToolServerEntry {
   options: ParseArgsOptionsConfig;
   /** Usage text for the server-specific flags, e.g. "[--corpus FILE]". */
   usage: string;
+  /** Extra flags `rlf stack` runs this server with (e.g. code's --sandbox-optional). */
+  stackArgs?: readonly string[];
   create(values: ToolOptionValues): ToolServer | Promise<ToolServer>;
 }
 

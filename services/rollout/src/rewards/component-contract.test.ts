@@ -8,6 +8,7 @@
 import { failed, ok, qaTask, rewardInput, trajectoryWith } from "@rlfactory/test-support/reward-fixtures";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
+import type { ToolCallOutcome, ToolInvoker } from "../gateway-tools.ts";
 import { isRewardScoringError } from "./errors.ts";
 import {
   REWARD_COMPONENT_TYPES,
@@ -16,7 +17,6 @@ import {
   rewardComponents,
 } from "./reward-components.ts";
 import { createRewardFn, parseRewardConfig } from "./reward-config.ts";
-import type { ToolCallOutcome, ToolInvoker } from "../gateway-tools.ts";
 import type { Judge, RewardContext, RewardInput } from "./types.ts";
 
 /** A minimal valid entry of each component (its required parameters only). */

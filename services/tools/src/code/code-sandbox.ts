@@ -1,11 +1,12 @@
 // The sandbox service: runs programs in bubblewrap sandboxes through a bounded pool of slots (one
-// host uid per slot when the server is root), checks at start-up that sandboxing works, and runs
-// test cases against a program.
+// host uid per slot when the server is root), checks that sandboxing works here (and says why not),
+// and runs test cases against a program.
 import { resolve as resolvePath } from "node:path";
 import { outputMatches } from "./output-match.ts";
 import type { Language, RunRequest } from "./run-request.ts";
 import type { RunResult, RunStatus } from "./run-result.ts";
 import { resolveSettings, type SandboxSettings } from "./sandbox-limits.ts";
+import { bwrapMissing, explainFailedRun, locateExecutable, SandboxUnavailable } from "./sandbox-probe.ts";
 import { type HostIdentity, runInSandbox } from "./sandbox-process.ts";
 import { SlotPool } from "./slot-pool.ts";
 
@@ -41,20 +42,27 @@ export class CodeSandbox {
   readonly settings: SandboxSettings;
   private readonly pool: SlotPool;
   private readonly asRoot = process.getuid?.() === 0;
+  /** Set when bwrap could not be found (the settings then keep the name that was looked up). */
+  private readonly bwrapNotFound: boolean;
 
+  /** Settings are checked here; whether sandboxing works is `check()`'s question. */
   constructor(overrides: Partial<SandboxSettings> = {}) {
-    this.settings = resolveSettings(overrides);
-    if (!resolvePath(this.settings.pythonPath).startsWith("/usr/"))
+    const settings = resolveSettings(overrides);
+    if (!resolvePath(settings.pythonPath).startsWith("/usr/"))
       throw new Error(
-        `code sandbox: the Python interpreter must live under /usr (got ${this.settings.pythonPath})`,
+        `code sandbox: the Python interpreter must live under /usr (got ${settings.pythonPath})`,
       );
+    const bwrap = locateExecutable(settings.bwrapPath);
+    this.bwrapNotFound = bwrap === undefined;
+    this.settings = { ...settings, bwrapPath: bwrap ?? settings.bwrapPath };
     this.pool = new SlotPool(this.settings.concurrency);
   }
 
-  /** A sandbox whose Python and JavaScript runs have been checked to work; throws with the reason if not. */
+  /** A sandbox whose Python and JavaScript runs have been checked to work; throws SandboxUnavailable if not. */
   static async start(overrides: Partial<SandboxSettings> = {}): Promise<CodeSandbox> {
     const sandbox = new CodeSandbox(overrides);
-    await sandbox.selfCheck();
+    const unavailable = await sandbox.check();
+    if (unavailable !== undefined) throw new SandboxUnavailable(unavailable);
     return sandbox;
   }
 
@@ -106,22 +114,21 @@ export class CodeSandbox {
     } satisfies TestsResult;
   }
 
-  private async selfCheck(): Promise<void> {
+  /**
+   * Runs a Python and a JavaScript test program through the real sandbox (bwrap with the sandbox's own
+   * arguments). Resolves undefined when both work, else why not and how to fix it, in one line.
+   */
+  async check(): Promise<string | undefined> {
+    if (this.bwrapNotFound) return bwrapMissing(this.settings.bwrapPath);
     const checks = [
       { language: "python" as const, code: "print(6 * 7)" },
       { language: "javascript" as const, code: "console.log(6 * 7)" },
     ];
     for (const check of checks) {
       const result = await this.run({ ...check, runTimeoutSec: 20 });
-      if (result.status === "ok" && result.stdout.trim() === "42") continue;
-      const detail = (result.stderr.trim() || result.stdout.trim() || result.status).slice(0, 500);
-      throw new Error(
-        `code sandbox: a ${check.language} test run failed (${result.status}): ${detail}\n` +
-          "The sandbox needs Debian's bubblewrap (/usr/bin/bwrap) and prlimit (util-linux), " +
-          "user namespaces (run the server as root, or allow unprivileged ones: kernel.unprivileged_userns_clone=1, " +
-          "user.max_user_namespaces > 0), Python at /usr/bin/python3, and a Node binary the sandbox uids " +
-          `can read and execute (${this.settings.nodePath}: every directory above it must be world-searchable).`,
-      );
+      if (result.status !== "ok" || result.stdout.trim() !== "42")
+        return explainFailedRun(check.language, result, this.settings);
     }
+    return undefined;
   }
 }

@@ -1,6 +1,6 @@
 // The `code` tool server: `run_code` runs a Python or JavaScript program in a sandbox, `run_tests`
 // runs it against stdin/expected-stdout cases; plus SandboxFusion's `POST /run_code` over HTTP.
-import { createToolServer, defineTool, ToolError, type ToolServer } from "@rlfactory/toolkit";
+import { createToolServer, defineTool, logger, ToolError, type ToolServer } from "@rlfactory/toolkit";
 import { z } from "zod";
 import { CodeSandbox } from "./code-sandbox.ts";
 import {
@@ -15,8 +15,16 @@ import {
 import { RUN_STATUSES, type RunResult } from "./run-result.ts";
 import { sandboxFusionRoute } from "./sandbox-fusion-route.ts";
 import type { SandboxSettings } from "./sandbox-limits.ts";
+import { SandboxUnavailable } from "./sandbox-probe.ts";
 
-export type CodeServerOptions = Partial<SandboxSettings>;
+export interface CodeServerOptions extends Partial<SandboxSettings> {
+  /**
+   * Where sandboxing does not work: false (default) refuses to start, with the reason; true serves
+   * anyway, with run_code and run_tests listed as unavailable (the reason and how to fix it) and
+   * POST /run_code answering 503.
+   */
+  sandboxOptional?: boolean;
+}
 
 /** At most this many test cases per run_tests call. */
 export const MAX_TESTS = 100;
@@ -25,16 +33,27 @@ const SANDBOX_NOTE =
   "Runs in an isolated sandbox: no network, no files but those given, working directory /sandbox, " +
   "limits on time, memory, processes and output.";
 
-/** Checks that sandboxing works here (throws with the reason if not), then builds the server. */
+/**
+ * Checks that sandboxing works here, then builds the server. Where it does not: throws
+ * SandboxUnavailable with the reason, or, with `sandboxOptional`, serves the tools as unavailable.
+ */
 export async function createCodeServer(opts: CodeServerOptions = {}): Promise<ToolServer> {
-  const sandbox = await CodeSandbox.start(opts);
-  const server = createToolServer({
+  const { sandboxOptional = false, ...settings } = opts;
+  const sandbox = new CodeSandbox(settings);
+  const unavailable = await sandbox.check();
+  if (unavailable !== undefined && !sandboxOptional) throw new SandboxUnavailable(unavailable);
+  if (unavailable !== undefined)
+    logger.warn({ server: "code", reason: unavailable }, "code sandbox unavailable");
+  const mark = unavailable === undefined ? {} : { unavailable };
+  return createToolServer({
     name: "code",
     version: "0.1.0",
-    tools: [runCodeTool(sandbox), runTestsTool(sandbox)],
-    routes: [sandboxFusionRoute(sandbox)],
+    tools: [
+      { ...runCodeTool(sandbox), ...mark },
+      { ...runTestsTool(sandbox), ...mark },
+    ],
+    routes: [sandboxFusionRoute(sandbox, unavailable)],
   });
-  return server;
 }
 
 const program = {

@@ -7,6 +7,7 @@ export { CodeSandbox } from "./code-sandbox.ts";
 export { type CodeServerOptions, createCodeServer } from "./code-server.ts";
 export type { RunResult, RunStatus } from "./run-result.ts";
 export { DEFAULT_SETTINGS, type SandboxSettings } from "./sandbox-limits.ts";
+export { SandboxUnavailable } from "./sandbox-probe.ts";
 
 const NUMERIC_OPTIONS = {
   concurrency: "concurrency",
@@ -17,14 +18,18 @@ const NUMERIC_OPTIONS = {
 
 export const codeServerEntry: ToolServerEntry = {
   summary: "run Python/JavaScript in a bubblewrap sandbox (run_code, run_tests, SandboxFusion /run_code)",
+  // `rlf stack` serves the tools as unavailable, with the reason, where sandboxing does not work.
+  stackArgs: ["--sandbox-optional"],
   options: {
     concurrency: { type: "string" },
     "max-run-timeout": { type: "string" },
     "max-memory": { type: "string" },
     "uid-base": { type: "string" },
     node: { type: "string" },
+    "sandbox-optional": { type: "boolean" },
   },
-  usage: "[--concurrency N] [--max-run-timeout SEC] [--max-memory MB] [--uid-base UID] [--node PATH]",
+  usage:
+    "[--concurrency N] [--max-run-timeout SEC] [--max-memory MB] [--uid-base UID] [--node PATH] [--sandbox-optional]",
   create: (values) => {
     const settings: Partial<SandboxSettings> = {};
     for (const [flag, key] of Object.entries(NUMERIC_OPTIONS)) {
@@ -36,6 +41,6 @@ export const codeServerEntry: ToolServerEntry = {
       settings[key] = n;
     }
     if (typeof values.node === "string") settings.nodePath = values.node;
-    return createCodeServer(settings);
+    return createCodeServer({ ...settings, sandboxOptional: values["sandbox-optional"] === true });
   },
 };

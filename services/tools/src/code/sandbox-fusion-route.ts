@@ -6,6 +6,8 @@
 //   output_limit  → Failed       / Finished (killed for writing too much; return_code null)
 //   timeout       → Failed       / TimeLimitExceeded (return_code null)
 //   sandbox_error → SandboxError / Error
+// Where sandboxing does not work at all (a server started with sandboxOptional), every request is
+// answered 503 with status SandboxError and the reason as its message.
 import type { HttpRoute, HttpRouteResponse } from "@rlfactory/toolkit";
 import { z } from "zod";
 import type { CodeSandbox } from "./code-sandbox.ts";
@@ -58,12 +60,14 @@ function requestSchema(sandbox: CodeSandbox) {
   });
 }
 
-export function sandboxFusionRoute(sandbox: CodeSandbox): HttpRoute {
+/** `unavailable`: why sandboxing does not work here (every request is then answered 503). */
+export function sandboxFusionRoute(sandbox: CodeSandbox, unavailable?: string): HttpRoute {
   const schema = requestSchema(sandbox);
   return {
     method: "POST",
     path: "/run_code",
     handler: async (body, _req, signal): Promise<HttpRouteResponse> => {
+      if (unavailable !== undefined) return { status: 503, body: sandboxError(unavailable) };
       const parsed = schema.safeParse(body);
       if (!parsed.success) return { status: 400, body: { error: z.prettifyError(parsed.error) } };
       const req = parsed.data;

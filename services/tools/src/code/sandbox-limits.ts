@@ -29,7 +29,9 @@ export interface SandboxSettings {
   nodePath: string;
   /** The Python interpreter run for Python; must live under /usr (the only host tree in the sandbox). */
   pythonPath: string;
+  /** bubblewrap: a path, or a name looked up on the server's PATH when the sandbox is created. */
   bwrapPath: string;
+  /** Run inside the sandbox, so it must live under /usr. */
   prlimitPath: string;
 }
 
@@ -45,7 +47,7 @@ export const DEFAULT_SETTINGS: SandboxSettings = {
   uidBase: 60_000,
   nodePath: process.execPath,
   pythonPath: "/usr/bin/python3",
-  bwrapPath: "/usr/bin/bwrap",
+  bwrapPath: "bwrap",
   prlimitPath: "/usr/bin/prlimit",
 };
 
