@@ -2,6 +2,7 @@
 // policy of each tool and its argument validator compiled once per tools/list (not per call).
 import type { Tool } from "@modelcontextprotocol/client";
 import { canonicalJson, sha256Hex } from "@rlfactory/kit";
+import { UNAVAILABLE_META_KEY } from "@rlfactory/proto";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import type { Logger } from "pino";
@@ -9,11 +10,6 @@ import { mergeToolPolicy, type ServerConfig, type ToolPolicy } from "./config.ts
 import type { Upstream } from "./upstream.ts";
 
 export const NAME_SEPARATOR = "__";
-/**
- * `_meta` key by which a tool server lists a tool it cannot run here; the value is the reason (with how
- * to fix it). Written by @rlfactory/toolkit (ToolSpec.unavailable).
- */
-export const UNAVAILABLE_META_KEY = "rlfactory/unavailable";
 const VALID_TOOL_NAME = /^[a-zA-Z0-9._-]+$/;
 
 /** A tool's policy after config and annotations are combined: no "auto", no undefined. */

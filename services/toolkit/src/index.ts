@@ -1,3 +1,4 @@
+export { UNAVAILABLE_META_KEY } from "@rlfactory/proto/mcp-meta";
 export type {
   ToolContext,
   ToolDefinition,
@@ -16,7 +17,6 @@ export { rawResult } from "./raw-result.ts";
 export type { ServeMode } from "./serve-from-args.ts";
 export { parseServeArgs, SERVE_USAGE, ServeArgsError, serveFromArgs } from "./serve-from-args.ts";
 export type { StdioServeOptions } from "./stdio-endpoint.ts";
-export { UNAVAILABLE_META_KEY } from "./tool-descriptor.ts";
 export { ToolError } from "./tool-error.ts";
 export type { ToolServer, ToolServerOptions } from "./tool-server.ts";
 export { createToolServer } from "./tool-server.ts";

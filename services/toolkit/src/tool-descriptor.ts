@@ -1,14 +1,9 @@
 // The MCP `Tool` entry (JSON Schemas included) for a definition: converted once, when the tool is
 // registered, and served as is by every tools/list.
 import type { Tool } from "@modelcontextprotocol/server";
+import { UNAVAILABLE_META_KEY } from "@rlfactory/proto/mcp-meta";
 import { z } from "zod";
 import type { ToolDefinition } from "./define-tool.ts";
-
-/**
- * The `_meta` key of a listed tool that cannot run here; its value is the reason, with how to fix it.
- * The gateway reads the same key (gateway/src/catalog.ts).
- */
-export const UNAVAILABLE_META_KEY = "rlfactory/unavailable";
 
 function jsonSchema(schema: z.ZodObject, io: "input" | "output"): Record<string, unknown> {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: "draft-2020-12", io }) as Record<

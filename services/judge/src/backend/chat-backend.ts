@@ -12,7 +12,7 @@
 // at once (more wait in a queue, never rejected); vLLM and SGLang batch concurrent requests on the
 // server (continuous batching), which is where batching pays.
 
-import { EndpointPool, type EndpointStatus, type PoolEndpoint } from "@rlfactory/kit";
+import { EndpointPool, type EndpointStatus, type PoolEndpoint, raceSignal } from "@rlfactory/kit";
 import {
   BrokenCircuitError,
   bulkhead,
@@ -307,16 +307,8 @@ export function createChatBackend(config: BackendConfig): ChatBackendPool {
       }, signal);
       // The queue and the retry backoff do not watch the signal: answer a cancellation at once, and
       // let the abandoned run settle on its own (its next attempt sees the aborted signal).
-      const cancelled = new Promise<never>((_, reject) => {
-        const onAbort = () => reject(toJudgeError(undefined, signal, attempts));
-        signal.addEventListener("abort", onAbort, { once: true });
-        run.then(
-          () => signal.removeEventListener("abort", onAbort),
-          () => signal.removeEventListener("abort", onAbort),
-        );
-      });
       try {
-        return await Promise.race([run, cancelled]);
+        return await raceSignal(run, signal);
       } catch (err) {
         throw toJudgeError(err, signal, attempts);
       }

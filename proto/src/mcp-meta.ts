@@ -1,0 +1,9 @@
+// `_meta` keys that rlfactory's MCP tool servers (written with @rlfactory/toolkit) and the gateway
+// agree on: part of the protocol between them, beside the gRPC definitions.
+
+/**
+ * The `_meta` key of a listed tool that cannot run here (e.g. the code sandbox without bubblewrap);
+ * its value is the reason, with how to fix it. The toolkit writes it (ToolSpec.unavailable); the
+ * gateway reads it and answers calls of that tool UNAVAILABLE with the reason.
+ */
+export const UNAVAILABLE_META_KEY = "rlfactory/unavailable";
