@@ -2,7 +2,7 @@
 # Lints (ruff) and runs the Python tests: the adapters' unit tests (services/engines/tests) and the engine
 # end-to-end tests (test/engines), with the venv that scripts/setup.sh made. `npm run test:engines`.
 set -euo pipefail
-cd "$(dirname "$0")/../../../.."
+cd "$(dirname "$0")/../../.."
 PY=${RLF_ENGINES_PYTHON:-services/engines/.venv/bin/python}
 if [ ! -x "$PY" ]; then
   msg="no Python environment for the engine adapters at $PY: run \`npm run setup:engines\` first"
