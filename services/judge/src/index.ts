@@ -24,7 +24,19 @@ export {
   type JudgeServiceOptions,
   NO_BACKEND_MESSAGE,
 } from "./judge-service.ts";
-export * from "./judge-types.ts";
+export {
+  HTTP_STATUS,
+  JudgeError,
+  type JudgeErrorCode,
+  type JudgeMetadata,
+  type JudgeOutcome,
+  type JudgeRequest,
+  type JudgeRequestInput,
+  type JudgeScore,
+  judgeErrorCodeSchema,
+  judgeRequestSchema,
+  judgeSamplingSchema,
+} from "./judge-types.ts";
 export { outcomeToJson } from "./server/http-server.ts";
 export {
   DEFAULT_MAX_MESSAGE_BYTES,
