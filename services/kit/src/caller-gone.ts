@@ -5,9 +5,6 @@
 import type { ServerResponse } from "node:http";
 import type { ServerUnaryCall, ServerWritableStream } from "@grpc/grpc-js";
 
-/** setTimeout's largest delay; longer deadlines rely on grpc-js's "cancelled". */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-
 export interface CallerGone {
   /**
    * Aborts when the client cancels (reason: an Error) or the call's deadline passes (reason: a
@@ -16,32 +13,40 @@ export interface CallerGone {
   signal: AbortSignal;
   /** Milliseconds left on the call's deadline when it arrived; undefined without a deadline. */
   remainingMs: number | undefined;
-  /** Releases the deadline timer; call it once the call is answered. */
+  /** Stops watching the call; call it once the call is answered. */
   done(): void;
 }
 
 /**
- * A signal that aborts when the client cancels the gRPC call or its deadline passes (grpc-js also
- * reports a passed deadline as "cancelled"; the timer does not depend on that).
+ * grpc-js's deadline timer and Date.now() read different clocks (and round to the millisecond): a
+ * "cancelled" this close to the deadline is the deadline.
+ */
+const DEADLINE_SLACK_MS = 20;
+
+/**
+ * A signal that aborts when the client cancels the gRPC call or its deadline passes. grpc-js reports
+ * both as "cancelled" (it runs the server-side deadline timer itself); a "cancelled" at or after the
+ * deadline is the deadline. No timer of our own and no listener left behind: `done()` removes it,
+ * so a call answered in time costs one listener.
  */
 export function callerGone(
   call: ServerUnaryCall<unknown, unknown> | ServerWritableStream<unknown, unknown>,
 ): CallerGone {
   const controller = new AbortController();
-  call.once("cancelled", () => controller.abort(new Error("the client cancelled the call")));
   const deadline = call.getDeadline();
-  const ms = (deadline instanceof Date ? deadline.getTime() : deadline) - Date.now();
-  const timer =
-    ms < MAX_TIMER_MS
-      ? setTimeout(
-          () => controller.abort(new DOMException("the call's deadline passed", "TimeoutError")),
-          Math.max(0, ms),
-        )
-      : undefined;
+  const deadlineAt = deadline instanceof Date ? deadline.getTime() : deadline;
+  const ms = deadlineAt - Date.now();
+  const onCancelled = () =>
+    controller.abort(
+      Date.now() >= deadlineAt - DEADLINE_SLACK_MS
+        ? new DOMException("the call's deadline passed", "TimeoutError")
+        : new Error("the client cancelled the call"),
+    );
+  call.once("cancelled", onCancelled);
   return {
     signal: controller.signal,
     remainingMs: Number.isFinite(ms) ? Math.max(0, ms) : undefined,
-    done: () => clearTimeout(timer),
+    done: () => call.off("cancelled", onCancelled),
   };
 }
 
