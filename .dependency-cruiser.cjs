@@ -69,7 +69,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: "node_modules" },
-    exclude: { path: "/generated/|^\\.ci/" },
+    exclude: { path: "/generated/|^\\.ci/|(^|/)\\.venv/" },
     tsPreCompilationDeps: true,
     combinedDependencies: false,
     enhancedResolveOptions: {
