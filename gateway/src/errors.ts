@@ -20,9 +20,25 @@ export class GatewayError extends Error {
 
 export const isGatewayError = (e: unknown): e is GatewayError => e instanceof GatewayError;
 
+/**
+ * A call ended by its caller, not by the server: the caller's own deadline (shorter than the server's
+ * configured one) passed, or the caller went away. Reads as TIMEOUT / CANCELLED to the caller, but is
+ * never the server's fault, so it never counts against the server's circuit breaker.
+ */
+export class CallerAbortError extends GatewayError {
+  constructor(code: "TIMEOUT" | "CANCELLED", message: string) {
+    super(code, message);
+    this.name = "CallerAbortError";
+  }
+}
+
+export const isCallerAbort = (e: unknown): e is CallerAbortError => e instanceof CallerAbortError;
+
 /** Codes that say the upstream (not the caller) is unhealthy: these count against its circuit breaker. */
 const UPSTREAM_FAULTS: ReadonlySet<CallErrorCode> = new Set(["TIMEOUT", "UNAVAILABLE", "UPSTREAM_ERROR"]);
-export const isUpstreamFault = (e: unknown): boolean => isGatewayError(e) && UPSTREAM_FAULTS.has(e.code);
+/** An upstream fault: one of UPSTREAM_FAULTS, and not a call its caller ended (CallerAbortError). */
+export const isUpstreamFault = (e: unknown): boolean =>
+  isGatewayError(e) && UPSTREAM_FAULTS.has(e.code) && !isCallerAbort(e);
 
 /** Codes worth another attempt at an idempotent tool (never CIRCUIT_OPEN, never a caller mistake). */
 export const isRetryable = (e: unknown): boolean =>

@@ -163,6 +163,79 @@ describe("Invoker: tool errors vs call failures", () => {
   });
 });
 
+describe("Invoker: the breaker counts only the server's faults", () => {
+  /** Healthy but slow: answers after `ms`; on abort rejects with the signal's reason, as a cancel does. */
+  const slow =
+    (ms: number): Handler =>
+    (_args, opts) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => resolve(text("ok")), ms);
+        opts.signal.addEventListener("abort", () => {
+          clearTimeout(timer);
+          reject(opts.signal.reason);
+        });
+      });
+
+  // A call answers the caller at its deadline; the aborted attempt reaches the breaker a few microtasks
+  // later. Let those run before reading the breaker.
+  const settled = () => new Promise((r) => setImmediate(r));
+
+  it("100 calls with a 1 ms caller deadline leave it closed; the next ordinary call succeeds", async () => {
+    const { call, breaker, upstream } = setup(slow(50));
+    const codes = new Map<string, number>();
+    for (let i = 0; i < 100; i++) {
+      const code = (await call({ deadlineMs: 1 })).error?.code ?? "OK";
+      codes.set(code, (codes.get(code) ?? 0) + 1);
+    }
+    expect(Object.fromEntries(codes)).toEqual({ TIMEOUT: 100 });
+    expect(upstream.calls).toBe(100);
+    await settled();
+    expect(breaker()).toBe("closed");
+    const ordinary = await call();
+    expect(ordinary.error).toBeUndefined();
+    expect(ordinary.output?.content[0]?.text?.text).toBe("ok");
+    expect(breaker()).toBe("closed");
+  });
+
+  it("calls the caller ends (cancel, its gRPC deadline passing, a short rpc deadline) never count", async () => {
+    const { call, breaker, upstream } = setup(slow(60_000));
+    const endedBy = async (reason: unknown) => {
+      const caller = new AbortController();
+      const before = upstream.calls;
+      const pending = call({ signal: caller.signal });
+      // Abort only once the call has reached the server.
+      await vi.waitFor(() => expect(upstream.calls).toBe(before + 1));
+      caller.abort(reason);
+      return (await pending).error?.code;
+    };
+    for (let i = 0; i < 5; i++) {
+      expect(await endedBy(new Error("the client cancelled the call"))).toBe("CANCELLED");
+      expect(await endedBy(new DOMException("the call's deadline passed", "TimeoutError"))).toBe("TIMEOUT");
+      expect((await call({ rpcRemainingMs: 1 })).error?.code).toBe("TIMEOUT");
+    }
+    expect(upstream.calls).toBe(15);
+    await settled();
+    expect(breaker()).toBe("closed");
+  });
+
+  it("a server timing out against its configured deadline consecutive_failures times still opens it", async () => {
+    const { call, breaker, upstream } = setup(slow(60_000), { deadline_ms: 20 });
+    // A caller's own short deadline in between neither counts nor resets the count.
+    expect((await call()).error?.code).toBe("TIMEOUT");
+    expect((await call({ deadlineMs: 1 })).error?.code).toBe("TIMEOUT");
+    expect((await call()).error?.code).toBe("TIMEOUT");
+    await settled();
+    expect(breaker()).toBe("closed");
+    // A caller asking for more than the configured deadline: the server overran it too.
+    expect((await call({ deadlineMs: 40 })).error?.code).toBe("TIMEOUT");
+    await settled();
+    expect(breaker()).toBe("open");
+    const before = upstream.calls;
+    expect((await call()).error?.code).toBe("CIRCUIT_OPEN");
+    expect(upstream.calls).toBe(before);
+  });
+});
+
 describe("Invoker: retry", () => {
   it("retries an idempotent tool on UNAVAILABLE", async () => {
     let n = 0;

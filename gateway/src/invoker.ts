@@ -1,7 +1,7 @@
 // The request path for one tool call, top to bottom:
 //
 //   resolve the tool → check argument size → parse JSON → validate against the input schema
-//   → deadline (one AbortSignal: caller cancel ∪ deadline) → cache + single-flight
+//   → deadline (one AbortSignal: caller cancel ∪ deadline; its reason says whose the abort is) → cache + single-flight
 //   → retry → circuit breaker → bulkhead (policies.ts) → MCP tools/call → output cap
 //
 // Every outcome is a CallOutcome: either an MCP result (which may carry the tool's own `isError`) or
@@ -14,7 +14,7 @@ import { injectTraceMeta } from "@rlfactory/telemetry";
 import { isBrokenCircuitError } from "cockatiel";
 import { cacheKey, type ResultCache } from "./cache.ts";
 import type { Catalog, CatalogEntry } from "./catalog.ts";
-import { GatewayError, isGatewayError, toGatewayError, truncate } from "./errors.ts";
+import { CallerAbortError, GatewayError, isGatewayError, toGatewayError, truncate } from "./errors.ts";
 import { toWireOutput, type WireOutput } from "./output.ts";
 import type { UpstreamPolicies } from "./policies.ts";
 
@@ -99,7 +99,9 @@ export class Invoker extends EventEmitter<InvokerEvents> {
           req.rpcRemainingMs ?? Infinity,
         ),
       );
-      deadline = startDeadline(deadlineMs, req.signal, entry.name);
+      // The server's configured timeout: a deadline shorter than this is the caller's, not the server's.
+      const configuredMs = Math.min(entry.policy.deadlineMs, entry.policy.maxDeadlineMs);
+      deadline = startDeadline(deadlineMs, configuredMs, req.signal, entry.name);
       const result = await raceSignal(
         this.#execute(entry, args, req, deadline.signal, ctx, stats),
         deadline.signal,
@@ -192,7 +194,10 @@ export class Invoker extends EventEmitter<InvokerEvents> {
         try {
           return await this.#attempt(entry, args, attemptSignal, ctx, stats.attempts);
         } catch (err) {
-          lastFailure = toGatewayError(err, entry.name);
+          // Once the call's signal has fired, the call ended for that reason (whatever the upstream threw
+          // on its way out): a CallerAbortError when the caller's deadline or cancel ended it, which the
+          // breaker does not count; a plain TIMEOUT at the server's configured deadline, which it does.
+          lastFailure = toGatewayError(signal.aborted ? signal.reason : err, entry.name);
           throw lastFailure;
         }
       }, signal);
@@ -279,16 +284,27 @@ interface Deadline {
   dispose(): void;
 }
 
-/** One signal for the call: aborts with TIMEOUT at the deadline, or with CANCELLED when the caller goes. */
-function startDeadline(deadlineMs: number, caller: AbortSignal | undefined, name: string): Deadline {
+/**
+ * One signal for the call: aborts with TIMEOUT at the deadline, or with CANCELLED when the caller goes.
+ * A deadline shorter than the server's configured one (`configuredMs`) is the caller's: its TIMEOUT is a
+ * CallerAbortError, like every abort that comes from the caller's signal. Only a TIMEOUT at (or past) the
+ * configured deadline is a plain GatewayError, and so counts against the server's breaker.
+ */
+function startDeadline(
+  deadlineMs: number,
+  configuredMs: number,
+  caller: AbortSignal | undefined,
+  name: string,
+): Deadline {
   const controller = new AbortController();
-  const timer = setTimeout(
-    () =>
-      controller.abort(
-        new GatewayError("TIMEOUT", `${name}: no result within the ${deadlineMs} ms deadline`),
-      ),
-    deadlineMs,
-  );
+  const timer = setTimeout(() => {
+    const message = `${name}: no result within the ${deadlineMs} ms deadline`;
+    controller.abort(
+      deadlineMs < configuredMs
+        ? new CallerAbortError("TIMEOUT", message)
+        : new GatewayError("TIMEOUT", message),
+    );
+  }, deadlineMs);
   const onCancel = () => controller.abort(callerReason(caller?.reason, name, deadlineMs));
   if (caller?.aborted) onCancel();
   else caller?.addEventListener("abort", onCancel, { once: true });
@@ -301,12 +317,18 @@ function startDeadline(deadlineMs: number, caller: AbortSignal | undefined, name
   };
 }
 
-/** The caller's own deadline passing (a "TimeoutError", see callerGone) is a TIMEOUT, not a cancel. */
+/**
+ * The caller's own deadline passing (a "TimeoutError", see callerGone) is a TIMEOUT, not a cancel.
+ * Either way the caller ended the call: a CallerAbortError, never counted against the server.
+ */
 function callerReason(reason: unknown, name: string, deadlineMs: number): GatewayError {
-  if (isGatewayError(reason)) return reason;
+  if (isGatewayError(reason))
+    return reason.code === "TIMEOUT" || reason.code === "CANCELLED"
+      ? new CallerAbortError(reason.code, reason.message)
+      : reason;
   if (reason instanceof DOMException && reason.name === "TimeoutError")
-    return new GatewayError("TIMEOUT", `${name}: no result within the ${deadlineMs} ms deadline`);
-  return new GatewayError("CANCELLED", `${name}: cancelled by the caller`);
+    return new CallerAbortError("TIMEOUT", `${name}: no result within the ${deadlineMs} ms deadline`);
+  return new CallerAbortError("CANCELLED", `${name}: cancelled by the caller`);
 }
 
 function annotate(span: Span, o: CallOutcome, req: CallRequest): void {

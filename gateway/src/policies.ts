@@ -8,10 +8,21 @@
 //   retry                         only for idempotent tools; only UNAVAILABLE / UPSTREAM_ERROR; never on an
 //                                 open circuit (BrokenCircuitError is not retryable); backoff with jitter;
 //                                 every attempt runs inside the remaining deadline
-//   circuit breaker               per upstream; counts TIMEOUT, UNAVAILABLE, UPSTREAM_ERROR. A result with
-//                                 `isError: true` is a normal outcome and never reaches this filter
+//   circuit breaker               per upstream; counts only faults attributable to the server (below)
 //   bulkhead                      per upstream: max in flight + bounded queue, RATE_LIMITED beyond
 //   upstream call                 MCP tools/call with the signal (cancellation is sent upstream)
+//
+// What counts against a server's breaker (errors.ts isUpstreamFault; cockatiel counts only what its
+// `handleWhen` filter matches, anything else passes through uncounted):
+//   counts      UNAVAILABLE (transport: connection closed/refused, process gone), UPSTREAM_ERROR (protocol:
+//               JSON-RPC error, invalid result), and TIMEOUT measured against the server's CONFIGURED
+//               deadline (`deadline_ms`, capped by `max_deadline_ms`), so a hung server still opens it
+//   never       a call its caller ended (CallerAbortError): the caller's own deadline, shorter than the
+//               configured one (the request's `deadline_ms` or the gRPC deadline), passed; or the caller
+//               went away (CANCELLED). Nor a result with `isError: true` (a normal outcome), a call
+//               refused by the bulkhead (RATE_LIMITED), or a caller mistake (INVALID_ARGUMENTS, ...)
+// A call that is not counted leaves the consecutive-failure count as it was (cockatiel neither resets
+// nor advances it). One a caller ends during a half-open trial settles that trial as a success.
 import {
   type BulkheadPolicy,
   bulkhead,
