@@ -108,6 +108,23 @@ describe("gateway policies over a real stdio MCP server", () => {
     expect(state.upstreams[0]?.breaker).toBe("closed");
   });
 
+  it("100 calls with deadline_ms 1 to a healthy server never open its breaker: the next ordinary call succeeds", async () => {
+    // Each call asks for less time than the tool takes: the caller's deadline, not a server fault.
+    const codes = new Map<string, number>();
+    for (let i = 0; i < 100; i++) {
+      const r = await gw.client.callTool({
+        name: "testbed__sleep",
+        arguments_json: '{"ms":50}',
+        deadline_ms: 1,
+      });
+      codes.set(r.error_code, (codes.get(r.error_code) ?? 0) + 1);
+    }
+    expect(Object.fromEntries(codes)).toEqual({ TIMEOUT: 100 });
+    const ordinary = await gw.client.callTool({ name: "testbed__sleep", arguments_json: '{"ms":50}' });
+    expect(ordinary.error_code).toBe("OK");
+    expect((await readyz(gw.gateway.adminUrl!)).upstreams[0]?.breaker).toBe("closed");
+  });
+
   it("gives typed errors for an unknown tool, schema-invalid, non-JSON and 10 MB arguments", async () => {
     const unknown = await gw.client.callTool({ name: "testbed__nope", arguments_json: "{}" });
     expect([unknown.error_code, unknown.error_message]).toEqual([
