@@ -41,7 +41,7 @@ export function buildAdminApp(deps: AdminDeps): FastifyInstance {
 
   app.get("/healthz", async () => ({ status: "ok" }));
 
-  app.get("/readyz", async (_req, reply) => {
+  app.get("/readyz", async (req, reply) => {
     const upstreams = deps.upstreams.map((u) => ({
       name: u.name,
       state: u.state,
@@ -60,7 +60,12 @@ export function buildAdminApp(deps: AdminDeps): FastifyInstance {
     const ready = upstreams.every((u) => u.state === "ready");
     const degraded = upstreams.some((u) => u.unavailable_tools.length > 0);
     const status = !ready ? "not_ready" : degraded ? "degraded" : "ready";
-    return reply.code(ready ? 200 : 503).send({ status, upstreams });
+    // Probes need no key; with auth on, a caller without a valid one learns only each upstream's
+    // connection state — not its errors (addresses, paths), load or tools.
+    const full = deps.auth.check(req.headers.authorization);
+    return reply
+      .code(ready ? 200 : 503)
+      .send({ status, upstreams: full ? upstreams : upstreams.map(({ name, state }) => ({ name, state })) });
   });
 
   app.get("/metrics", async (_req, reply) => {

@@ -48,6 +48,7 @@ servers:
           "port": 8080,
         },
         "apiKeys": [],
+        "apiKeysEnv": undefined,
         "cache": {
           "backend": "memory",
           "keyPrefix": "rlf:cache:v1:",
@@ -224,12 +225,66 @@ servers:
   });
 
   it("reads API keys from the environment variable it names", () => {
-    process.env.RLF_TEST_KEYS = "key-number-one, key-number-two";
-    expect(normaliseConfig({ auth: { api_keys_env: "RLF_TEST_KEYS" } }).apiKeys).toEqual([
-      "key-number-one",
-      "key-number-two",
-    ]);
-    expect(() => normaliseConfig({ auth: { api_keys_env: "RLF_TEST_UNSET_VAR" } })).toThrow(/not set/);
+    const config = normaliseConfig(
+      { auth: { api_keys: ["key-in-the-file"], api_keys_env: "RLF_TEST_KEYS" } },
+      dir,
+      {
+        env: { RLF_TEST_KEYS: " key-number-one, ,key-number-two ," },
+      },
+    );
+    expect(config.apiKeys).toEqual(["key-in-the-file", "key-number-one", "key-number-two"]);
+    expect(config.apiKeysEnv).toEqual({ name: "RLF_TEST_KEYS", count: 2 });
+    expect(normaliseConfig({}).apiKeys).toEqual([]);
+  });
+});
+
+describe("gateway config: auth fails closed", () => {
+  const withEnv = (value: string | undefined) =>
+    normaliseConfig({ auth: { api_keys_env: "RLF_TEST_KEYS" } }, dir, {
+      env: value === undefined ? {} : { RLF_TEST_KEYS: value },
+    });
+  const HOW =
+    "(set it to a comma-separated list of API keys of at least 8 characters, or remove auth.api_keys_env)";
+
+  it.each([
+    ["unset", undefined, "is not set"],
+    ["empty", "", "is empty"],
+    ["blank", "   ", "is empty"],
+    ["only commas and blanks", " , ", "holds no API key, only commas and blanks"],
+  ])("refuses a variable that is %s, naming it", (_, value, what) => {
+    expect(() => withEnv(value)).toThrow(ConfigError);
+    expect(() => withEnv(value)).toThrow(`auth.api_keys_env: RLF_TEST_KEYS ${what} ${HOW}`);
+  });
+
+  it("refuses a key from the environment shorter than the config's minimum, by position, never printing it", () => {
+    const refusal = (value: string) => {
+      try {
+        withEnv(value);
+      } catch (err) {
+        expect(err).toBeInstanceOf(ConfigError);
+        return (err as Error).message;
+      }
+      throw new Error(`${JSON.stringify(value)} was accepted`);
+    };
+    expect(refusal("Q")).toBe(`auth.api_keys_env: RLF_TEST_KEYS entry 1 of 1 is 1 character long ${HOW}`);
+    const message = refusal("long-enough-key-1,, 7chars ");
+    expect(message).toBe(`auth.api_keys_env: RLF_TEST_KEYS entry 3 of 3 is 6 characters long ${HOW}`);
+    expect(message).not.toContain("7chars");
+    // 8 characters is the minimum, in the file as in the environment
+    expect(withEnv("12345678").apiKeys).toEqual(["12345678"]);
+    expect(() => normaliseConfig({ auth: { api_keys: ["1234567"] } })).toThrow(
+      /an API key needs at least 8 characters\s+→ at auth\.api_keys\[0\]/,
+    );
+  });
+
+  it("fails closed for the camelCase apiKeysEnv too, with its deprecation warning", () => {
+    const warnings: string[] = [];
+    const path = write("camel-auth.yaml", "auth: { apiKeysEnv: RLF_TEST_KEYS }\n");
+    const load = (env: Record<string, string>) =>
+      loadConfigFile(path, { warn: (m) => warnings.push(m), env });
+    expect(() => load({ RLF_TEST_KEYS: " , " })).toThrow("RLF_TEST_KEYS holds no API key");
+    expect(load({ RLF_TEST_KEYS: "key-number-one" }).apiKeys).toEqual(["key-number-one"]);
+    expect(warnings).toContain('gateway config: "auth.apiKeysEnv" is deprecated, use "auth.api_keys_env"');
   });
 });
 

@@ -106,6 +106,9 @@ const ForeignServerInput = z.union([StdioServerInput, HttpServerInput]);
 const SERVER_NAME = /^[a-zA-Z0-9.-]+(_[a-zA-Z0-9.-]+)*$/;
 const ServerName = z.string();
 
+/** The shortest API key accepted, from the config file or from `api_keys_env` alike. */
+export const MIN_API_KEY_LENGTH = 8;
+
 const GatewayInput = z
   .object({
     grpc: z
@@ -121,7 +124,11 @@ const GatewayInput = z
     auth: z
       .object({
         /** Accepted API keys (`authorization: Bearer KEY`). */
-        api_keys: z.array(z.string().min(8)).optional(),
+        api_keys: z
+          .array(
+            z.string().min(MIN_API_KEY_LENGTH, `an API key needs at least ${MIN_API_KEY_LENGTH} characters`),
+          )
+          .optional(),
         /** Name of an env var holding comma-separated API keys. */
         api_keys_env: z.string().optional(),
       })
@@ -192,7 +199,10 @@ export interface ServerConfig {
 export interface GatewayConfig {
   grpc: { host: string; port: number; maxMessageBytes: number };
   admin: { host: string; port: number; enabled: boolean };
+  /** Every accepted API key (the config's, then the env var's); empty = auth off. */
   apiKeys: string[];
+  /** The env var `auth.api_keys_env` named and how many keys it gave, for the start-up log. */
+  apiKeysEnv: { name: string; count: number } | undefined;
   cache: {
     backend: "memory" | "redis";
     redisUrl: string;
@@ -282,6 +292,8 @@ export interface NormaliseOptions {
   path?: string;
   /** Where deprecation warnings go (default: one line each on stderr). */
   warn?: (message: string) => void;
+  /** The environment `auth.api_keys_env` and `RLF_REDIS_URL` are read from (default: `process.env`). */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**
@@ -294,6 +306,7 @@ export function normaliseConfig(
   options: NormaliseOptions = {},
 ): GatewayConfig {
   const warn = options.warn ?? ((message: string) => process.stderr.write(`${message}\n`));
+  const env = options.env ?? process.env;
   const input = parseConfig(GatewayInput, renameLegacyKeys(raw, warn), {
     what: "gateway config",
     error: ConfigError,
@@ -331,19 +344,10 @@ export function normaliseConfig(
     });
   }
 
-  const apiKeys = [...(input.auth?.api_keys ?? [])];
-  if (input.auth?.api_keys_env) {
-    const fromEnv = process.env[input.auth.api_keys_env];
-    if (fromEnv === undefined) {
-      throw new ConfigError(`auth.api_keys_env names ${input.auth.api_keys_env}, which is not set`);
-    }
-    apiKeys.push(
-      ...fromEnv
-        .split(",")
-        .map((k) => k.trim())
-        .filter(Boolean),
-    );
-  }
+  const fromEnv = input.auth?.api_keys_env
+    ? apiKeysFromEnv(input.auth.api_keys_env, env[input.auth.api_keys_env])
+    : undefined;
+  const apiKeys = [...(input.auth?.api_keys ?? []), ...(fromEnv ?? [])];
 
   return {
     grpc: {
@@ -357,9 +361,13 @@ export function normaliseConfig(
       enabled: input.admin?.enabled ?? true,
     },
     apiKeys,
+    apiKeysEnv:
+      input.auth?.api_keys_env && fromEnv
+        ? { name: input.auth.api_keys_env, count: fromEnv.length }
+        : undefined,
     cache: {
       backend: input.cache?.backend ?? "memory",
-      redisUrl: input.cache?.redis_url ?? process.env.RLF_REDIS_URL ?? "redis://127.0.0.1:6379",
+      redisUrl: input.cache?.redis_url ?? env.RLF_REDIS_URL ?? "redis://127.0.0.1:6379",
       keyPrefix: input.cache?.key_prefix ?? "rlf:cache:v1:",
       maxEntries: input.cache?.max_entries ?? 10_000,
       maxBytes: input.cache?.max_bytes ?? 256 * 1024 * 1024,
@@ -367,6 +375,30 @@ export function normaliseConfig(
     maxBatchSize: input.max_batch_size ?? 1_024,
     servers,
   };
+}
+
+/**
+ * The keys in `auth.api_keys_env`'s variable: comma-separated, blanks around and between ignored. Auth
+ * fails closed: a variable that is unset, empty, holds no key, or holds a key shorter than
+ * MIN_API_KEY_LENGTH refuses the config (the message names the variable and the key's position, never
+ * the key), rather than starting a gateway with auth off or with a guessable key.
+ */
+function apiKeysFromEnv(name: string, value: string | undefined): string[] {
+  const fix = `set it to a comma-separated list of API keys of at least ${MIN_API_KEY_LENGTH} characters, or remove auth.api_keys_env`;
+  const refuse = (what: string) => new ConfigError(`auth.api_keys_env: ${name} ${what} (${fix})`);
+  if (value === undefined) throw refuse("is not set");
+  if (value.trim() === "") throw refuse("is empty");
+  const entries = value.split(",").map((k) => k.trim());
+  const keys = entries.filter((k) => k !== "");
+  if (keys.length === 0) throw refuse(`holds no API key, only commas and blanks`);
+  entries.forEach((key, i) => {
+    if (key !== "" && key.length < MIN_API_KEY_LENGTH) {
+      throw refuse(
+        `entry ${i + 1} of ${entries.length} is ${key.length} character${key.length === 1 ? "" : "s"} long`,
+      );
+    }
+  });
+  return keys;
 }
 
 const TOOL_POLICY_KEYS = ToolPolicyInput.keyof().options;

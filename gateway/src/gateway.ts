@@ -2,7 +2,7 @@
 import type { Logger } from "pino";
 import { pino } from "pino";
 import { buildAdminApp } from "./admin.ts";
-import { ApiKeyAuth } from "./auth.ts";
+import { ApiKeyAuth, describeAuthMode } from "./auth.ts";
 import { createResultCache, type ResultCache } from "./cache.ts";
 import { Catalog } from "./catalog.ts";
 import type { GatewayConfig } from "./config.ts";
@@ -46,6 +46,7 @@ export async function startGateway(
   const invoker = new Invoker(catalog, cache, policies);
   const metrics = createMetrics({ invoker, catalog, upstreams, policies });
   const auth = new ApiKeyAuth(config.apiKeys);
+  log.info({ auth: auth.enabled ? "api_keys" : "off" }, describeAuthMode(config));
 
   // Connect to every upstream in parallel; one that fails keeps retrying in the background.
   await Promise.all(upstreams.map((u) => u.start()));

@@ -55,9 +55,11 @@ describe("admin HTTP, auth, list_changed and the CLI", () => {
 
   it("serves /healthz, /readyz and /metrics without a key", async () => {
     expect(await (await fetch(`${admin}/healthz`)).json()).toEqual({ status: "ok" });
+    // auth is on: without a key, only each upstream's state; with one, the details too
     const ready = await fetch(`${admin}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toMatchObject({
+    expect(await ready.json()).toEqual({ status: "ready", upstreams: [{ name: "testbed", state: "ready" }] });
+    expect(await (await fetch(`${admin}/readyz`, { headers: auth })).json()).toMatchObject({
       status: "ready",
       upstreams: [{ name: "testbed", state: "ready", breaker: "closed", tools: expect.any(Number) }],
     });
