@@ -91,7 +91,8 @@ export async function spawnGateway(
     stderr += d.toString();
   });
   const listening = await new Promise<{ grpc: string; admin: string }>((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`gateway did not start in 30 s: ${stderr}`)), 30_000);
+    // Generous: a loaded 2-core CI machine starts the gateway and its stdio servers slowly.
+    const timer = setTimeout(() => reject(new Error(`gateway did not start in 50 s: ${stderr}`)), 50_000);
     child.once("exit", (code) => reject(new Error(`gateway exited with ${code}: ${stderr}`)));
     const lines = createInterface({ input: child.stdout! });
     lines.on("line", (line) => {
