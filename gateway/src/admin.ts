@@ -3,12 +3,13 @@
 import { type Context, propagation, ROOT_CONTEXT, SpanKind, trace } from "@opentelemetry/api";
 import { httpCallerGone } from "@rlfactory/kit";
 import type { Content } from "@rlfactory/proto/types/Content";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
+import type { Logger } from "pino";
 import type { Registry } from "prom-client";
 import { z } from "zod";
 import type { ApiKeyAuth } from "./auth.ts";
 import type { Catalog } from "./catalog.ts";
-import { httpStatusFor } from "./errors.ts";
+import { httpStatusFor, shortMessage, truncate } from "./errors.ts";
 import { toWireResult, toWireTool } from "./grpc-server.ts";
 import type { CallOutcome, Invoker } from "./invoker.ts";
 import type { UpstreamPolicies } from "./policies.ts";
@@ -23,7 +24,10 @@ export interface AdminDeps {
   policies: ReadonlyMap<string, UpstreamPolicies>;
   metrics: Registry;
   auth: ApiKeyAuth;
+  /** Bodies larger than this are answered 413 (the gateway passes its gRPC message limit). */
   bodyLimitBytes: number;
+  /** Where a 5xx's cause (error and stack) goes: the caller sees only "internal gateway error". */
+  log?: Logger;
 }
 
 const CallBody = z
@@ -38,6 +42,21 @@ const CallBody = z
 
 export function buildAdminApp(deps: AdminDeps): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: deps.bodyLimitBytes });
+
+  // Every error, the framework's own included, answers the documented `{error: {code, message}}`.
+  app.setNotFoundHandler((req, reply) =>
+    reply
+      .code(404)
+      .send(errorBody("NOT_FOUND", `no route ${req.method} ${truncate(req.url.split("?")[0] ?? "")}`)),
+  );
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    const statusCode = typeof err.statusCode === "number" && err.statusCode >= 400 ? err.statusCode : 500;
+    if (statusCode >= 500) {
+      deps.log?.error({ err, method: req.method, url: truncate(req.url) }, "internal gateway error");
+      return reply.code(500).send(errorBody("INTERNAL", "internal gateway error"));
+    }
+    return reply.code(statusCode).send(errorBody(httpErrorCode(statusCode), shortMessage(err.message)));
+  });
 
   app.get("/healthz", async () => ({ status: "ok" }));
 
@@ -115,7 +134,9 @@ export function buildAdminApp(deps: AdminDeps): FastifyInstance {
             return await deps.invoker.call(
               {
                 name,
-                argumentsJson: JSON.stringify(body.arguments ?? {}),
+                // Parsed already: the invoker checks its depth before anything recursive touches it.
+                argumentsJson: "",
+                argumentsValue: body.arguments ?? {},
                 deadlineMs: body.deadline_ms ?? 0,
                 trajectoryId: body.trajectory_id ?? "",
                 bypassCache: body.cache === "bypass",
@@ -139,6 +160,20 @@ export function buildAdminApp(deps: AdminDeps): FastifyInstance {
 
 function errorBody(code: string, message: string) {
   return { error: { code, message } };
+}
+
+/** The `error.code` for a request the framework refused before any route ran. */
+function httpErrorCode(statusCode: number): string {
+  switch (statusCode) {
+    case 404:
+      return "NOT_FOUND";
+    case 413:
+      return "BODY_TOO_LARGE";
+    case 415:
+      return "UNSUPPORTED_MEDIA_TYPE";
+    default:
+      return "INVALID_REQUEST";
+  }
 }
 
 /** The HTTP JSON form of a result: the gRPC fields, with MCP-shaped content blocks (binary as base64). */

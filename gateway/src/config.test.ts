@@ -82,6 +82,7 @@ servers:
               "deadlineMs": 10000,
               "idempotent": undefined,
               "maxArgumentBytes": 1048576,
+              "maxArgumentDepth": 64,
               "maxDeadlineMs": 300000,
               "maxOutputBytes": 1048576,
               "retry": {
@@ -128,6 +129,7 @@ servers:
               "deadlineMs": 10000,
               "idempotent": undefined,
               "maxArgumentBytes": 1048576,
+              "maxArgumentDepth": 64,
               "maxDeadlineMs": 300000,
               "maxOutputBytes": 1048576,
               "retry": {

@@ -37,6 +37,8 @@ const ToolPolicyInput = z
     max_output_bytes: positiveInt,
     /** Calls whose arguments JSON exceeds this are rejected with ARGUMENTS_TOO_LARGE. */
     max_argument_bytes: positiveInt,
+    /** Calls whose arguments nest objects/arrays deeper than this are rejected with INVALID_ARGUMENTS. */
+    max_argument_depth: positiveInt,
   })
   .partial()
   .strict();
@@ -165,6 +167,8 @@ export interface ToolPolicy {
   retry: { maxAttempts: number; initialDelayMs: number; maxDelayMs: number };
   maxOutputBytes: number;
   maxArgumentBytes: number;
+  /** Deepest object/array nesting accepted in arguments (checked before anything recursive sees them). */
+  maxArgumentDepth: number;
 }
 
 /** A partial tool policy (a server's or one tool's override), merged field by field. */
@@ -223,6 +227,7 @@ export const DEFAULT_TOOL_POLICY: ToolPolicy = {
   retry: { maxAttempts: 3, initialDelayMs: 50, maxDelayMs: 1_000 },
   maxOutputBytes: 1024 * 1024,
   maxArgumentBytes: 1024 * 1024,
+  maxArgumentDepth: 64,
 };
 
 export const DEFAULT_UPSTREAM_POLICY: UpstreamPolicy = {
@@ -261,6 +266,7 @@ function toolPolicyOverride(p: ToolPolicyInput | undefined): ToolPolicyOverride 
       : undefined,
     maxOutputBytes: p.max_output_bytes,
     maxArgumentBytes: p.max_argument_bytes,
+    maxArgumentDepth: p.max_argument_depth,
   });
 }
 

@@ -43,7 +43,7 @@ export async function startGateway(
   }
   const catalog = new Catalog(config.servers, log);
   for (const u of upstreams) catalog.track(u);
-  const invoker = new Invoker(catalog, cache, policies);
+  const invoker = new Invoker(catalog, cache, policies, log);
   const metrics = createMetrics({ invoker, catalog, upstreams, policies });
   const auth = new ApiKeyAuth(config.apiKeys);
   log.info({ auth: auth.enabled ? "api_keys" : "off" }, describeAuthMode(config));
@@ -54,7 +54,10 @@ export async function startGateway(
   let grpc: GrpcServerHandle | undefined;
   let admin: ReturnType<typeof buildAdminApp> | undefined;
   try {
-    grpc = await startGrpcServer({ invoker, catalog, auth, maxBatchSize: config.maxBatchSize }, config.grpc);
+    grpc = await startGrpcServer(
+      { invoker, catalog, auth, maxBatchSize: config.maxBatchSize, log },
+      config.grpc,
+    );
     let adminUrl: string | undefined;
     if (config.admin.enabled) {
       admin = buildAdminApp({
@@ -64,6 +67,7 @@ export async function startGateway(
         policies,
         metrics,
         auth,
+        log,
         bodyLimitBytes: config.grpc.maxMessageBytes,
       });
       await admin.listen({ host: config.admin.host, port: config.admin.port });

@@ -15,6 +15,7 @@ import type { ToolCall__Output } from "@rlfactory/proto/types/ToolCall";
 import type { ToolGatewayHandlers } from "@rlfactory/proto/types/ToolGateway";
 import type { ToolResult } from "@rlfactory/proto/types/ToolResult";
 import { contextFromGrpcMetadata } from "@rlfactory/telemetry";
+import type { Logger } from "pino";
 import type { ApiKeyAuth } from "./auth.ts";
 import type { Catalog, CatalogEntry } from "./catalog.ts";
 import { truncate } from "./errors.ts";
@@ -28,6 +29,8 @@ export interface GrpcDeps {
   catalog: Catalog;
   auth: ApiKeyAuth;
   maxBatchSize: number;
+  /** Where an INTERNAL's cause (error and stack) goes: the caller sees only "internal gateway error". */
+  log?: Logger;
 }
 
 export type GrpcServerHandle = GrpcHost;
@@ -125,6 +128,7 @@ function handle<Req, Res>(
       (res) => callback(null, res),
       (err: unknown) => {
         const e = isRpcError(err) ? err : rpcError(status.INTERNAL, "internal gateway error");
+        if (!isRpcError(err)) deps.log?.error({ err, method }, "internal gateway error");
         span.setStatus({ code: SpanStatusCode.ERROR, message: e.details });
         callback(e);
       },

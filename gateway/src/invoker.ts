@@ -1,6 +1,7 @@
 // The request path for one tool call, top to bottom:
 //
-//   resolve the tool → check argument size → parse JSON → validate against the input schema
+//   resolve the tool → check argument size → parse JSON → check nesting depth (iteratively, before
+//   anything recursive sees the value) → validate against the input schema
 //   → deadline (one AbortSignal: caller cancel ∪ deadline; its reason says whose the abort is) → cache + single-flight
 //   → retry → circuit breaker → bulkhead (policies.ts) → MCP tools/call → output cap
 //
@@ -12,6 +13,7 @@ import { type Context, type Span, SpanKind, SpanStatusCode, trace } from "@opent
 import { raceSignal, SingleFlight } from "@rlfactory/kit";
 import { injectTraceMeta } from "@rlfactory/telemetry";
 import { isBrokenCircuitError } from "cockatiel";
+import type { Logger } from "pino";
 import { cacheKey, type ResultCache } from "./cache.ts";
 import type { Catalog, CatalogEntry } from "./catalog.ts";
 import { CallerAbortError, GatewayError, isGatewayError, toGatewayError, truncate } from "./errors.ts";
@@ -21,6 +23,11 @@ import type { UpstreamPolicies } from "./policies.ts";
 export interface CallRequest {
   name: string;
   argumentsJson: string;
+  /**
+   * Arguments already parsed by the caller's transport (the HTTP route's JSON body): when set,
+   * `argumentsJson` is ignored and the value gets the same depth, size and schema checks.
+   */
+  argumentsValue?: unknown;
   /** 0: the tool's configured default. */
   deadlineMs: number;
   trajectoryId: string;
@@ -69,12 +76,14 @@ export class Invoker extends EventEmitter<InvokerEvents> {
   #cache: ResultCache;
   #policies: Map<string, UpstreamPolicies>;
   #flights = new SingleFlight<Execution>();
+  #log: Logger | undefined;
 
-  constructor(catalog: Catalog, cache: ResultCache, policies: Map<string, UpstreamPolicies>) {
+  constructor(catalog: Catalog, cache: ResultCache, policies: Map<string, UpstreamPolicies>, log?: Logger) {
     super();
     this.#catalog = catalog;
     this.#cache = cache;
     this.#policies = policies;
+    this.#log = log;
   }
 
   /** Runs one call. Never throws; `span` is the span that represents this call (attributes go there). */
@@ -90,7 +99,7 @@ export class Invoker extends EventEmitter<InvokerEvents> {
       // A tool its server lists but cannot run here: answered without a call (never counts against the breaker).
       if (entry.unavailable !== undefined)
         throw new GatewayError("UNAVAILABLE", `${entry.name}: ${entry.unavailable}`);
-      const args = parseArguments(req.argumentsJson, entry);
+      const args = parseArguments(req, entry);
       const deadlineMs = Math.max(
         1,
         Math.min(
@@ -109,6 +118,18 @@ export class Invoker extends EventEmitter<InvokerEvents> {
       output = toWireOutput(result, entry.policy.maxOutputBytes, entry.name);
     } catch (err) {
       error = toGatewayError(err, req.name);
+      // The caller sees only "internal gateway error": the cause (error and stack) goes to the log.
+      if (error.code === "INTERNAL") {
+        this.#log?.error(
+          {
+            err: error.cause ?? error,
+            tool: truncate(req.name),
+            call_id: req.callId,
+            message: error.message,
+          },
+          "internal gateway error",
+        );
+      }
     } finally {
       deadline?.dispose();
     }
@@ -252,24 +273,29 @@ export class Invoker extends EventEmitter<InvokerEvents> {
   }
 }
 
-function parseArguments(text: string, entry: CatalogEntry): Record<string, unknown> {
-  const bytes = Buffer.byteLength(text);
-  if (bytes > entry.policy.maxArgumentBytes) {
-    throw new GatewayError(
-      "ARGUMENTS_TOO_LARGE",
-      `${entry.name}: arguments are ${bytes} bytes; the limit is ${entry.policy.maxArgumentBytes}`,
-    );
-  }
+function parseArguments(req: CallRequest, entry: CatalogEntry): Record<string, unknown> {
   let args: unknown = {};
-  if (text.trim() !== "") {
-    try {
-      args = JSON.parse(text);
-    } catch (err) {
-      throw new GatewayError(
-        "INVALID_ARGUMENTS",
-        `${entry.name}: arguments are not valid JSON (${(err as Error).message})`,
-      );
+  if (req.argumentsValue !== undefined) {
+    // Depth first: JSON.stringify and everything after it recurse.
+    checkDepth(req.argumentsValue, entry);
+    args = req.argumentsValue;
+    checkBytes(Buffer.byteLength(JSON.stringify(args)), entry);
+  } else {
+    const text = req.argumentsJson;
+    checkBytes(Buffer.byteLength(text), entry);
+    if (text.trim() !== "") {
+      try {
+        // JSON.parse itself copes with deep nesting; what comes after (schema validation, canonical
+        // JSON for the cache key) recurses, so the depth is checked before either sees the value.
+        args = JSON.parse(text);
+      } catch (err) {
+        throw new GatewayError(
+          "INVALID_ARGUMENTS",
+          `${entry.name}: arguments are not valid JSON (${(err as Error).message})`,
+        );
+      }
     }
+    checkDepth(args, entry);
   }
   if (args === null || typeof args !== "object" || Array.isArray(args)) {
     throw new GatewayError("INVALID_ARGUMENTS", `${entry.name}: arguments must be a JSON object`);
@@ -277,6 +303,42 @@ function parseArguments(text: string, entry: CatalogEntry): Record<string, unkno
   const problem = entry.validate(args as Record<string, unknown>);
   if (problem) throw new GatewayError("INVALID_ARGUMENTS", `${entry.name}: ${truncate(problem, 500)}`);
   return args as Record<string, unknown>;
+}
+
+function checkBytes(bytes: number, entry: CatalogEntry): void {
+  if (bytes > entry.policy.maxArgumentBytes) {
+    throw new GatewayError(
+      "ARGUMENTS_TOO_LARGE",
+      `${entry.name}: arguments are ${bytes} bytes; the limit is ${entry.policy.maxArgumentBytes}`,
+    );
+  }
+}
+
+function checkDepth(value: unknown, entry: CatalogEntry): void {
+  const limit = entry.policy.maxArgumentDepth;
+  if (exceedsDepth(value, limit)) {
+    throw new GatewayError(
+      "INVALID_ARGUMENTS",
+      `${entry.name}: arguments nest deeper than ${limit} levels (max_argument_depth is ${limit})`,
+    );
+  }
+}
+
+/**
+ * True when `value` nests objects/arrays more than `limit` levels deep (the arguments object itself is
+ * level 1). Iterative — an explicit stack, no recursion — so any depth is safe to check.
+ */
+export function exceedsDepth(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    const [v, depth] = item;
+    if (v === null || typeof v !== "object") continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+    }
+  }
+  return false;
 }
 
 interface Deadline {
