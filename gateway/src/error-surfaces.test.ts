@@ -25,11 +25,12 @@ class FakeUpstream extends EventEmitter implements Upstream {
   detail = "";
   calls = 0;
   readonly name = "s";
-  constructor(
-    readonly toolList: Tool[],
-    readonly handlers: Record<string, Handler>,
-  ) {
+  readonly toolList: Tool[];
+  readonly handlers: Record<string, Handler>;
+  constructor(toolList: Tool[], handlers: Record<string, Handler>) {
     super();
+    this.toolList = toolList;
+    this.handlers = handlers;
   }
   tools() {
     return this.toolList;
