@@ -71,10 +71,31 @@ function instance(mode: NumberMode): Instance {
       ),
       { override: true },
     );
+    hideFunctionSource(math);
     found = { math, parse };
     instances.set(mode, found);
   }
   return found;
+}
+
+/**
+ * Gives every function an expression can name (in the namespace and in the transformed namespace the
+ * parser resolves symbols from) its own `toString` that answers its name only, so `string(cos)` shows
+ * `function cos`, never internal source. mathjs refuses a method call that shadows a native method, so
+ * `cos.toString()` is refused outright.
+ */
+function hideFunctionSource(m: MathJsInstance): void {
+  const namespaces = [
+    m,
+    (m as unknown as { expression: { mathWithTransform: object } }).expression.mathWithTransform,
+  ];
+  for (const namespace of namespaces) {
+    for (const [name, value] of Object.entries(namespace)) {
+      if (typeof value !== "function") continue;
+      const shown = `function ${name}`;
+      Object.defineProperty(value, "toString", { value: () => shown, enumerable: false, configurable: true });
+    }
+  }
 }
 
 const math = instance("number").math;
