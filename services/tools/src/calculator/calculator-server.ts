@@ -8,7 +8,8 @@ import { formatResult, MAX_EXPRESSION_LENGTH } from "./math-evaluator.ts";
 
 export function createCalculatorServer(opts: IsolatedEvaluatorOptions = {}): ToolServer {
   const evaluator = new IsolatedEvaluator(opts);
-  void evaluator.warmUp();
+  // One worker up front (a server that is never called stays small); the rest start on demand.
+  void evaluator.warmUp(1);
   const calculate = defineTool({
     name: "calculate",
     title: "Calculator",

@@ -38,6 +38,7 @@ interface EvaluationWorker {
   worker: Worker;
   /** Resolves once the worker has loaded mathjs; rejects if it dies first. */
   ready: Promise<void>;
+  loaded: boolean;
 }
 
 interface Job {
@@ -78,10 +79,18 @@ export class IsolatedEvaluator {
     this.slots = Array.from({ length: this.workers }, () => ({ current: undefined, busy: false }));
   }
 
-  /** Starts every worker ahead of the first evaluation (loading mathjs takes a moment); resolves when all are ready. */
-  async warmUp(): Promise<void> {
+  /**
+   * Starts `count` workers (default: all) ahead of the first evaluations; resolves when they are
+   * ready. Loading mathjs takes a moment of CPU, so the first worker loads alone and the others follow
+   * once it is ready. Workers not started here start when an expression finds no loaded one free.
+   */
+  async warmUp(count: number = this.workers): Promise<void> {
+    const [first, ...rest] = this.slots.slice(0, count);
+    if (first === undefined) return;
+    first.current ??= this.spawn(first);
+    await first.current.ready.catch(() => {});
     await Promise.all(
-      this.slots.map((slot) => {
+      rest.map((slot) => {
         slot.current ??= this.spawn(slot);
         return slot.current.ready.catch(() => {});
       }),
@@ -105,7 +114,10 @@ export class IsolatedEvaluator {
     if (signal?.aborted === true) return Promise.resolve({ ok: false, error: CANCELLED });
     return new Promise((resolve) => {
       const job: Job = { expression, mode, signal, resolve };
-      const free = this.slots.find((slot) => !slot.busy);
+      // A free slot whose worker has loaded, else any free slot.
+      const free =
+        this.slots.find((slot) => !slot.busy && slot.current?.loaded === true) ??
+        this.slots.find((slot) => !slot.busy);
       if (free !== undefined) {
         void this.runOn(free, job);
         return;
@@ -143,11 +155,13 @@ export class IsolatedEvaluator {
       // Never onto our stdout: that is the stdio MCP transport.
       stdout: true,
     });
-    worker.stdout.pipe(process.stderr, { end: false });
+    // Copied chunk by chunk rather than piped: a pipe per worker would add listeners on stderr.
+    worker.stdout.on("data", (chunk: Buffer) => process.stderr.write(chunk));
     // An idle worker must not keep the process alive (a stdio server exits when stdin closes).
     worker.unref();
     const spawned: EvaluationWorker = {
       worker,
+      loaded: false,
       ready: new Promise<void>((resolve, reject) => {
         const onMessage = (raw: unknown) => {
           if (!WorkerReady.safeParse(raw).success) return;
@@ -159,7 +173,12 @@ export class IsolatedEvaluator {
         worker.once("error", reject);
       }),
     };
-    spawned.ready.catch(() => {});
+    spawned.ready.then(
+      () => {
+        spawned.loaded = true;
+      },
+      () => {},
+    );
     worker.once("exit", () => {
       if (slot.current === spawned) slot.current = undefined;
     });
