@@ -4,7 +4,8 @@
 // (import, createUnit, evaluate, parse, simplify, derivative, ...) are replaced by stubs that throw,
 // so expressions cannot reach them. On top of that, expressions may not assign variables or
 // define functions (no recursion: an expression is a single formula), and results must be values
-// of bounded size. CPU and memory bounds are enforced around this, by the isolated evaluator.
+// of bounded size, and no function's source is ever shown (see hideFunctionSource). CPU and memory
+// bounds are enforced around this, by the isolated evaluator's worker pool.
 import { all, create, type MathJsInstance, type MathNode } from "mathjs";
 import type { NumberMode } from "./evaluation-messages.ts";
 
