@@ -18,7 +18,7 @@ export {
 export { type GrpcHost, startGrpcHost } from "./grpc-host.ts";
 export type { KeyValueStore } from "./key-value-store.ts";
 export { createMemoryStore, type MemoryStoreOptions } from "./memory-store.ts";
-export { createServiceRegistry, metricName, metricPrefix } from "./metrics-registry.ts";
+export { createServiceRegistry, metricPrefix } from "./metrics-registry.ts";
 export { createRedisStore, DEFAULT_REDIS_READY_TIMEOUT_MS, type RedisStoreOptions } from "./redis-store.ts";
 export { hash32, rngStream, unit } from "./seeded-random.ts";
 export { raceSignal, SingleFlight } from "./single-flight.ts";

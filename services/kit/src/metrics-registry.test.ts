@@ -1,7 +1,7 @@
 // A service registry's scrape text: every metric named rlf_<service>_…, the prefix never doubled.
 import { Counter } from "prom-client";
 import { describe, expect, it } from "vitest";
-import { createServiceRegistry, metricName, metricPrefix } from "./metrics-registry.ts";
+import { createServiceRegistry, metricPrefix } from "./metrics-registry.ts";
 
 /** The metric names of a scrape (from its `# TYPE` lines). */
 function metricNames(text: string): string[] {
@@ -11,7 +11,7 @@ function metricNames(text: string): string[] {
 describe("createServiceRegistry", () => {
   it("exports the process metrics once prefixed, next to the service's own", async () => {
     const registry = createServiceRegistry("kit_test");
-    new Counter({ name: metricName("kit_test", "calls_total"), help: "calls", registers: [registry] }).inc();
+    new Counter({ name: "rlf_kit_test_calls_total", help: "calls", registers: [registry] }).inc();
     const text = await registry.metrics();
     const names = metricNames(text);
     expect(names).toContain("rlf_kit_test_process_cpu_user_seconds_total");

@@ -16,11 +16,6 @@ export function metricPrefix(service: string): string {
   return `rlf_${service}_`;
 }
 
-/** A service's metric name: `metricName("judge", "in_flight")` is `rlf_judge_in_flight`. */
-export function metricName(service: string, name: string): string {
-  return `${metricPrefix(service)}${name}`;
-}
-
 /** A fresh registry for one service, with the default Node.js process metrics under `rlf_<service>_`. */
 export function createServiceRegistry(service: string): Registry {
   const registry = new Registry();
