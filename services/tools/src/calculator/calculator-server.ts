@@ -1,5 +1,4 @@
-// The `calculator` tool server: one tool, `calculate`, evaluating a math expression with mathjs in a
-// pool of worker threads, each expression with its own deadline.
+// The `calculator` tool server: one tool, `calculate`, evaluating a math expression with mathjs.
 import { createToolServer, defineTool, ToolError, type ToolServer } from "@rlfactory/toolkit";
 import { z } from "zod";
 import { NumberMode } from "./evaluation-messages.ts";
@@ -8,8 +7,7 @@ import { formatResult, MAX_EXPRESSION_LENGTH } from "./math-evaluator.ts";
 
 export function createCalculatorServer(opts: IsolatedEvaluatorOptions = {}): ToolServer {
   const evaluator = new IsolatedEvaluator(opts);
-  // One worker up front (a server that is never called stays small); the rest start on demand.
-  void evaluator.warmUp(1);
+  evaluator.warmUp();
   const calculate = defineTool({
     name: "calculate",
     title: "Calculator",
