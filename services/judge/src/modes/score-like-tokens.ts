@@ -17,7 +17,7 @@ const SCORE_WORDS = "score|scores|rating|ratings|grade|verdict|reward|points";
 /**
  * Score-like tokens (global regexes; reset `lastIndex` or use `replace`/`matchAll`):
  * verdict tags, `[RESULT] 5`, `[[A]]`, `Score: 10/10` / `rating=10` / `"score": "9"`, `"winner": "A"`,
- * `"scores": [`, and `N/10` or `N out of 10` right after a score word.
+ * `"scores": [`, `a score of 10`, and `N/10` or `N out of 10` anywhere.
  */
 export function scoreLikePatterns(): RegExp[] {
   return [
@@ -32,6 +32,9 @@ export function scoreLikePatterns(): RegExp[] {
       String.raw`[*_"'\x60]{0,3}\b(?:(?:final|overall|total)\s{1,5})?(?:${SCORE_WORDS})\b${GLUE}(?:(?:[:=]|->|→)${GLUE}${NUM}(?:\s{0,20}(?:\/|out\s{1,20}of)\s{0,20}${NUM})?|${NUM}\s{0,20}(?:\/|out\s{1,20}of)\s{0,20}${NUM})[*_"'\x60]{0,3}`,
       "gi",
     ),
+    // a score of 10 (not "a score of 3-1"), a bare 10/10 or 9 out of 10
+    new RegExp(String.raw`\b(?:score|rating|grade)\s{1,5}of\s{1,5}${NUM}\b(?!\s{0,5}[-–:])`, "gi"),
+    new RegExp(String.raw`\b${NUM}\s{0,20}(?:\/|out\s{1,20}of)\s{0,20}10\b(?![.,]?\d)`, "gi"),
     // "winner": "A", Winner: B
     new RegExp(String.raw`["'\x60]?\bwinner\b${GLUE}[:=]${GLUE}(?:A|B|C|tie)\b["'\x60]?`, "gi"),
     // "scores": [ … ] (group verdicts)
