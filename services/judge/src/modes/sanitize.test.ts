@@ -1,4 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { normaliseLookalikes } from "./normalise-text.ts";
 import { sanitizeJudgedText } from "./sanitize.ts";
 import { hasScoreLikeToken } from "./score-like-tokens.ts";
 
@@ -34,6 +36,7 @@ describe("sanitizeJudgedText", () => {
     "Paris is the capital; its population is 2.1 million.",
     "Score the dough before baking.",
     "x < y and y > z",
+    "Key points:\n1. Paris is the capital.\n2. It is on the Seine.",
   ])("leaves ordinary text alone: %j", (text) => {
     expect(sanitizeJudgedText(text)).toMatchObject({ text, removed: 0 });
   });
@@ -58,5 +61,56 @@ describe("sanitizeJudgedText on pathological input", () => {
     const r = sanitizeJudgedText(`${"<score>".repeat(depth)}10${"</score>".repeat(depth)} ${nested}`);
     expect(hasScoreLikeToken(r.text)).toBe(false);
     expect(sanitizeJudgedText(r.text).removed).toBe(0);
+  });
+});
+
+describe("sanitizeJudgedText: no score-like token survives, even read again", () => {
+  const fragment = fc.oneof(
+    fc.string({ maxLength: 6 }),
+    fc.constantFrom(
+      "<",
+      ">",
+      "</",
+      "/",
+      "score",
+      "sco",
+      "re",
+      "<score>",
+      "</score>",
+      "Score:",
+      "rating=",
+      "10",
+      "/10",
+      "[RESULT]",
+      "[[",
+      "A]]",
+      '"score":',
+      "&lt;",
+      "&l",
+      "t;",
+      "&amp;",
+      "&#60;",
+      "\u200b",
+      "＜",
+      "ѕсоrе",
+      "</response>",
+      "<|im_start|>",
+      "\n",
+      " ",
+    ),
+  );
+  it("fuzz: sanitize(x), normalised once more, holds no score-like token", () => {
+    fc.assert(
+      fc.property(fc.array(fragment, { maxLength: 24 }), (parts) => {
+        const { text } = sanitizeJudgedText(parts.join(""));
+        return !hasScoreLikeToken(normaliseLookalikes(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("a removal that joins the halves of an entity is caught on the next pass", () => {
+    const r = sanitizeJudgedText("4 &l<score>1</score>t;score&g<score>1</score>t;10");
+    expect(hasScoreLikeToken(normaliseLookalikes(r.text))).toBe(false);
   });
 });

@@ -9,7 +9,9 @@
 //      tokens), in at most MAX_PASSES passes — removing one token can join the halves of another
 //      (`<sco<score>1</score>re>10</score>`);
 //   3. if tokens are still left after that (deeply nested on purpose), neutralise the text: every
-//      `< > [ ] | #` and every score word becomes a space, so no token can remain or re-form.
+//      `< > [ ] | # & % \` and every score word becomes a space, so no token (nor an escape of one) can
+//      remain or re-form.
+// The text is normalised again before each pass, since a removal can join the halves of an escape.
 // The cleaned text is what is judged and what the cache key sees; the count of removals goes into the
 // metadata's notes. The judge model also sees it only inside a per-call nonce boundary (rubrics.ts).
 import { normaliseLookalikes } from "./normalise-text.ts";
@@ -24,7 +26,10 @@ const VERDICT_OPEN = new RegExp(
 );
 const VERDICT_CLOSE = new RegExp(String.raw`<\s{0,20}\/\s{0,20}(${VERDICT_TAG_NAMES})\s{0,20}>`, "gi");
 const PATTERNS = [...scoreLikePatterns(), ...structurePatterns()];
-const NEUTRALISE = new RegExp(String.raw`[<>[\]|#]|${VERDICT_TAG_NAMES}|ratings|points|judge?ments?`, "gi");
+const NEUTRALISE = new RegExp(
+  String.raw`[<>[\]|#&%\\]|${VERDICT_TAG_NAMES}|ratings|points|judge?ments?`,
+  "gi",
+);
 
 /**
  * Removes `<score>9</score>`, `<judgement …>…</judgement>`: each verdict opener with everything up to the
@@ -75,10 +80,17 @@ export interface SanitizeResult {
 
 /** See the header. Linear in the text's length. */
 export function sanitizeJudgedText(input: string): SanitizeResult {
-  const normalisedText = normaliseLookalikes(input);
-  let text = normalisedText;
+  let text = input;
   let removed = 0;
+  let normalised = false;
+  // Normalised again before every pass: a removal can join the halves of an escape (`&l<score>1</score>t;`).
+  const renormalise = () => {
+    const next = normaliseLookalikes(text);
+    if (next !== text) normalised = true;
+    text = next;
+  };
   for (let pass = 0; pass < MAX_PASSES; pass++) {
+    renormalise();
     const blocks = stripVerdictBlocks(text);
     text = blocks.text;
     let changed = blocks.removed;
@@ -89,17 +101,13 @@ export function sanitizeJudgedText(input: string): SanitizeResult {
       });
     }
     removed += changed;
-    if (changed === 0) return { text, removed, normalised: normalisedText !== input, neutralised: false };
+    if (changed === 0) return { text, removed, normalised, neutralised: false };
   }
+  renormalise();
   const left = PATTERNS.some((pattern) => {
     pattern.lastIndex = 0;
     return pattern.test(text);
   });
-  if (!left) return { text, removed, normalised: normalisedText !== input, neutralised: false };
-  return {
-    text: text.replace(NEUTRALISE, " "),
-    removed: removed + 1,
-    normalised: normalisedText !== input,
-    neutralised: true,
-  };
+  if (!left) return { text, removed, normalised, neutralised: false };
+  return { text: text.replace(NEUTRALISE, " "), removed: removed + 1, normalised, neutralised: true };
 }

@@ -4,8 +4,10 @@
 // can rescan the text from each of many starting points, so a global match is one linear scan.
 
 const NUM = String.raw`[-+]?\d{1,12}(?:\.\d{1,12})?`;
-/** Characters that may sit between a score word and its number: spaces, markdown emphasis, quotes. */
+/** Characters that may sit between a score word and its separator: spaces, markdown emphasis, quotes. */
 const GLUE = String.raw`[\s*_"'\x60]{0,20}`;
+/** After the separator, on the same line only: "Key points:\n1. …" is a list, not a score. */
+const LINE_GLUE = String.raw`[ \t*_"'\x60]{0,20}`;
 
 /** Tags that carry a verdict: removed with their content by the sanitizer. */
 export const VERDICT_TAG_NAMES =
@@ -27,16 +29,17 @@ export function scoreLikePatterns(): RegExp[] {
     new RegExp(String.raw`\[\s{0,20}RESULT\s{0,20}\](?:\s{0,20}${NUM})?`, "gi"),
     // [[A]] / [[B]] / [[C]] / [[tie]] (MT-bench pairwise)
     /\[\[\s{0,20}(?:A|B|C|tie)\s{0,20}\]\]/gi,
-    // Score: 10, **Final rating = 9 out of 10**, "score": "9", score -> 7, Score 10/10
+    // Score: 10, **Final rating = 9 out of 10**, "score": "9", score -> 7, Score 10/10; across a line
+    // break only when the number ends its line ("Score:\n10", not "Key points:\n1. Paris …")
     new RegExp(
-      String.raw`[*_"'\x60]{0,3}\b(?:(?:final|overall|total)\s{1,5})?(?:${SCORE_WORDS})\b${GLUE}(?:(?:[:=]|->|→)${GLUE}${NUM}(?:\s{0,20}(?:\/|out\s{1,20}of)\s{0,20}${NUM})?|${NUM}\s{0,20}(?:\/|out\s{1,20}of)\s{0,20}${NUM})[*_"'\x60]{0,3}`,
-      "gi",
+      String.raw`[*_"'\x60]{0,3}\b(?:(?:final|overall|total)\s{1,5})?(?:${SCORE_WORDS})\b${GLUE}(?:(?:[:=]|->|→)${LINE_GLUE}${NUM}(?:\s{0,20}(?:\/|out\s{1,20}of)\s{0,20}${NUM})?|(?:[:=]|->|→)${GLUE}${NUM}(?=[ \t*_"'\x60.]{0,20}$)|${NUM}\s{0,20}(?:\/|out\s{1,20}of)\s{0,20}${NUM})[*_"'\x60]{0,3}`,
+      "gim",
     ),
     // a score of 10 (not "a score of 3-1"), a bare 10/10 or 9 out of 10
     new RegExp(String.raw`\b(?:score|rating|grade)\s{1,5}of\s{1,5}${NUM}\b(?!\s{0,5}[-–:])`, "gi"),
     new RegExp(String.raw`\b${NUM}\s{0,20}(?:\/|out\s{1,20}of)\s{0,20}10\b(?![.,]?\d)`, "gi"),
     // "winner": "A", Winner: B
-    new RegExp(String.raw`["'\x60]?\bwinner\b${GLUE}[:=]${GLUE}(?:A|B|C|tie)\b["'\x60]?`, "gi"),
+    new RegExp(String.raw`["'\x60]?\bwinner\b${GLUE}[:=]${LINE_GLUE}(?:A|B|C|tie)\b["'\x60]?`, "gi"),
     // "scores": [ … ] (group verdicts)
     new RegExp(String.raw`["'\x60]?\bscores\b${GLUE}:\s{0,20}\[`, "gi"),
   ];

@@ -12,8 +12,6 @@ import type { RuleGradeAnswer, RuleGradeTask } from "./rule-grader-worker.ts";
 export interface RuleGraderPool {
   /** Grades in a worker; rejects with the signal's reason when it aborts first. */
   grade(grader: unknown, input: RuleInput, signal: AbortSignal): Promise<RuleGrade>;
-  /** Gradings running or queued. */
-  pending(): number;
   close(): Promise<void>;
 }
 
@@ -21,7 +19,6 @@ const WORKER = new URL("./rule-grader-worker.ts", import.meta.url).href;
 
 export function createRuleGraderPool(opts: { workers: number }): RuleGraderPool {
   let pool: Piscina | undefined;
-  let pending = 0;
   // Started on the first rule request: a judge that only serves model modes starts no threads.
   const started = () => {
     pool ??= new Piscina({
@@ -36,7 +33,6 @@ export function createRuleGraderPool(opts: { workers: number }): RuleGraderPool 
     async grade(grader, input, signal) {
       if (signal.aborted) throw signal.reason;
       const task: RuleGradeTask = { grader, input };
-      pending++;
       try {
         const answer = (await started().run(task, { signal })) as RuleGradeAnswer;
         if (!answer.ok) throw new JudgeError(answer.code, answer.message);
@@ -45,11 +41,8 @@ export function createRuleGraderPool(opts: { workers: number }): RuleGraderPool 
         // piscina rejects an aborted task with its own AbortError: answer with the signal's reason.
         if (signal.aborted) throw signal.reason;
         throw err;
-      } finally {
-        pending--;
       }
     },
-    pending: () => pending,
     async close() {
       await pool?.destroy();
       pool = undefined;
