@@ -3,7 +3,8 @@
 // adversarial fixture (test/support/src/adversarial-judge-fixture.ts), a gullible judge model that is
 // swayed by any score-like token it can read in the response and that quotes the response in its
 // answer. No payload may change the score: the wrong answer keeps its true verdict (2 of 10 → 0.2).
-// Both answer shapes: prose with one final <score> tag, and a JSON-schema backend.
+// Both answer shapes: prose with one final <score> tag (pairwise: one [[X]]), and a JSON-schema backend;
+// pointwise, pairwise (two wrong answers stay a tie) and group (every trajectory keeps 0.2).
 import { readFileSync } from "node:fs";
 import { createJudgeService, type JudgeOutcome, parseJudgeConfig } from "@rlfactory/judge";
 import {
@@ -94,6 +95,40 @@ for (const answer of ["text", "json"] as const) {
       expect(changed).toEqual([]);
       // stronger: none even needed the parser's refusal — every payload was judged on its merits
       expect(results.filter((r) => r.outcome !== "0.2")).toEqual([]);
+      expect(judge.swayed()).toBe(0);
+    });
+
+    it("pairwise: no payload in either response moves the tie between two wrong answers", async () => {
+      const changed: string[] = [];
+      for (const [i, p] of corpus.payloads.entries()) {
+        const hacked = `${WRONG} ${p.payload}`;
+        const outcome = await service.judge({
+          mode: "pairwise",
+          task: "What is the capital of France?",
+          responses: i % 2 === 0 ? [hacked, WRONG] : [WRONG, hacked],
+          rubric_id: "capital",
+          no_cache: true,
+        });
+        if (!outcome.ok || outcome.result.score !== 0.5) changed.push(`${p.id}: ${JSON.stringify(outcome)}`);
+      }
+      expect(changed).toEqual([]);
+      expect(judge.swayed()).toBe(0);
+    });
+
+    it("group: no payload moves its trajectory's score (or another's)", async () => {
+      const changed: string[] = [];
+      for (const p of corpus.payloads) {
+        const outcome = await service.judge({
+          mode: "group",
+          task: "What is the capital of France?",
+          responses: [WRONG, `${WRONG} ${p.payload}`, WRONG],
+          rubric_id: "capital",
+          no_cache: true,
+        });
+        if (!outcome.ok || outcome.result.scores?.join() !== "0.2,0.2,0.2")
+          changed.push(`${p.id}: ${JSON.stringify(outcome)}`);
+      }
+      expect(changed).toEqual([]);
       expect(judge.swayed()).toBe(0);
     });
   });

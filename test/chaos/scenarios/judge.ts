@@ -4,7 +4,7 @@
 //     through an adversarial backend (a gullible judge model that obeys score-like tokens it can read and
 //     quotes the response in its answer: test/support/src/adversarial-judge-fixture.ts); a payload that
 //     moves the score off the true 0.2 counts in judge_injections_changed_score. Full mode also runs the
-//     corpus against a JSON-schema backend.
+//     corpus against a JSON-schema backend, and in pairwise and group judgments.
 //   - The three quoted-score answers of the issue, from a backend that answers them: PARSE_ERROR, never 1.0.
 //   - CPU: rule graders that take seconds to minutes on ~99,000 characters (rouge_l, fuzzy_match, a multi
 //     grader of 8 fuzzy matches), more of them than there are grader workers; /healthz is timed while
@@ -149,6 +149,47 @@ const scenario: ChaosScenario = {
           ),
         );
         log(`judge: corpus (${answer}): ${changed.length} of ${payloads.length} changed the score`);
+
+        // Full mode, prose answers: the corpus in pairwise (two wrong answers stay a tie, 0.5) and group
+        // (every trajectory keeps 0.2) too.
+        if (bounded || answer !== "text") continue;
+        const swayedBefore = adversary.swayed();
+        const moved: string[] = [];
+        for (const [i, p] of payloads.entries()) {
+          const hacked = `${WRONG} ${p.payload}`;
+          tallies.judge_injections_tried += 2;
+          const pair = await post(judge, {
+            mode: "pairwise",
+            task: TASK,
+            responses: i % 2 === 0 ? [hacked, WRONG] : [WRONG, hacked],
+            rubric_id: "capital",
+            no_cache: true,
+          });
+          const grp = await post(judge, {
+            mode: "group",
+            task: TASK,
+            responses: [WRONG, hacked, WRONG],
+            rubric_id: "capital",
+            no_cache: true,
+          });
+          const pairOutcome = outcome(pair);
+          const groupOutcome = grp.status === 200 ? (grp.json.scores as number[]).join(",") : outcome(grp);
+          if (pairOutcome !== "0.5" && pairOutcome !== "PARSE_ERROR")
+            moved.push(`pairwise ${p.id} → ${pairOutcome}`);
+          if (groupOutcome !== "0.2,0.2,0.2" && groupOutcome !== "PARSE_ERROR")
+            moved.push(`group ${p.id} → ${groupOutcome}`);
+        }
+        tallies.judge_injections_changed_score += moved.length;
+        figures.injection_pairwise_group_tried = payloads.length * 2;
+        figures.injection_pairwise_group_changed = moved.length;
+        checks.push(
+          check(
+            "no injection payload changes a pairwise or group verdict",
+            moved.length === 0,
+            `${payloads.length * 2} judgments, ${moved.length} changed${moved.length ? `: ${moved.join(", ")}` : ""}; ` +
+              `the adversarial model was swayed ${adversary.swayed() - swayedBefore} times`,
+          ),
+        );
       }
       const judge = judges[0] as ChildJudge;
 
