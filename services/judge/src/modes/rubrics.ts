@@ -4,6 +4,9 @@
 // Every score records which one it used (`metadata.template`): `pointwise-default@1`,
 // `helpfulness@3` (a configured rubric), `inline:1a2b3c4d@1` (inline text, hash @ template version).
 // Bump a version whenever its text changes: cached scores and calibration results are keyed on it.
+// Every block of a prompt is delimited as `<name-NONCE>…</name-NONCE>` with a random nonce drawn for each
+// judge call (`renderCall`), after the policy wrote its text, and the prompt says that only that exact
+// tag closes a block: the policy cannot close its own block (version 2 of every built-in template).
 import { createHash, randomBytes } from "node:crypto";
 import type { ChatBackendRequest } from "../backend/chat-backend-types.ts";
 import { JudgeError, type JudgeRequest } from "../judge-types.ts";
