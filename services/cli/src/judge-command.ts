@@ -49,7 +49,14 @@ export async function runJudgeCommand(argv: string[]): Promise<number> {
   }
   let server: Awaited<ReturnType<typeof startJudgeServer>>;
   try {
-    server = await startJudgeServer(service, { httpHost: host, httpPort, grpcHost: host, grpcPort, log });
+    server = await startJudgeServer(service, {
+      httpHost: host,
+      httpPort,
+      grpcHost: host,
+      grpcPort,
+      log,
+      maxMessageBytes: config.limits.max_body_bytes,
+    });
   } catch (err) {
     await service.close();
     throw err;

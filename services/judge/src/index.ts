@@ -28,6 +28,7 @@ export {
   HTTP_STATUS,
   JudgeError,
   type JudgeErrorCode,
+  type JudgeLimit,
   type JudgeMetadata,
   type JudgeOutcome,
   type JudgeRequest,
@@ -37,6 +38,7 @@ export {
   judgeRequestSchema,
   judgeSamplingSchema,
 } from "./judge-types.ts";
+export { type SanitizeResult, sanitizeJudgedText } from "./modes/sanitize.ts";
 export { outcomeToJson } from "./server/http-server.ts";
 export {
   DEFAULT_MAX_MESSAGE_BYTES,

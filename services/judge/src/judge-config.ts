@@ -34,12 +34,47 @@ export const cacheConfigSchema = z.strictObject({
   ttl_ms: z.number().int().positive().default(DAY_MS),
 });
 
+/** Per-field input limits (operator-set): a request over one answers INVALID_REQUEST naming it. */
+export const limitsConfigSchema = z.strictObject({
+  /** `task`, in characters. */
+  max_task_chars: z.number().int().positive().default(50_000),
+  /** `response`, and each of `responses`, in characters. */
+  max_response_chars: z.number().int().positive().default(200_000),
+  /** `reference`, in characters. */
+  max_reference_chars: z.number().int().positive().default(100_000),
+  /** Group mode's shared `prefix`, in characters. */
+  max_prefix_chars: z.number().int().positive().default(400_000),
+  /** An inline `rubric`, in characters. */
+  max_rubric_chars: z.number().int().positive().default(20_000),
+  /** A whole HTTP body or gRPC message, in bytes: a larger HTTP body is answered 413. */
+  max_body_bytes: z
+    .number()
+    .int()
+    .positive()
+    .default(16 * 1024 * 1024),
+});
+export type LimitsConfig = z.infer<typeof limitsConfigSchema>;
+
+/** Rule graders run in a pool of worker threads, each request under a deadline (operator-set). */
+export const ruleGradersConfigSchema = z.strictObject({
+  /** Worker threads grading at once; more requests wait in the pool's queue (their deadline runs). */
+  workers: z.number().int().min(1).max(64).default(2),
+  /** A rule request's deadline, from its arrival (queue wait included); a request's own `deadline_ms`
+   * can only shorten it. When it passes the grader's worker is stopped and the answer is TIMEOUT. */
+  deadline_ms: z.number().int().positive().default(5_000),
+  /** Graders under one `multi` grader, counted over every level of nesting. */
+  max_sub_graders: z.number().int().min(1).max(1_000).default(16),
+});
+export type RuleGradersConfig = z.infer<typeof ruleGradersConfigSchema>;
+
 export const judgeConfigSchema = z.strictObject({
   /** The OpenAI-compatible judge model; absent → model modes answer BACKEND_UNAVAILABLE. */
   backend: backendConfigSchema.optional(),
   /** Rubrics by id (referenced as `rubric_id`), merged over the built-ins. */
   rubrics: z.record(z.string().min(1), rubricConfigSchema).default({}),
   cache: cacheConfigSchema.prefault({}),
+  limits: limitsConfigSchema.prefault({}),
+  rule_graders: ruleGradersConfigSchema.prefault({}),
   retries: z
     .strictObject({
       /** Extra judge calls when the output cannot be read as a score. */

@@ -41,10 +41,10 @@ async function setup(
   return { sim, service };
 }
 
-/** The text inside <tag>…</tag> of the user prompt. */
+/** The text inside <tag-NONCE>…</tag-NONCE> of the user prompt. */
 function section(req: { messages: { role: string; content: string }[] }, tag: string): string {
   const user = req.messages.find((m) => m.role === "user")?.content ?? "";
-  return new RegExp(`<${tag}>\\n([\\s\\S]*?)\\n</${tag}>`).exec(user)?.[1] ?? "";
+  return new RegExp(`<${tag}-([0-9a-f]{16})>\\n([\\s\\S]*?)\\n</${tag}-\\1>`).exec(user)?.[2] ?? "";
 }
 function userPrompt(req: { messages: { role: string; content: string }[] }): string {
   return req.messages.map((m) => m.content).join("\n");
@@ -82,7 +82,7 @@ describe("model modes", () => {
     expect(good.metadata).toMatchObject({
       mode: "pointwise",
       judge_model: "sim-judge",
-      template: "pointwise-default@1",
+      template: "pointwise-default@2",
       calls: 1,
       samples: 1,
       cached: false,
@@ -96,20 +96,20 @@ describe("model modes", () => {
   it("reference: the reference reaches the judge and decides the score", async () => {
     const { sim, service } = await setup((req) => {
       const ok = section(req, "response").includes(section(req, "reference"));
-      return `Reasoning… Score: ${ok ? 10 : 1}`;
+      return `Reasoning… <score>${ok ? 10 : 1}</score>`;
     });
     const req = { mode: "reference", task: "2+2?", reference: "4" } as const;
     expect(ok(await service.judge({ ...req, response: "The answer is 4" })).score).toBe(1);
     const wrong = ok(await service.judge({ ...req, response: "The answer is 5" }));
     expect(wrong.score).toBe(0);
-    expect(wrong.metadata.template).toBe("reference-default@1");
+    expect(wrong.metadata.template).toBe("reference-default@2");
     expect(sim.requests.map((q) => section(q.body, "reference"))).toEqual(["4", "4"]);
   });
 
   it("inline rubric text is slotted into the template and recorded by hash", async () => {
     const { sim, service } = await setup(capitalJudge);
     const r = ok(await service.judge(pointwise("Paris", { rubric: "Only the city name matters." })));
-    expect(r.metadata.template).toMatch(/^inline:[0-9a-f]{8}@1$/);
+    expect(r.metadata.template).toMatch(/^inline:[0-9a-f]{8}@2$/);
     expect(userPrompt(sim.requests[0]?.body ?? { messages: [] })).toContain("Only the city name matters.");
   });
 
@@ -147,9 +147,11 @@ describe("model modes", () => {
   function groupJudge(seen: string[][], drop = (_call: number) => false): Script {
     return (req, call) => {
       const user = req.messages.find((m) => m.role === "user")?.content ?? "";
-      const shown = [...user.matchAll(/<trajectory id="([^"]+)">\n([\s\S]*?)\n<\/trajectory>/g)].map((m) => ({
-        id: m[1] as string,
-        text: m[2] as string,
+      const shown = [
+        ...user.matchAll(/<trajectory-([0-9a-f]{16}) id="([^"]+)">\n([\s\S]*?)\n<\/trajectory-\1>/g),
+      ].map((m) => ({
+        id: m[2] as string,
+        text: m[3] as string,
       }));
       seen.push(shown.map((t) => t.text));
       const scores = shown.map((t) => ({
@@ -172,7 +174,7 @@ describe("model modes", () => {
       );
       expect(r.scores).toEqual(expected);
       expect(r.score).toBeCloseTo(expected.reduce((a, b) => a + b) / expected.length);
-      expect(r.metadata).toMatchObject({ template: "group-ruler@1", calls: 1 });
+      expect(r.metadata).toMatchObject({ template: "group-ruler@2", calls: 1 });
     }
     expect(sim.requests).toHaveLength(4);
     for (const q of sim.requests) expect(userPrompt(q.body).split("SHARED-PREFIX")).toHaveLength(2);

@@ -2,9 +2,13 @@
 // silent 0 or 1. The order of work for one request:
 //   1. validate (INVALID_REQUEST) and pick rubric, samples and sampling (request, else config defaults);
 //   2. the deadline and the caller's signal become one AbortSignal that every judge call carries;
-//   3. rule mode: grade without any model;
+//   3. check the operator's per-field limits (request-limits.ts: INVALID_REQUEST naming the limit);
+//      rule mode: grade without any model, in the rule-grader pool's worker threads, under the
+//      deadline (rule_graders.deadline_ms, or the request's shorter deadline_ms);
 //   4. model modes: no backend → BACKEND_UNAVAILABLE saying how to configure one;
-//   5. strip score-like tokens the policy wrote from the judged text (sanitize.ts);
+//   5. normalise look-alikes and strip score-like tokens the policy wrote from the judged text
+//      (sanitize.ts); the judge sees it inside a per-call nonce boundary (rubrics.ts) and its verdict is
+//      read only from its one designated final structure (score-parsing.ts);
 //   6. deterministic requests (temperature 0, one sample, no `no_cache`) go through the cache;
 //   7. the mode runs its judge calls (with parse/count retries and k samples) and the metadata is filled.
 
@@ -17,6 +21,7 @@ import { createScoreCache, judgeCacheKey } from "./cache.ts";
 import type { JudgeConfig } from "./judge-config.ts";
 import {
   JudgeError,
+  type JudgeLimit,
   type JudgeMetadata,
   type JudgeOutcome,
   type JudgeRequest,
@@ -28,8 +33,9 @@ import { CallLedger, type ModeContext, type ModeResult, type Sampling } from "./
 import { judgePairwise } from "./modes/pairwise.ts";
 import { judgePointwise } from "./modes/pointwise.ts";
 import { resolveRubric } from "./modes/rubrics.ts";
-import { judgeRule } from "./modes/rule.ts";
 import { sanitizeJudgedText } from "./modes/sanitize.ts";
+import { checkRequestLimits } from "./request-limits.ts";
+import { createRuleGraderPool } from "./rule-graders/rule-grader-pool.ts";
 
 export interface JudgeServiceOptions {
   /** The judge model; default: `createChatBackend(config.backend)` when the config has a backend. */
@@ -61,6 +67,8 @@ export function createJudgeService(config: JudgeConfig, options: JudgeServiceOpt
   const backend = options.backend ?? (config.backend ? createChatBackend(config.backend) : undefined);
   const random = options.random ?? Math.random;
   const cache = createScoreCache(config.cache, log);
+  const rulePool = createRuleGraderPool({ workers: config.rule_graders.workers });
+  const structured = backend?.jsonSchema ?? config.backend?.json_schema ?? false;
 
   async function judgeModel(
     request: ModelRequest,
@@ -78,9 +86,13 @@ export function createJudgeService(config: JudgeConfig, options: JudgeServiceOpt
 
     // Strip score-like tokens the policy wrote, before anything (the cache key included) sees them.
     let removed = 0;
+    let normalised = 0;
+    let neutralised = 0;
     const clean = (text: string) => {
       const r = sanitizeJudgedText(text);
       removed += r.removed;
+      if (r.normalised) normalised++;
+      if (r.neutralised) neutralised++;
       return r.text;
     };
     const inputs =
@@ -89,7 +101,13 @@ export function createJudgeService(config: JudgeConfig, options: JudgeServiceOpt
         : request.mode === "group"
           ? { responses: request.responses.map(clean), prefix: request.prefix }
           : { response: clean(request.response) };
+    if (normalised > 0)
+      notes.push(`normalised look-alike, invisible or escaped characters in ${normalised} judged text(s)`);
     if (removed > 0) notes.push(`removed ${removed} score-like token(s) from the judged text`);
+    if (neutralised > 0)
+      notes.push(
+        `${neutralised} judged text(s) nested score-like tokens: their brackets and score words were blanked`,
+      );
 
     // `signal` is the one the judge calls carry: the caller's, or a shared judgment's (see the cache).
     const run = async (signal: AbortSignal): Promise<JudgeScore> => {
@@ -104,6 +122,7 @@ export function createJudgeService(config: JudgeConfig, options: JudgeServiceOpt
         signal,
         random,
         ledger,
+        structured,
       };
       let result: ModeResult;
       if (request.mode === "pairwise") {
@@ -167,12 +186,11 @@ export function createJudgeService(config: JudgeConfig, options: JudgeServiceOpt
   async function judgeOnce(request: JudgeRequest, raw: unknown, signal: AbortSignal): Promise<JudgeScore> {
     if (request.mode !== "rule") return judgeModel(request, raw, signal);
     const started = performance.now();
-    const result = judgeRule({
-      grader: request.grader,
-      response: request.response,
-      reference: request.reference,
-      task: request.task,
-    });
+    const result = await rulePool.grade(
+      request.grader,
+      { response: request.response, reference: request.reference, task: request.task },
+      signal,
+    );
     const type = typeof request.grader.type === "string" ? request.grader.type : "grader";
     return {
       score: result.score,
@@ -202,7 +220,17 @@ export function createJudgeService(config: JudgeConfig, options: JudgeServiceOpt
           `invalid judge request: ${z.prettifyError(parsed.error).replaceAll("\n", "; ")}`,
         );
       const request = parsed.data;
-      const deadlineMs = request.mode === "rule" ? undefined : request.deadline_ms;
+      try {
+        checkRequestLimits(request, config.limits, config.rule_graders);
+      } catch (err) {
+        if (err instanceof JudgeError) return failure(err.code, err.message, err.limit);
+        throw err;
+      }
+      const ruleDeadline = config.rule_graders.deadline_ms;
+      const deadlineMs =
+        request.mode === "rule"
+          ? Math.min(request.deadline_ms ?? ruleDeadline, ruleDeadline)
+          : request.deadline_ms;
       const deadline = deadlineMs === undefined ? undefined : AbortSignal.timeout(deadlineMs);
       const signals = [opts.signal, deadline].filter((s): s is AbortSignal => s !== undefined);
       const signal = signals.length === 0 ? new AbortController().signal : AbortSignal.any(signals);
@@ -210,23 +238,31 @@ export function createJudgeService(config: JudgeConfig, options: JudgeServiceOpt
         const result = await raceSignal(judgeOnce(request, raw, signal), signal);
         return { ok: true, result };
       } catch (err) {
+        if (deadline?.aborted && request.mode === "rule")
+          return failure(
+            "TIMEOUT",
+            `the rule grader did not finish within ${deadlineMs} ms (rule_graders.deadline_ms ${ruleDeadline}, ` +
+              "or the request's shorter deadline_ms): its worker was stopped",
+            { setting: "rule_graders.deadline_ms", max: ruleDeadline },
+          );
         if (deadline?.aborted)
           return failure("TIMEOUT", `the judgment did not finish within deadline_ms ${deadlineMs}`);
         if (opts.signal?.aborted) return failure("CANCELLED", "the caller cancelled the judgment");
-        if (err instanceof JudgeError) return failure(err.code, err.message);
+        if (err instanceof JudgeError) return failure(err.code, err.message, err.limit);
         log.error({ err, mode: request.mode }, "judge request failed unexpectedly");
         return failure("INTERNAL", `internal judge error: ${(err as Error)?.message ?? String(err)}`);
       }
     },
     async close() {
+      await rulePool.close();
       await cache.close();
       if (ownsBackend) await backend?.close();
     },
   };
 }
 
-function failure(code: JudgeError["code"], message: string): JudgeOutcome {
-  return { ok: false, error: { code, message } };
+function failure(code: JudgeError["code"], message: string, limit?: JudgeLimit): JudgeOutcome {
+  return { ok: false, error: { code, message, ...(limit ? { limit } : {}) } };
 }
 
 function elapsed(started: number): number {

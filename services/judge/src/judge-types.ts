@@ -27,12 +27,24 @@ export const judgeErrorCodeSchema = z.enum([
 ]);
 export type JudgeErrorCode = z.infer<typeof judgeErrorCodeSchema>;
 
+/** Which configured limit a request went over (with INVALID_REQUEST or TIMEOUT). */
+export interface JudgeLimit {
+  /** The config key, e.g. `limits.max_response_chars`, `rule_graders.deadline_ms`. */
+  setting: string;
+  /** Its value. */
+  max: number;
+  /** What the request had (characters, sub-graders); absent for a deadline. */
+  actual?: number;
+}
+
 export class JudgeError extends Error {
   override name = "JudgeError";
   readonly code: JudgeErrorCode;
-  constructor(code: JudgeErrorCode, message: string, options?: { cause?: unknown }) {
+  readonly limit: JudgeLimit | undefined;
+  constructor(code: JudgeErrorCode, message: string, options?: { cause?: unknown; limit?: JudgeLimit }) {
     super(message, options);
     this.code = code;
+    this.limit = options?.limit;
   }
 }
 
@@ -98,6 +110,8 @@ export const ruleRequestSchema = z.strictObject({
   response: z.string(),
   reference: z.string().optional(),
   grader: z.record(z.string(), z.unknown()),
+  /** Shortens the operator's `rule_graders.deadline_ms` for this request (never lengthens it). */
+  deadline_ms: z.number().int().positive().optional(),
 });
 
 export const judgeRequestSchema = z.discriminatedUnion("mode", [
@@ -145,7 +159,7 @@ export interface JudgeScore {
 
 export type JudgeOutcome =
   | { ok: true; result: JudgeScore }
-  | { ok: false; error: { code: JudgeErrorCode; message: string } };
+  | { ok: false; error: { code: JudgeErrorCode; message: string; limit?: JudgeLimit } };
 
 /** HTTP status for a failure code. */
 export const HTTP_STATUS: Record<JudgeErrorCode, number> = {

@@ -23,6 +23,12 @@ export interface ChatBackendResponse {
 export interface ChatBackend {
   /** Model name recorded in metadata. */
   readonly model: string;
+  /**
+   * Answers are held to the request's JSON schema (OpenAI `response_format: json_schema`): the verdict
+   * is then read only from an answer that is that JSON object. Absent or false: a JSON-only answer or
+   * prose ending in exactly one score tag.
+   */
+  readonly jsonSchema?: boolean;
   complete(request: ChatBackendRequest): Promise<ChatBackendResponse>;
   close(): Promise<void>;
 }

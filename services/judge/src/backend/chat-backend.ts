@@ -285,6 +285,7 @@ export function createChatBackend(config: BackendConfig): ChatBackendPool {
 
   return {
     model: config.model,
+    jsonSchema: config.json_schema,
     servers,
     inFlight: () => pool.inFlight(),
     status: () => pool.status(),

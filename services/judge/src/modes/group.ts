@@ -7,6 +7,7 @@
 
 import { rngStream } from "@rlfactory/kit";
 import { eachSample, type ModeContext, type ModeResult, mean, withRetries } from "./judge-calls.ts";
+import { renderCall } from "./rubrics.ts";
 import { parseGroupScores } from "./score-parsing.ts";
 
 export interface GroupInput {
@@ -65,7 +66,7 @@ export async function judgeGroup(ctx: ModeContext, input: GroupInput): Promise<M
         id: ids[position] as string,
         text: input.responses[index] as string,
       }));
-      const messages = template.render({
+      const messages = renderCall(template, {
         task: input.task,
         prefix: input.prefix,
         reference: input.reference,

@@ -24,6 +24,8 @@ export interface ModeContext {
   /** Uniform in [0, 1): draws the per-call shuffle seeds of group mode. */
   random: () => number;
   ledger: CallLedger;
+  /** The backend holds answers to the JSON schema: only a JSON answer is a verdict (score-parsing.ts). */
+  structured: boolean;
 }
 
 /** What a mode answers; the service adds the metadata common to all modes. */

@@ -4,6 +4,7 @@
 // verdicts of every sample are recorded in `notes`.
 
 import { eachSample, type ModeContext, type ModeResult, majority, mean, withRetries } from "./judge-calls.ts";
+import { renderCall } from "./rubrics.ts";
 import { parseWinner } from "./score-parsing.ts";
 
 export interface PairwiseInput {
@@ -32,7 +33,7 @@ export async function judgePairwise(ctx: ModeContext, input: PairwiseInput): Pro
   const verdict = (swapped: boolean, sample: number) =>
     withRetries(ctx, async () => {
       const pair: [string, string] = swapped ? [second, first] : [first, second];
-      const messages = template.render({
+      const messages = renderCall(template, {
         task: input.task,
         reference: input.reference,
         pair,
@@ -40,7 +41,7 @@ export async function judgePairwise(ctx: ModeContext, input: PairwiseInput): Pro
         scale,
       });
       const answer = await ctx.ledger.complete(ctx, { messages, jsonSchema: JSON_SCHEMA }, sample);
-      const { winner: label, explanation } = parseWinner(answer.text);
+      const { winner: label, explanation } = parseWinner(answer.text, { structured: ctx.structured });
       const winner: Winner = label === "tie" ? "tie" : (label === "A") !== swapped ? "first" : "second";
       return { label, winner, explanation };
     });

@@ -3,6 +3,7 @@
 // samples the score is the mean.
 
 import { eachSample, type ModeContext, type ModeResult, mean, withRetries } from "./judge-calls.ts";
+import { renderCall } from "./rubrics.ts";
 import { parseScore } from "./score-parsing.ts";
 
 export interface PointwiseInput {
@@ -13,7 +14,6 @@ export interface PointwiseInput {
 
 export async function judgePointwise(ctx: ModeContext, input: PointwiseInput): Promise<ModeResult> {
   const { template, criteria, scale } = ctx.rubric;
-  const messages = template.render({ ...input, criteria, scale });
   const jsonSchema = {
     name: "judge_score",
     schema: {
@@ -28,8 +28,10 @@ export async function judgePointwise(ctx: ModeContext, input: PointwiseInput): P
   };
   const samples = await eachSample(ctx, (sample) =>
     withRetries(ctx, async () => {
+      // A fresh boundary per call: a retry is a new message the policy's text cannot anticipate either.
+      const messages = renderCall(template, { ...input, criteria, scale });
       const answer = await ctx.ledger.complete(ctx, { messages, jsonSchema }, sample);
-      return parseScore(answer.text, scale);
+      return parseScore(answer.text, scale, { structured: ctx.structured });
     }),
   );
   const sampleScores = samples.map((s) => s.score);

@@ -15,22 +15,52 @@ function errorCode(fn: () => unknown): string | undefined {
 }
 
 describe("parseScore", () => {
-  it("reads structured JSON, also fenced or inside prose", () => {
+  it("reads a JSON answer: the whole answer, or a fence that is the whole answer", () => {
     expect(parseScore('{"score": 10, "explanation": "good"}', TEN)).toEqual({
       score: 1,
       raw: 10,
       explanation: "good",
     });
-    expect(parseScore('Here:\n```json\n{"score": "4"}\n```', TEN).raw).toBe(4);
-    expect(parseScore('I think {"explanation": "ok", "score": 5.5} is fair', TEN).score).toBeCloseTo(0.5);
+    expect(parseScore('```json\n{"score": "4"}\n```', TEN).raw).toBe(4);
+    // its strings may quote anything: the verdict is its own field
+    expect(parseScore('{"explanation": "it wrote <score>10</score>", "score": 2}', TEN).raw).toBe(2);
   });
 
-  it("else takes the LAST score tag", () => {
-    expect(parseScore("First <score>2</score>, on reflection <score>8</score>", TEN).raw).toBe(8);
-    expect(parseScore("<score>9</score> ... Score: 3", TEN).raw).toBe(3);
-    expect(parseScore("Feedback... [RESULT] 4", { min: 1, max: 5 }).score).toBeCloseTo(0.75);
+  it("else exactly one final score tag, and no other score-like token anywhere", () => {
+    expect(parseScore("Mostly right, one slip.\n<score>7</score>", TEN).raw).toBe(7);
     expect(parseScore("<score>7/10</score>", TEN).raw).toBe(7);
-    expect(parseScore('{"explanation": "cut off", "score": 6', TEN).raw).toBe(6);
+    expect(parseScore("Feedback... [RESULT] 4", { min: 1, max: 5 }).score).toBeCloseTo(0.75);
+    expect(parseScore("Fine. ＜score＞6＜/score＞", TEN).raw).toBe(6);
+    for (const text of [
+      "First <score>2</score>, on reflection <score>8</score>",
+      "<score>9</score> ... Score: 3",
+      'I think {"explanation": "ok", "score": 5.5} is fair',
+      '{"explanation": "cut off", "score": 6',
+    ])
+      expect(
+        errorCode(() => parseScore(text, TEN)),
+        text,
+      ).toBe("PARSE_ERROR");
+  });
+
+  it("the three quoted-score answers of the hardening issue are PARSE_ERROR, never 1.0", () => {
+    const scale = { min: 0, max: 10 };
+    for (const text of [
+      'The response contains {"score": 10} which I ignore. Final: <score>2</score>',
+      "I give <score>2</score>. Note the response wrote <score>10</score>",
+      "The response says Score: 10 but it is wrong.",
+    ])
+      expect(
+        errorCode(() => parseScore(text, scale)),
+        text,
+      ).toBe("PARSE_ERROR");
+  });
+
+  it("with a JSON-schema backend only the JSON answer counts", () => {
+    expect(parseScore('{"score": 3}', TEN, { structured: true }).raw).toBe(3);
+    expect(errorCode(() => parseScore("Good. <score>3</score>", TEN, { structured: true }))).toBe(
+      "PARSE_ERROR",
+    );
   });
 
   it("clamps to the scale", () => {
@@ -87,11 +117,13 @@ describe("parseScore", () => {
 });
 
 describe("parseWinner", () => {
-  it("reads JSON or the last verdict tag", () => {
+  it("reads a JSON answer or exactly one verdict tag", () => {
     expect(parseWinner('{"winner": "b", "explanation": "x"}')).toEqual({ winner: "B", explanation: "x" });
     expect(parseWinner('{"winner": "tie"}').winner).toBe("tie");
     expect(parseWinner("A is tempting but [[B]]").winner).toBe("B");
-    expect(parseWinner("[[A]] no wait [[C]]").winner).toBe("tie");
+    expect(parseWinner("Even. [[C]]").winner).toBe("tie");
+    expect(errorCode(() => parseWinner("[[A]] no wait [[C]]"))).toBe("PARSE_ERROR");
+    expect(errorCode(() => parseWinner("Response A says winner: A. [[B]]"))).toBe("PARSE_ERROR");
     expect(errorCode(() => parseWinner("both fine"))).toBe("PARSE_ERROR");
   });
 

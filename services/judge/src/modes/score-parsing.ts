@@ -1,10 +1,24 @@
-// Reads a verdict from the judge model's output. Structured JSON first ({"score": x} / {"winner": …} /
-// {"scores": [...]}, also inside a ```json fence or surrounding prose), else the LAST score tag in the
-// text (`<score>x</score>`, `Score: x`, `[RESULT] x`; pairwise `[[A]]`). Scores are clamped to the
-// rubric's scale and normalised to [0, 1]. Anything unreadable is a JudgeError PARSE_ERROR — never a 0.
+// Reads a verdict from the judge model's output, only from the judge's own designated final structure:
+//   - the answer IS one JSON object ({"score": x} / {"winner": …} / {"scores": [...]}), the whole answer
+//     or a fenced block that is the whole answer — its fields are the verdict, whatever its strings quote;
+//   - else (never when the backend holds answers to a JSON schema) prose with exactly ONE verdict token:
+//     `<score>x</score>` (or Prometheus' `[RESULT] x`), pairwise `[[A]]` / `[[B]]` / `[[C]]`; any other
+//     score-like token anywhere in the answer (score-like-tokens.ts: a quoted `<score>10</score>`, a
+//     `{"score": 10}`, `Score: 10`, `rating=10`, a second tag) makes it unreadable.
+// An answer that echoes the policy's text can then never hand the policy's number in as the verdict:
+// it is the judge's one verdict or a PARSE_ERROR (retried by the mode; `retries.parse`). The answer is
+// normalised (look-alikes, invisible characters, entities) before the tokens are counted. Scores are
+// clamped to the rubric's scale and normalised to [0, 1]. Unreadable is a JudgeError PARSE_ERROR — never 0.
 import { z } from "zod";
 import { JudgeError } from "../judge-types.ts";
+import { normaliseLookalikes } from "./normalise-text.ts";
 import type { Scale } from "./rubrics.ts";
+import { hasScoreLikeToken } from "./score-like-tokens.ts";
+
+export interface ParseOptions {
+  /** The backend holds answers to the JSON schema: only a JSON answer is a verdict. */
+  structured?: boolean;
+}
 
 export interface ParsedScore {
   /** In [0, 1]. */
@@ -48,23 +62,40 @@ function parseError(what: string, text: string): JudgeError {
   );
 }
 
-/** The JSON value in a judge's text: the whole text, a fenced block, or the outermost {...}. */
-export function extractJson(text: string): unknown {
-  const candidates = [text.trim()];
-  const fence = /```(?:json)?\s*([\s\S]*?)```/i.exec(text);
-  if (fence?.[1]) candidates.push(fence[1].trim());
-  const first = text.indexOf("{");
-  const last = text.lastIndexOf("}");
-  if (first >= 0 && last > first) candidates.push(text.slice(first, last + 1));
-  for (const candidate of candidates) {
-    if (!candidate.startsWith("{")) continue;
-    try {
-      return JSON.parse(candidate);
-    } catch {
-      // try the next candidate
-    }
+/**
+ * The answer as one JSON value: the whole (trimmed) answer, or a ```json fence that is the whole answer.
+ * JSON inside prose is not a verdict (it may be a quotation of the response).
+ */
+export function wholeAnswerJson(text: string): unknown {
+  const trimmed = text.trim();
+  const fence = /^```(?:json)?\s*([\s\S]*?)\s*```$/i.exec(trimmed);
+  const body = fence ? (fence[1] ?? "") : trimmed;
+  if (!body.startsWith("{") || !body.endsWith("}")) return undefined;
+  try {
+    return JSON.parse(body);
+  } catch {
+    return undefined;
   }
-  return undefined;
+}
+
+/**
+ * The one verdict token of a prose answer: `pattern` must match exactly once in the normalised answer,
+ * and nothing else score-like may be left once it is taken out.
+ */
+function soleVerdict(text: string, pattern: RegExp, what: string): RegExpMatchArray {
+  const normalised = normaliseLookalikes(text);
+  const matches = [...normalised.matchAll(pattern)];
+  if (matches.length !== 1)
+    throw parseError(
+      matches.length === 0 ? what : `${what} (exactly one; the answer has ${matches.length})`,
+      text,
+    );
+  const match = matches[0] as RegExpMatchArray;
+  const index = match.index ?? 0;
+  const rest = `${normalised.slice(0, index)} ${normalised.slice(index + match[0].length)}`;
+  if (hasScoreLikeToken(rest))
+    throw parseError(`${what} (the answer holds another score-like token besides its verdict)`, text);
+  return match;
 }
 
 /** Clamp `raw` to the scale and map it to [0, 1]. */
@@ -74,47 +105,53 @@ export function normalise(raw: number, scale: Scale): number {
   return (clamped - scale.min) / (scale.max - scale.min);
 }
 
-const NUM = String.raw`(-?\d+(?:\.\d+)?)`;
-const SCORE_TAGS = [
-  new RegExp(String.raw`<score>\s*${NUM}\s*(?:\/\s*\d+(?:\.\d+)?\s*)?<\/score>`, "gi"),
-  // also a truncated JSON field: {"explanation": "…", "score": 7
-  new RegExp(String.raw`\bscore"?\s*[:=]\s*\**\s*${NUM}`, "gi"),
-  new RegExp(String.raw`\[RESULT\]\s*${NUM}`, "gi"),
-];
+const NUM = String.raw`([-+]?\d{1,12}(?:\.\d{1,12})?)`;
+/** `<score>7</score>`, `<score>7/10</score>`, `[RESULT] 4`. */
+const FINAL_SCORE = new RegExp(
+  String.raw`<score>\s{0,20}${NUM}\s{0,20}(?:\/\s{0,20}\d{1,12}(?:\.\d{1,12})?\s{0,20})?<\/score>|\[RESULT\]\s{0,20}${NUM}`,
+  "gi",
+);
+/** `[[A]]`, `[[B]]`, `[[C]]` (a tie), `[[tie]]`. */
+const FINAL_WINNER = /\[\[\s{0,20}(A|B|C|tie)\s{0,20}\]\]/gi;
 
 /** Pointwise/reference: one score. */
-export function parseScore(text: string, scale: Scale): ParsedScore {
-  const json = scoreObject.safeParse(extractJson(text));
-  if (json.success && Number.isFinite(json.data.score)) {
-    const { score, explanation } = json.data;
+export function parseScore(text: string, scale: Scale, options: ParseOptions = {}): ParsedScore {
+  const json = wholeAnswerJson(text);
+  if (json !== undefined) {
+    const parsed = scoreObject.safeParse(json);
+    if (!parsed.success || !Number.isFinite(parsed.data.score))
+      throw parseError(`a {"score": …} object`, text);
+    const { score, explanation } = parsed.data;
     return { score: normalise(score, scale), raw: score, ...(explanation ? { explanation } : {}) };
   }
-  let best: { index: number; value: number } | undefined;
-  for (const pattern of SCORE_TAGS) {
-    for (const match of text.matchAll(pattern)) {
-      const value = Number(match[1]);
-      if (Number.isFinite(value) && (!best || match.index > best.index)) best = { index: match.index, value };
-    }
-  }
-  if (!best) throw parseError("a score", text);
-  return { score: normalise(best.value, scale), raw: best.value };
+  if (options.structured)
+    throw parseError(`a {"score": …} JSON answer (the backend holds answers to its schema)`, text);
+  const match = soleVerdict(text, FINAL_SCORE, "a final <score>N</score>");
+  const value = Number(match[1] ?? match[2]);
+  if (!Number.isFinite(value)) throw parseError("a final <score>N</score>", text);
+  return { score: normalise(value, scale), raw: value };
 }
 
 export type PairwiseLabel = "A" | "B" | "tie";
 
 /** Pairwise: which of the two shown responses won. */
-export function parseWinner(text: string): { winner: PairwiseLabel; explanation?: string } {
-  const json = winnerObject.safeParse(extractJson(text));
-  if (json.success) {
-    const w = json.data.winner;
+export function parseWinner(
+  text: string,
+  options: ParseOptions = {},
+): { winner: PairwiseLabel; explanation?: string } {
+  const json = wholeAnswerJson(text);
+  if (json !== undefined) {
+    const parsed = winnerObject.safeParse(json);
+    const w = parsed.success ? parsed.data.winner : undefined;
     const winner: PairwiseLabel | undefined =
       w === "A" ? "A" : w === "B" ? "B" : w === "TIE" || w === "C" ? "tie" : undefined;
-    if (winner) return { winner, ...(json.data.explanation ? { explanation: json.data.explanation } : {}) };
+    if (!parsed.success || !winner) throw parseError(`a {"winner": "A" | "B" | "tie"} object`, text);
+    return { winner, ...(parsed.data.explanation ? { explanation: parsed.data.explanation } : {}) };
   }
-  const tags = [...text.matchAll(/\[\[\s*(A|B|C|tie)\s*\]\]|\bwinner\s*[:=]\s*\**\s*(A|B|tie)\b/gi)];
-  const last = tags.at(-1);
-  if (!last) throw parseError("a winner", text);
-  const label = (last[1] ?? last[2] ?? "").toUpperCase();
+  if (options.structured)
+    throw parseError(`a {"winner": …} JSON answer (the backend holds answers to its schema)`, text);
+  const match = soleVerdict(text, FINAL_WINNER, "a final [[A]], [[B]] or [[C]]");
+  const label = (match[1] ?? "").toUpperCase();
   return { winner: label === "A" ? "A" : label === "B" ? "B" : "tie" };
 }
 
@@ -128,7 +165,7 @@ export interface GroupScores {
  * an unknown or a repeated id → COUNT_MISMATCH (the caller retries, then reports it).
  */
 export function parseGroupScores(text: string, ids: readonly string[], scale: Scale): GroupScores {
-  const json = groupObject.safeParse(extractJson(text));
+  const json = groupObject.safeParse(wholeAnswerJson(text));
   if (!json.success) throw parseError(`a {"scores": [...]} object`, text);
   const expected = new Set(ids);
   const byId = new Map<string, ParsedScore>();

@@ -5,7 +5,8 @@
 //                     flattened to the top level (mode, judge_model, template, latency_ms, tokens,
 //                     calls, samples, cached, sample_scores?, explanation?)
 //                   → non-2xx (HTTP_STATUS of the code) { error: { code, message } }
-//   GET  /healthz   { status: "ok" }
+//                   → 413 { error: { code: "INVALID_REQUEST", … } } for a body over limits.max_body_bytes
+//   GET  /healthz   { status: "ok" } (rule graders run in worker threads: it answers while they work)
 //   GET  /metrics   Prometheus text
 // A `traceparent` header continues the caller's trace; a client that hangs up cancels its judgment.
 
@@ -30,14 +31,51 @@ export interface JudgeHttpServer {
   close(): Promise<void>;
 }
 
+/** Oversized bodies up to this multiple of the limit are read to their end before the 413. */
+const DRAIN_FACTOR = 4;
+
+function bodyTooLarge(max: number, declared?: number) {
+  return {
+    code: "INVALID_REQUEST",
+    message:
+      (declared === undefined ? "the request body has" : `the request body has ${declared} bytes,`) +
+      ` more than ` +
+      `limits.max_body_bytes (${max}): send fewer or shorter texts, or ask the operator to raise the limit`,
+    limit: { setting: "limits.max_body_bytes", max, ...(declared === undefined ? {} : { actual: declared }) },
+  };
+}
+
+function drain(stream: NodeJS.ReadableStream): Promise<void> {
+  return new Promise((resolve) => {
+    stream.on("end", resolve);
+    stream.on("error", () => resolve());
+    stream.on("close", resolve);
+    stream.resume();
+  });
+}
+
 export function buildJudgeHttpServer(deps: JudgeHttpDeps): JudgeHttpServer {
   const app = Fastify({ logger: false, bodyLimit: deps.bodyLimitBytes });
 
   // Fastify's own rejections (bad JSON, wrong content type, body too large) answer the same shape.
   app.setErrorHandler((err: Error & { statusCode?: number }, _req, reply) => {
     const statusCode = err.statusCode ?? 500;
+    // a body without a length (chunked) that turned out too large
+    if (statusCode === 413) return reply.code(413).send({ error: bodyTooLarge(deps.bodyLimitBytes) });
     const code = statusCode < 500 ? "INVALID_REQUEST" : "INTERNAL";
     return reply.code(statusCode).send({ error: { code, message: err.message } });
+  });
+
+  // A body over the limit is answered 413 only after it has been read (and discarded): answering while
+  // the client still uploads, then closing, reaches the client as a connection reset instead of a 413.
+  // A declared length beyond DRAIN_FACTOR × the limit is not read: that connection is cut after the 413.
+  app.addHook("onRequest", async (req, reply) => {
+    const declared = Number(req.headers["content-length"]);
+    if (!(declared > deps.bodyLimitBytes)) return;
+    const error = bodyTooLarge(deps.bodyLimitBytes, declared);
+    if (declared <= deps.bodyLimitBytes * DRAIN_FACTOR) await drain(req.raw);
+    else reply.header("connection", "close");
+    return reply.code(413).send({ error });
   });
 
   app.get("/healthz", async () => ({ status: "ok" }));
