@@ -3,9 +3,12 @@
 // cgroup per run (where this host allows one) and without (rlimits, tmpfs sizes inside the limit,
 // memfd_create and shmget denied). The host-side watch samples /proc/meminfo Shmem and the private
 // memory of the sandbox's uids while each run goes on; it is shown to see memory a run holds.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { watchHostMemory } from "@rlfactory/test-support/host-memory";
 import { MEMORY_HOGS, memoryHolder } from "@rlfactory/test-support/sandbox-memory-hogs";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CodeSandbox } from "./code-sandbox.ts";
 import { memoryPlan } from "./sandbox-command.ts";
 import { detectMemoryAccounting } from "./sandbox-memory.ts";
@@ -72,6 +75,37 @@ describe("the fallback's tmpfs sizes", () => {
       tmpMb: 64,
       shmMb: 16,
       processMb: 256,
+    });
+  });
+});
+
+describe("choosing the memory accounting", () => {
+  const root = mkdtempSync(join(tmpdir(), "rlf-cgroup-"));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it("falls back to rlimits, saying why, where cgroup v2 does not delegate the memory controller and v1 has none", () => {
+    // A cgroup v2 host whose container cgroup was given cpu and io but not memory.
+    mkdirSync(join(root, "ctr"), { recursive: true });
+    writeFileSync(join(root, "cgroup.controllers"), "cpu io memory pids\n");
+    writeFileSync(join(root, "ctr", "cgroup.controllers"), "cpu io\n");
+    const host = { mountRoot: root, selfCgroup: "0::/ctr\n" };
+    expect(detectMemoryAccounting("auto", host)).toEqual({
+      mode: "rlimit",
+      reason: `cgroup v2: the memory controller is not delegated to ${join(root, "ctr")} (cgroup.controllers: cpu io); cgroup v1: no memory hierarchy`,
+    });
+    expect(() => detectMemoryAccounting("cgroup", host)).toThrow(
+      /--memory-accounting cgroup, but no memory cgroup can be used here \(cgroup v2: the memory controller is not delegated/,
+    );
+    expect(detectMemoryAccounting("rlimit", host)).toEqual({
+      mode: "rlimit",
+      reason: "chosen by the operator (--memory-accounting rlimit)",
+    });
+  });
+
+  it("says so where this process is in no cgroup at all", () => {
+    expect(detectMemoryAccounting("auto", { mountRoot: join(root, "none"), selfCgroup: "" })).toEqual({
+      mode: "rlimit",
+      reason: "cgroup v2: this process is in no v2 cgroup; cgroup v1: no memory hierarchy",
     });
   });
 });
