@@ -11,10 +11,26 @@ async function shmemBytes(): Promise<number> {
   return Number(/^Shmem:\s+(\d+) kB$/m.exec(text)?.[1] ?? 0) * KIB;
 }
 
-/** Sum of Pss_Anon of the processes whose real uid is one of `uids`. */
-async function anonBytesOf(uids: ReadonlySet<number>): Promise<number> {
+/** Whether a process still runs (exists and is no zombie). */
+async function running(pid: string): Promise<boolean> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+    return state !== "Z" && state !== "X";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Sum of Pss_Anon of the processes whose real uid is one of `uids`; undefined when a process counted
+ * ended while the others were being read (the kernel may meanwhile have handed its memory to another
+ * process that is counted too, so the sum is no snapshot; the sample is dropped).
+ */
+async function anonBytesOf(uids: ReadonlySet<number>): Promise<number | undefined> {
   if (uids.size === 0) return 0;
   let total = 0;
+  const counted: string[] = [];
   for (const entry of await readdir("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     let status: string;
@@ -27,11 +43,14 @@ async function anonBytesOf(uids: ReadonlySet<number>): Promise<number> {
     if (!uids.has(uid)) continue;
     try {
       const rollup = await readFile(`/proc/${entry}/smaps_rollup`, "utf8");
-      total += Number(/^Pss_Anon:\s+(\d+) kB$/m.exec(rollup)?.[1] ?? 0) * KIB;
+      const bytes = Number(/^Pss_Anon:\s+(\d+) kB$/m.exec(rollup)?.[1] ?? 0) * KIB;
+      if (bytes > 0) counted.push(entry);
+      total += bytes;
     } catch {
       // exited meanwhile
     }
   }
+  for (const pid of counted) if (!(await running(pid))) return undefined;
   return total;
 }
 
@@ -46,15 +65,18 @@ export interface HostMemoryWatch {
  */
 export async function watchHostMemory(uids: readonly number[], intervalMs = 20): Promise<HostMemoryWatch> {
   const watched = new Set(uids);
-  const baseline = (await shmemBytes()) + (await anonBytesOf(watched));
+  const baseline = (await shmemBytes()) + ((await anonBytesOf(watched)) ?? 0);
   let peak = 0;
   let samples = 0;
   let running = true;
   const loop = (async () => {
     while (running) {
-      const now = (await shmemBytes()) + (await anonBytesOf(watched));
-      peak = Math.max(peak, now - baseline);
-      samples++;
+      const shmem = await shmemBytes();
+      const anon = await anonBytesOf(watched);
+      if (anon !== undefined) {
+        peak = Math.max(peak, shmem + anon - baseline);
+        samples++;
+      }
       await new Promise((r) => setTimeout(r, intervalMs));
     }
   })();
