@@ -7,6 +7,7 @@
 //   the v1 memory hierarchy (memory.limit_in_bytes) where our memory cgroup is writable.
 // - "rlimit" (the fallback where neither is allowed): rlimits per process, the tmpfs sizes carved out
 //   of the run's limit, and memfd_create / shmget denied by the seccomp filter.
+import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -115,7 +116,7 @@ function cgroupV1(host: CgroupHost): MemoryAccounting | string {
 
 /** Creates a child of `parent`, sets its limit and removes it; throws where that is not allowed. */
 function probe(parent: string, limitFile: string): void {
-  const dir = join(parent, `probe-${process.pid}`);
+  const dir = join(parent, `probe-${randomUUID()}`);
   mkdirSync(dir);
   try {
     writeFileSync(join(dir, limitFile), String(64 * MIB));
@@ -132,8 +133,6 @@ function readWords(file: string): string[] {
   }
 }
 
-let runSequence = 0;
-
 /** The memory cgroup of one run: created with its limit, joined by the run's first process, removed after. */
 export class RunCgroup {
   readonly dir: string;
@@ -145,7 +144,7 @@ export class RunCgroup {
   }
 
   static create(accounting: Extract<MemoryAccounting, { mode: "cgroup" }>, limitMb: number): RunCgroup {
-    const dir = join(accounting.parent, `run-${process.pid}-${++runSequence}`);
+    const dir = join(accounting.parent, `run-${randomUUID()}`);
     mkdirSync(dir);
     const cgroup = new RunCgroup(dir, accounting.version);
     const bytes = String(limitMb * MIB);
