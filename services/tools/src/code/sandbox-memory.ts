@@ -77,10 +77,13 @@ function cgroupV2(host: CgroupHost): MemoryAccounting | string {
   const parent = join(own, "rlf-code-runs");
   try {
     if (!readWords(join(own, "cgroup.subtree_control")).includes("memory")) {
-      // No processes may sit in a cgroup that enables controllers for its children: move ours to a leaf.
+      // No processes may sit in a cgroup that enables controllers for its children: move them to a
+      // leaf. All of them at the root of a cgroup namespace (a container's own cgroup); elsewhere only
+      // this process, and where others remain, enabling the controller fails and the fallback is used.
       const leaf = join(own, "rlf-code-server");
       mkdirSync(leaf, { recursive: true });
-      for (const pid of readWords(join(own, "cgroup.procs"))) {
+      const movable = path === "/" ? readWords(join(own, "cgroup.procs")) : [String(process.pid)];
+      for (const pid of movable) {
         try {
           writeFileSync(join(leaf, "cgroup.procs"), pid);
         } catch {
