@@ -1,4 +1,6 @@
-// Serving a tool server over Streamable HTTP on `/mcp`, plus `GET /healthz`.
+// Serving a tool server over Streamable HTTP on `/mcp`, plus `GET /healthz` and the server's extra
+// routes. On a loopback interface every request, whatever its path, must name a loopback host in its
+// `Host` header (a page on another site that rebinds its DNS name to 127.0.0.1 is refused with 403).
 //
 // Both protocol eras share the endpoint. A request carrying the 2026-07-28 per-request `_meta`
 // envelope (stateless; `server/discover`) goes to the SDK's `createMcpHandler`, which needs a
@@ -22,7 +24,10 @@ import { trackedResponse } from "./tracked-response.ts";
 export interface HttpServeOptions {
   /** TCP port; 0 picks a free one (see `HttpServing.port`). */
   port: number;
-  /** Interface to bind; default 127.0.0.1. Host-header (DNS rebinding) checks apply on loopback. */
+  /**
+   * Interface to bind; default 127.0.0.1. On loopback, every route checks the Host header (DNS
+   * rebinding): a request naming another host is answered 403.
+   */
   host?: string;
   /** How long `close()` waits for running tool calls before cutting them off; default 10 s. */
   gracePeriodMs?: number;
@@ -153,6 +158,7 @@ export async function serveHttpEndpoint(
 
   let draining = false;
   const server = createServer((req, res) => {
+    if (validateHost !== undefined && !validateHost(req, res)) return;
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
     if (path === "/healthz" && (req.method === "GET" || req.method === "HEAD")) {
       json(res, draining ? 503 : 200, { status: draining ? "draining" : "ok" });
@@ -180,7 +186,6 @@ export async function serveHttpEndpoint(
       });
       return;
     }
-    if (validateHost !== undefined && !validateHost(req, res)) return;
     handleMcp(req, res).catch((error: unknown) => {
       log.error({ err: error }, "mcp http request failed");
       if (!res.headersSent)

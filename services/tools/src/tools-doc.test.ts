@@ -9,6 +9,7 @@ import {
   MAX_RESULT_ELEMENTS,
 } from "./calculator/math-evaluator.ts";
 import { RUN_STATUSES } from "./code/run-result.ts";
+import { DEFAULT_SETTINGS as CODE_DEFAULTS } from "./code/sandbox-limits.ts";
 import { LIMITS as SQL_LIMITS } from "./sql/sql-server.ts";
 
 const doc = readDoc("docs/tools.md");
@@ -31,6 +32,13 @@ describe("docs/tools.md", () => {
   it("names every status a code run can end with", () => {
     const statuses = /Statuses (.*?)\. /.exec(section("code"))?.[1] ?? "";
     expect([...statuses.matchAll(/`([a-z_]+)`/g)].map((m) => m[1])).toEqual([...RUN_STATUSES]);
+  });
+
+  it("gives the code sandbox's default memory limit and the operator's default maxima", () => {
+    const code = section("code");
+    expect(stated(code, /`memory_limit_MB`\s+\(default (\d+)\)/)).toBe(CODE_DEFAULTS.defaultMemoryMb);
+    expect(stated(code, /`--max-memory` \(default\s+([\d,]+) MiB\)/)).toBe(CODE_DEFAULTS.maxMemoryMb);
+    expect(stated(code, /`--max-run-timeout` \(default (\d+) s\)/)).toBe(CODE_DEFAULTS.maxRunTimeoutSec);
   });
 
   it("gives the sql server's default time limit", () => {

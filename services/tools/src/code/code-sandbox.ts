@@ -6,8 +6,10 @@ import { outputMatches } from "./output-match.ts";
 import type { Language, RunRequest } from "./run-request.ts";
 import type { RunResult, RunStatus } from "./run-result.ts";
 import { resolveSettings, type SandboxSettings } from "./sandbox-limits.ts";
+import { detectMemoryAccounting, type MemoryAccounting } from "./sandbox-memory.ts";
 import { bwrapMissing, explainFailedRun, locateExecutable, SandboxUnavailable } from "./sandbox-probe.ts";
 import { type HostIdentity, runInSandbox } from "./sandbox-process.ts";
+import { seccompProgram, UnsupportedArchitecture } from "./seccomp-filter.ts";
 import { SlotPool } from "./slot-pool.ts";
 
 export interface RunOptions {
@@ -40,6 +42,8 @@ export interface TestsResult {
 
 export class CodeSandbox {
   readonly settings: SandboxSettings;
+  /** How each run's memory is held to its limit: a memory cgroup per run, or rlimits (the fallback). */
+  readonly memoryAccounting: MemoryAccounting;
   private readonly pool: SlotPool;
   private readonly asRoot = process.getuid?.() === 0;
   /** Set when bwrap could not be found (the settings then keep the name that was looked up). */
@@ -56,6 +60,7 @@ export class CodeSandbox {
     this.bwrapNotFound = bwrap === undefined;
     this.settings = { ...settings, bwrapPath: bwrap ?? settings.bwrapPath };
     this.pool = new SlotPool(this.settings.concurrency);
+    this.memoryAccounting = detectMemoryAccounting(this.settings.memoryAccounting);
   }
 
   /** A sandbox whose Python and JavaScript runs have been checked to work; throws SandboxUnavailable if not. */
@@ -84,7 +89,7 @@ export class CodeSandbox {
     return this.pool.with((slot) => {
       const uid = this.slotUid(slot);
       const identity: HostIdentity = uid === undefined ? {} : { uid, gid: uid };
-      return runInSandbox(this.settings, req, identity, signal);
+      return runInSandbox(this.settings, req, identity, this.memoryAccounting, signal);
     }, signal);
   }
 
@@ -120,6 +125,12 @@ export class CodeSandbox {
    */
   async check(): Promise<string | undefined> {
     if (this.bwrapNotFound) return bwrapMissing(this.settings.bwrapPath);
+    try {
+      seccompProgram({ denyUnaccountedMemory: true });
+    } catch (err) {
+      if (err instanceof UnsupportedArchitecture) return err.message;
+      throw err;
+    }
     const checks = [
       { language: "python" as const, code: "print(6 * 7)" },
       { language: "javascript" as const, code: "console.log(6 * 7)" },

@@ -15,6 +15,7 @@ import {
 import { RUN_STATUSES, type RunResult } from "./run-result.ts";
 import { sandboxFusionRoute } from "./sandbox-fusion-route.ts";
 import type { SandboxSettings } from "./sandbox-limits.ts";
+import { describeAccounting } from "./sandbox-memory.ts";
 import { SandboxUnavailable } from "./sandbox-probe.ts";
 
 export interface CodeServerOptions extends Partial<SandboxSettings> {
@@ -40,6 +41,15 @@ const SANDBOX_NOTE =
 export async function createCodeServer(opts: CodeServerOptions = {}): Promise<ToolServer> {
   const { sandboxOptional = false, ...settings } = opts;
   const sandbox = new CodeSandbox(settings);
+  logger.info(
+    {
+      server: "code",
+      memory_accounting: sandbox.memoryAccounting.mode,
+      max_memory_mb: sandbox.settings.maxMemoryMb,
+      max_run_timeout_s: sandbox.settings.maxRunTimeoutSec,
+    },
+    `code sandbox memory accounting: ${describeAccounting(sandbox.memoryAccounting)}`,
+  );
   const unavailable = await sandbox.check();
   if (unavailable !== undefined && !sandboxOptional) throw new SandboxUnavailable(unavailable);
   if (unavailable !== undefined)

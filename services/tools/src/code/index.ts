@@ -26,10 +26,11 @@ export const codeServerEntry: ToolServerEntry = {
     "max-memory": { type: "string" },
     "uid-base": { type: "string" },
     node: { type: "string" },
+    "memory-accounting": { type: "string" },
     "sandbox-optional": { type: "boolean" },
   },
   usage:
-    "[--concurrency N] [--max-run-timeout SEC] [--max-memory MB] [--uid-base UID] [--node PATH] [--sandbox-optional]",
+    "[--concurrency N] [--max-run-timeout SEC] [--max-memory MB] [--memory-accounting auto|cgroup|rlimit] [--uid-base UID] [--node PATH] [--sandbox-optional]",
   create: (values) => {
     const settings: Partial<SandboxSettings> = {};
     for (const [flag, key] of Object.entries(NUMERIC_OPTIONS)) {
@@ -41,6 +42,12 @@ export const codeServerEntry: ToolServerEntry = {
       settings[key] = n;
     }
     if (typeof values.node === "string") settings.nodePath = values.node;
+    const accounting = values["memory-accounting"];
+    if (accounting !== undefined) {
+      if (accounting !== "auto" && accounting !== "cgroup" && accounting !== "rlimit")
+        throw new Error("--memory-accounting is one of auto, cgroup, rlimit");
+      settings.memoryAccounting = accounting;
+    }
     return createCodeServer({ ...settings, sandboxOptional: values["sandbox-optional"] === true });
   },
 };

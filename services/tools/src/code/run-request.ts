@@ -35,17 +35,26 @@ export function limitSchemas(settings: SandboxSettings) {
     run_timeout: z
       .number()
       .positive()
-      .max(settings.maxRunTimeoutSec)
+      .max(settings.maxRunTimeoutSec, runTimeoutTooHigh(settings))
       .optional()
       .describe(`wall-clock limit in seconds (default ${settings.defaultRunTimeoutSec})`),
     memory_limit_MB: z
       .number()
       .int()
       .min(MIN_MEMORY_MB)
-      .max(settings.maxMemoryMb)
+      .max(settings.maxMemoryMb, memoryTooHigh(settings))
       .optional()
       .describe(`memory limit in MiB (default ${settings.defaultMemoryMb})`),
   };
+}
+
+/** The refusal of a limit above the operator's maximum, naming the maximum and the flag that sets it. */
+export function memoryTooHigh(settings: SandboxSettings): string {
+  return `memory_limit_MB is at most ${settings.maxMemoryMb} on this server (set by its operator with --max-memory)`;
+}
+
+export function runTimeoutTooHigh(settings: SandboxSettings): string {
+  return `run_timeout is at most ${settings.maxRunTimeoutSec} s on this server (set by its operator with --max-run-timeout)`;
 }
 
 export const filesSchema = z

@@ -31,6 +31,8 @@ export interface RunObservation {
   outputExceeded: boolean;
   /** The sandbox could not be started or set up (bwrap/prlimit failed, not the program). */
   setupFailed: boolean;
+  /** The kernel killed a process of the run for going over its memory cgroup's limit. */
+  memoryExhausted?: boolean;
 }
 
 /** SIGXCPU: the CPU-time limit (RLIMIT_CPU) was reached; bwrap exits with 128 + the signal. */
@@ -41,6 +43,10 @@ const MEMORY_SIGNS = [
   /JavaScript heap out of memory/,
   /Fatal process out of memory/,
   /RangeError: Array buffer allocation failed/,
+  // V8 aborting when the data rlimit refuses memory before its heap limit is reached
+  /# Fatal error in .*\n(?:#.*\n)*# Check failed: \(result\.ptr\) != nullptr/,
+  /Allocation failed - process out of memory/,
+  /FATAL ERROR: .*Allocation failed/,
 ];
 
 export function classify(o: RunObservation): RunStatus {
@@ -48,6 +54,7 @@ export function classify(o: RunObservation): RunStatus {
   if (o.wallTimeout || o.exitCode === CPU_LIMIT_EXIT) return "timeout";
   if (o.outputExceeded) return "output_limit";
   if (o.exitCode === 0) return "ok";
+  if (o.memoryExhausted) return "memory_limit";
   if (MEMORY_SIGNS.some((sign) => sign.test(o.stderr))) return "memory_limit";
   return "runtime_error";
 }

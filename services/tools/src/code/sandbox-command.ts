@@ -1,9 +1,11 @@
 // The bubblewrap + prlimit command line for one run: fresh user, PID, network, IPC and UTS namespaces;
 // a filesystem of read-only /usr (and the Node binary), size-capped tmpfs for /sandbox, /tmp and
-// /dev/shm, nothing else from the host; uid/gid 65534 inside; rlimits set just before the program.
+// /dev/shm, nothing else from the host; uid/gid 65534 inside; a seccomp filter; rlimits set just
+// before the program.
 import type { Language, RunRequest } from "./run-request.ts";
 import { PROGRAM_FILE } from "./run-request.ts";
 import type { SandboxSettings } from "./sandbox-limits.ts";
+import { seccompFilter } from "./seccomp-filter.ts";
 
 export const SANDBOX_DIR = "/sandbox";
 /** Where the Node binary appears inside the sandbox. */
@@ -22,10 +24,49 @@ export interface SandboxCommand {
   fdData: Buffer[];
 }
 
-export function sandboxCommand(settings: SandboxSettings, req: RunRequest): SandboxCommand {
+/** Sizes of the writable tmpfs mounts of a run, in MiB, and the memory left to its processes. */
+export interface RunMemoryPlan {
+  sandboxMb: number;
+  tmpMb: number;
+  shmMb: number;
+  /** Python's RLIMIT_AS, JavaScript's RLIMIT_DATA. */
+  processMb: number;
+}
+
+/**
+ * With a memory cgroup per run ("cgroup"), the tmpfs mounts get their full sizes (`diskMb`, /dev/shm a
+ * quarter) and their files count against the cgroup's limit like any memory; the processes' rlimit is
+ * the whole limit. Without one ("rlimit"), the tmpfs sizes are taken out of the limit: /sandbox gets
+ * 1/16 of it (at least the given files + 1 MiB), /tmp 1/16, /dev/shm 1/32, each at most `diskMb`, and
+ * the processes' rlimit is what remains, so that a run's files and memory together stay within it.
+ */
+export function memoryPlan(
+  settings: SandboxSettings,
+  req: RunRequest,
+  accounting: "cgroup" | "rlimit",
+): RunMemoryPlan {
+  const disk = settings.diskMb;
+  if (accounting === "cgroup")
+    return { sandboxMb: disk, tmpMb: disk, shmMb: Math.ceil(disk / 4), processMb: req.memoryMb };
+  const given = Object.values(req.files).reduce(
+    (sum, file) => sum + file.length,
+    Buffer.byteLength(req.code),
+  );
+  const sandboxMb = Math.min(disk, Math.max(Math.floor(req.memoryMb / 16), Math.ceil(given / MIB) + 1));
+  const tmpMb = Math.min(disk, Math.floor(req.memoryMb / 16));
+  const shmMb = Math.min(Math.ceil(disk / 4), Math.floor(req.memoryMb / 32));
+  return { sandboxMb, tmpMb, shmMb, processMb: req.memoryMb - sandboxMb - tmpMb - shmMb };
+}
+
+export function sandboxCommand(
+  settings: SandboxSettings,
+  req: RunRequest,
+  accounting: "cgroup" | "rlimit",
+): SandboxCommand {
   const fdData: Buffer[] = [];
   const fromFd = (data: Buffer): string => String(3 + fdData.push(data) - 1);
-  const disk = settings.diskMb * MIB;
+  const plan = memoryPlan(settings, req, accounting);
+  const seccomp = seccompFilter({ denyUnaccountedMemory: accounting === "rlimit" });
   const argv = [
     "--unshare-all", // user, PID, network (own loopback only), IPC, UTS, cgroup namespaces
     "--unshare-user",
@@ -40,9 +81,9 @@ export function sandboxCommand(settings: SandboxSettings, req: RunRequest): Sand
     ...["--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64"],
     ...["--symlink", "usr/bin", "/bin", "--symlink", "usr/sbin", "/sbin"],
     ...["--proc", "/proc", "--dev", "/dev"],
-    ...["--size", String(Math.ceil(disk / 4)), "--tmpfs", "/dev/shm"],
-    ...["--size", String(disk), "--tmpfs", "/tmp"],
-    ...["--size", String(disk), "--tmpfs", SANDBOX_DIR],
+    ...["--size", String(plan.shmMb * MIB), "--tmpfs", "/dev/shm"],
+    ...["--size", String(plan.tmpMb * MIB), "--tmpfs", "/tmp"],
+    ...["--size", String(plan.sandboxMb * MIB), "--tmpfs", SANDBOX_DIR],
     ...(req.language === "javascript" ? ["--ro-bind", settings.nodePath, SANDBOX_NODE] : []),
     ...["--ro-bind-data", fromFd(Buffer.from(PASSWD)), "/etc/passwd"],
     ...["--ro-bind-data", fromFd(Buffer.from(GROUP)), "/etc/group"],
@@ -60,24 +101,25 @@ export function sandboxCommand(settings: SandboxSettings, req: RunRequest): Sand
     ],
     ...["--remount-ro", "/", "--remount-ro", "/dev"],
     ...["--chdir", SANDBOX_DIR, "--uid", String(SANDBOX_UID), "--gid", String(SANDBOX_UID)],
+    ...["--seccomp", fromFd(seccomp)],
     "--clearenv",
     ...["--setenv", "PATH", "/usr/local/bin:/usr/bin:/bin", "--setenv", "HOME", SANDBOX_DIR],
     ...["--setenv", "LANG", "C.UTF-8", "--setenv", "TMPDIR", "/tmp"],
     "--",
     settings.prlimitPath,
-    ...rlimits(settings, req),
+    ...rlimits(settings, req, plan.processMb),
     "--",
-    ...program(settings, req.language, req.memoryMb),
+    ...program(settings, req.language, plan.processMb),
   );
   return { argv, fdData };
 }
 
-function rlimits(settings: SandboxSettings, req: RunRequest): string[] {
+function rlimits(settings: SandboxSettings, req: RunRequest, processMb: number): string[] {
   const cpu = Math.ceil(req.runTimeoutSec) + 1;
   const memory =
     req.language === "javascript"
-      ? [`--data=${req.memoryMb * MIB}`, `--as=${(req.memoryMb + NODE_ADDRESS_SPACE_EXTRA_MB) * MIB}`]
-      : [`--as=${req.memoryMb * MIB}`];
+      ? [`--data=${processMb * MIB}`, `--as=${(processMb + NODE_ADDRESS_SPACE_EXTRA_MB) * MIB}`]
+      : [`--as=${processMb * MIB}`];
   return [
     ...memory,
     `--cpu=${cpu}:${cpu + 1}`,
@@ -85,6 +127,7 @@ function rlimits(settings: SandboxSettings, req: RunRequest): string[] {
     `--fsize=${settings.diskMb * MIB}`,
     "--nofile=256",
     "--core=0",
+    "--msgqueue=0", // no POSIX message queues (kernel memory outside every other limit)
   ];
 }
 

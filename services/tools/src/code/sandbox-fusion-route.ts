@@ -18,6 +18,8 @@ import {
   type Language,
   MAX_CODE_CHARS,
   MAX_STDIN_CHARS,
+  memoryTooHigh,
+  runTimeoutTooHigh,
 } from "./run-request.ts";
 import type { RunResult, RunStatus } from "./run-result.ts";
 import { MIN_MEMORY_MB } from "./sandbox-limits.ts";
@@ -47,13 +49,14 @@ function requestSchema(sandbox: CodeSandbox) {
       message: `supported languages: ${Object.keys(LANGUAGE_ALIASES).join(", ")}`,
     }),
     compile_timeout: z.number().optional(),
-    run_timeout: z.number().positive().max(maxRunTimeoutSec).optional(),
+    run_timeout: z.number().positive().max(maxRunTimeoutSec, runTimeoutTooHigh(sandbox.settings)).optional(),
     memory_limit_MB: z
       .number()
       .int()
-      .refine((mb) => mb === -1 || (mb >= MIN_MEMORY_MB && mb <= maxMemoryMb), {
-        message: `memory_limit_MB: -1 (default) or ${MIN_MEMORY_MB}..${maxMemoryMb}`,
+      .refine((mb) => mb === -1 || mb >= MIN_MEMORY_MB, {
+        message: `memory_limit_MB: -1 (the default) or at least ${MIN_MEMORY_MB}`,
       })
+      .refine((mb) => mb <= maxMemoryMb, { message: memoryTooHigh(sandbox.settings) })
       .optional(),
     stdin: z.string().max(MAX_STDIN_CHARS).nullable().optional(),
     files: z.record(fileName, z.base64().nullable()).optional(),

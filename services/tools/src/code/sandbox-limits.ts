@@ -1,11 +1,15 @@
 // The limits one sandboxed run is held to, and the server-wide settings that bound them.
 import { availableParallelism } from "node:os";
+import type { MemoryAccountingChoice } from "./sandbox-memory.ts";
 
 /** What a caller may choose per run (seconds, MiB), within the server's maxima. */
 export interface RunLimits {
   /** Wall-clock limit; the CPU-time limit is one second above it. */
   runTimeoutSec: number;
-  /** Python: RLIMIT_AS. JavaScript: RLIMIT_DATA, with V8's old space at 3/4 of it. */
+  /**
+   * Everything the run may hold: its processes' memory, its tmpfs files and its shared memory (see
+   * sandbox-memory.ts for how that is enforced with and without a memory cgroup).
+   */
   memoryMb: number;
 }
 
@@ -14,14 +18,21 @@ export interface SandboxSettings {
   /** Runs at once; more wait in a queue. Default: the number of CPUs. */
   concurrency: number;
   defaultRunTimeoutSec: number;
+  /** The operator's maximum (`--max-run-timeout`): a caller asking for more is refused. */
   maxRunTimeoutSec: number;
   defaultMemoryMb: number;
+  /** The operator's maximum (`--max-memory`): a caller asking for more is refused. */
   maxMemoryMb: number;
+  /** How memory is accounted (`--memory-accounting`): a cgroup per run where allowed ("auto"), or rlimits. */
+  memoryAccounting: MemoryAccountingChoice;
   /** stdout and stderr are each kept up to this; a run writing more is killed (status output_limit). */
   maxOutputBytes: number;
   /** RLIMIT_NPROC: processes and threads of the run (counted in the run's own user namespace). */
   maxProcesses: number;
-  /** Size of each writable tmpfs (/sandbox, /tmp) and RLIMIT_FSIZE; /dev/shm gets a quarter. */
+  /**
+   * Largest size of each writable tmpfs (/sandbox, /tmp; /dev/shm gets a quarter) and RLIMIT_FSIZE.
+   * Without a memory cgroup the sizes are also taken out of the run's memory limit (sandbox-command.ts).
+   */
   diskMb: number;
   /** Outside uid/gid of the run in slot i is uidBase + i (only when the server runs as root). */
   uidBase: number;
@@ -40,7 +51,8 @@ export const DEFAULT_SETTINGS: SandboxSettings = {
   defaultRunTimeoutSec: 10,
   maxRunTimeoutSec: 60,
   defaultMemoryMb: 256,
-  maxMemoryMb: 4096,
+  maxMemoryMb: 1024,
+  memoryAccounting: "auto",
   maxOutputBytes: 64 * 1024,
   maxProcesses: 64,
   diskMb: 64,
@@ -87,5 +99,7 @@ export function resolveSettings(overrides: Partial<SandboxSettings> = {}): Sandb
     settings.uidBase + settings.concurrency > 65_534
   )
     throw new Error("code sandbox: uidBase + concurrency must stay within 1000..65534");
+  if (!["auto", "cgroup", "rlimit"].includes(settings.memoryAccounting))
+    throw new Error("code sandbox: memoryAccounting must be auto, cgroup or rlimit");
   return settings;
 }

@@ -1,6 +1,8 @@
 // Runs one request in a fresh bubblewrap sandbox and waits for it: feeds stdin and the files, keeps
 // capped stdout/stderr, and kills the whole sandbox (its PID namespace dies with bwrap) on the wall
-// time limit, on output over the cap, or when `signal` aborts.
+// time limit, on output over the cap, or when `signal` aborts. With a memory cgroup per run, bwrap is
+// started by a shell that waits (reading one line of its stdin) until the server has moved it into the
+// run's cgroup, so that every process of the run is in it from the start.
 import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import type { Readable, Writable } from "node:stream";
@@ -10,6 +12,7 @@ import type { RunRequest } from "./run-request.ts";
 import { classify, type RunResult } from "./run-result.ts";
 import { sandboxCommand } from "./sandbox-command.ts";
 import type { SandboxSettings } from "./sandbox-limits.ts";
+import { type MemoryAccounting, RunCgroup } from "./sandbox-memory.ts";
 
 /** The host uid/gid bwrap starts as; undefined: the server's own (when it is not root). */
 export interface HostIdentity {
@@ -20,6 +23,8 @@ export interface HostIdentity {
 /** Lines by which bwrap or prlimit (not the program) report that the sandbox could not be set up. */
 const SETUP_FAILURE = /^(?:bwrap|prlimit): /;
 const SETUP_FAILURE_CODES = new Set([1, 126, 127]);
+/** Waits for one line on stdin (the server's go once the process is in its cgroup), then runs bwrap. */
+const JOIN_CGROUP_THEN_EXEC = 'read -r _ || exit 125; exec "$@"';
 /** After the sandbox is gone, how long to wait for its output pipes to drain before closing them. */
 const DRAIN_GRACE_MS = 2_000;
 /** How long to wait, at most, for the processes a program left behind to be killed. */
@@ -29,19 +34,37 @@ export function runInSandbox(
   settings: SandboxSettings,
   req: RunRequest,
   identity: HostIdentity,
+  accounting: MemoryAccounting,
   signal?: AbortSignal,
 ): Promise<RunResult> {
-  const { argv, fdData } = sandboxCommand(settings, req);
+  const { argv, fdData } = sandboxCommand(settings, req, accounting.mode);
   const stdout = new CappedOutput(settings.maxOutputBytes);
   const stderr = new CappedOutput(settings.maxOutputBytes);
   const started = performance.now();
   let wallTimeout = false;
   let killed = false;
   let spawnError: Error | undefined;
+  let cgroup: RunCgroup | undefined;
+  try {
+    if (accounting.mode === "cgroup") cgroup = RunCgroup.create(accounting, req.memoryMb);
+  } catch (err) {
+    return Promise.resolve({
+      status: "sandbox_error",
+      return_code: null,
+      stdout: "",
+      stderr: `could not create the run's memory cgroup: ${(err as Error).message}`,
+      execution_time: 0,
+      truncated: false,
+    });
+  }
 
   return new Promise<RunResult>((resolve) => {
     const statusFd = 3 + fdData.length;
-    const child = spawn(settings.bwrapPath, ["--json-status-fd", String(statusFd), ...argv], {
+    const bwrapArgv = [settings.bwrapPath, "--json-status-fd", String(statusFd), ...argv];
+    const [command, ...args] = cgroup
+      ? ["/bin/sh", "-c", JOIN_CGROUP_THEN_EXEC, "sh", ...bwrapArgv]
+      : bwrapArgv;
+    const child = spawn(command!, args, {
       stdio: ["pipe", "pipe", "pipe", ...fdData.map(() => "pipe" as const), "pipe"],
       env: { PATH: "/usr/bin:/bin" },
       cwd: "/",
@@ -73,15 +96,25 @@ export function runInSandbox(
     if (signal?.aborted) kill();
 
     child.on("error", (err) => {
-      spawnError = err;
+      spawnError ??= err;
     });
+    let stdinPrefix = "";
+    if (cgroup && child.pid !== undefined) {
+      try {
+        cgroup.join(child.pid);
+        stdinPrefix = "\n";
+      } catch (err) {
+        spawnError = new Error(`could not join the run's memory cgroup: ${(err as Error).message}`);
+        kill();
+      }
+    }
     child.stdout?.on("data", (chunk: Buffer) => {
       if (!stdout.push(chunk)) kill();
     });
     child.stderr?.on("data", (chunk: Buffer) => {
       if (!stderr.push(chunk)) kill();
     });
-    feed(child.stdin, Buffer.from(req.stdin));
+    feed(child.stdin, Buffer.from(stdinPrefix + req.stdin));
     fdData.forEach((data, i) => {
       feed(child.stdio[3 + i] as Writable | null, data);
     });
@@ -98,6 +131,8 @@ export function runInSandbox(
       signal?.removeEventListener("abort", onAbort);
       const execution_time = Math.round(performance.now() - started) / 1000;
       if (initPid !== undefined) await namespaceEnded(initPid);
+      const oomKills = cgroup?.oomKills() ?? 0;
+      await cgroup?.remove();
       const err = stderr.text();
       const exitCode = killed || spawnError ? null : code;
       const setupFailed =
@@ -109,6 +144,7 @@ export function runInSandbox(
         wallTimeout,
         outputExceeded: stdout.exceeded || stderr.exceeded,
         setupFailed,
+        memoryExhausted: oomKills > 0,
       });
       resolve({
         status,

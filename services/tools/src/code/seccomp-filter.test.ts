@@ -1,0 +1,136 @@
+// The seccomp filter: the BPF program read instruction by instruction (what the kernel would answer for
+// each system call and architecture), and each denied system call made for real by a program in the
+// sandbox, one test per call, answered EPERM.
+import { existsSync, readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CodeSandbox } from "./code-sandbox.ts";
+import {
+  AUDIT_ARCH_X86_64,
+  type BpfInstruction,
+  DENIED_SYSCALLS,
+  SECCOMP_RET_ALLOW,
+  SECCOMP_RET_ERRNO,
+  seccompFilter,
+  seccompProgram,
+  UNACCOUNTED_MEMORY_SYSCALLS,
+  UnsupportedArchitecture,
+} from "./seccomp-filter.ts";
+
+const EPERM = 1;
+const ENOSYS = 38;
+const AUDIT_ARCH_I386 = 0x40000003;
+
+/** Runs a classic-BPF seccomp program on one system call, as the kernel does (the opcodes it uses). */
+function evaluate(program: readonly BpfInstruction[], nr: number, arch = AUDIT_ARCH_X86_64): number {
+  let acc = 0;
+  for (let pc = 0; pc < program.length; pc++) {
+    const { code, jt, jf, k } = program[pc]!;
+    if (code === 0x20) acc = k === 0 ? nr : k === 4 ? arch : Number.NaN;
+    else if (code === 0x15) pc += acc === k ? jt : jf;
+    else if (code === 0x35) pc += acc >= k ? jt : jf;
+    else if (code === 0x06) return k;
+    else throw new Error(`unexpected opcode ${code}`);
+  }
+  throw new Error("fell off the end of the program");
+}
+
+const DENIED_ALWAYS = Object.entries(DENIED_SYSCALLS);
+const DENIED_WITHOUT_CGROUP = Object.entries(UNACCOUNTED_MEMORY_SYSCALLS);
+
+describe("the seccomp program", () => {
+  const strict = seccompProgram({ denyUnaccountedMemory: true });
+  const cgroup = seccompProgram({ denyUnaccountedMemory: false });
+
+  it.each([...DENIED_ALWAYS, ...DENIED_WITHOUT_CGROUP])("denies %s (%i) with EPERM", (_name, nr) => {
+    expect(evaluate(strict, nr)).toBe(SECCOMP_RET_ERRNO | EPERM);
+  });
+
+  it("allows memfd_create and shmget when a memory cgroup accounts for the run, and denies the rest", () => {
+    for (const [, nr] of DENIED_WITHOUT_CGROUP) expect(evaluate(cgroup, nr)).toBe(SECCOMP_RET_ALLOW);
+    for (const [, nr] of DENIED_ALWAYS) expect(evaluate(cgroup, nr)).toBe(SECCOMP_RET_ERRNO | EPERM);
+  });
+
+  it("allows ordinary calls, answers clone3 ENOSYS (so libc uses clone), denies other ABIs", () => {
+    // read, write, mmap, getpid, clone, execve, wait4, prlimit64
+    for (const nr of [0, 1, 9, 39, 56, 59, 61, 302]) expect(evaluate(strict, nr)).toBe(SECCOMP_RET_ALLOW);
+    expect(evaluate(strict, 435)).toBe(SECCOMP_RET_ERRNO | ENOSYS);
+    expect(evaluate(strict, 39, AUDIT_ARCH_I386)).toBe(SECCOMP_RET_ERRNO | EPERM); // i386 getpid via int 0x80
+    expect(evaluate(strict, 0x40000000 + 39)).toBe(SECCOMP_RET_ERRNO | EPERM); // x32 getpid
+  });
+
+  it("encodes struct sock_filter (8 bytes: code, jt, jf, k; little-endian)", () => {
+    const bytes = seccompFilter({ denyUnaccountedMemory: true });
+    expect(bytes.length).toBe(strict.length * 8);
+    expect(bytes.readUInt16LE(0)).toBe(0x20);
+    expect(bytes.readUInt32LE(4)).toBe(4); // first: load the architecture
+    expect(bytes.readUInt32LE(12)).toBe(AUDIT_ARCH_X86_64);
+  });
+
+  it("refuses to build a filter for another architecture", () => {
+    expect(() => seccompProgram({ denyUnaccountedMemory: true }, "arm64")).toThrow(UnsupportedArchitecture);
+  });
+
+  const header = "/usr/include/x86_64-linux-gnu/asm/unistd_64.h";
+  it.skipIf(!existsSync(header))("uses the kernel's x86_64 numbers", () => {
+    const text = readFileSync(header, "utf8");
+    for (const [name, nr] of [...DENIED_ALWAYS, ...DENIED_WITHOUT_CGROUP]) {
+      expect(new RegExp(`^#define __NR_${name} (\\d+)$`, "m").exec(text)?.[1], name).toBe(String(nr));
+    }
+  });
+});
+
+/** A program that makes system call `nr` with zero arguments and prints the errno it got (0: none). */
+function syscallProbe(nr: number): string {
+  return [
+    "import ctypes",
+    "libc = ctypes.CDLL(None, use_errno=True)",
+    `r = libc.syscall(${nr}, 0, 0, 0, 0, 0, 0)`,
+    "print(ctypes.get_errno() if r == -1 else 0)",
+  ].join("\n");
+}
+
+describe.each(["rlimit", "cgroup"] as const)("in a sandbox with %s memory accounting", (mode) => {
+  let sandbox: CodeSandbox | undefined;
+  beforeAll(async () => {
+    const probe = new CodeSandbox({ concurrency: 1, uidBase: 61_200 });
+    if (mode === "cgroup" && probe.memoryAccounting.mode !== "cgroup") return;
+    sandbox = await CodeSandbox.start({ concurrency: 2, uidBase: 61_200, memoryAccounting: mode });
+  });
+  afterAll(() => {
+    sandbox = undefined;
+  });
+  const run = async (code: string) => {
+    if (sandbox === undefined) return undefined;
+    return sandbox.run({ code, language: "python" });
+  };
+
+  it.each(DENIED_ALWAYS)("%s (%i) fails with EPERM", async (_name, nr) => {
+    const result = await run(syscallProbe(nr));
+    if (result === undefined) return; // no memory cgroup on this host (the rlimit runs cover the filter)
+    expect(result).toMatchObject({ status: "ok", stdout: `${EPERM}\n` });
+  });
+
+  it.each(DENIED_WITHOUT_CGROUP)(`%s (%i): ${mode === "rlimit" ? "EPERM" : "allowed"}`, async (_name, nr) => {
+    const result = await run(
+      nr === UNACCOUNTED_MEMORY_SYSCALLS.memfd_create
+        ? "import os\ntry:\n    os.memfd_create('x')\n    print(0)\nexcept OSError as e:\n    print(e.errno)"
+        : "import ctypes\nlibc = ctypes.CDLL(None, use_errno=True)\nr = libc.shmget(0, 4096, 0o1600)\nprint(ctypes.get_errno() if r == -1 else 0)",
+    );
+    if (result === undefined) return;
+    expect(result).toMatchObject({ status: "ok", stdout: mode === "rlimit" ? `${EPERM}\n` : "0\n" });
+  });
+
+  it("runs under the filter (Seccomp: 2), and threads and subprocesses still work", async () => {
+    const result = await run(
+      [
+        "import subprocess, threading",
+        "print(open('/proc/self/status').read().split('Seccomp:')[1].split()[0])",
+        "t = threading.Thread(target=lambda: print('thread'))",
+        "t.start(); t.join()",
+        "print(subprocess.run(['echo', 'child'], capture_output=True, text=True).stdout.strip())",
+      ].join("\n"),
+    );
+    if (result === undefined) return;
+    expect(result).toMatchObject({ status: "ok", stdout: "2\nthread\nchild\n" });
+  });
+});
