@@ -24,7 +24,8 @@ describe("docs/tools.md", () => {
     expect(stated(calc, /one expression of at most ([\d,]+) characters/)).toBe(MAX_EXPRESSION_LENGTH);
     expect(stated(calc, /results of at most ([\d,]+) elements/)).toBe(MAX_RESULT_ELEMENTS);
     expect(stated(calc, /a (\d+) MiB heap/)).toBe(EVALUATOR_DEFAULTS.maxHeapMb);
-    expect(stated(calc, /and a (\d+) s limit/) * 1000).toBe(EVALUATOR_DEFAULTS.timeoutMs);
+    expect(stated(calc, /`--timeout-ms MS`, default (\d+) s/) * 1000).toBe(EVALUATOR_DEFAULTS.timeoutMs);
+    expect(stated(calc, /time limit of (\d+) ms/)).toBe(EVALUATOR_DEFAULTS.timeoutMs);
     expect(stated(calc, /with (\d+) significant digits/)).toBe(BIGNUMBER_PRECISION);
   });
 
