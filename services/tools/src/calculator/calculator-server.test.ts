@@ -74,4 +74,53 @@ describe("calculator tool server", () => {
     const after = await client.callTool({ name: "calculate", arguments: { expression: "2 ^ 10" } });
     expect(after.structuredContent).toEqual({ result: 1024, expression: "2 ^ 10" });
   });
+
+  it("never shows a function's source", async () => {
+    const call = async (expression: string) => {
+      const result = await client.callTool({ name: "calculate", arguments: { expression } });
+      return (result.content as { text: string }[])[0]?.text ?? "";
+    };
+    for (const expression of [
+      "cos.toString()",
+      'cos["toString"]()',
+      "sqrt.toString()",
+      "evaluate.toString()",
+    ]) {
+      expect(await call(expression)).toBe('No access to method "toString"');
+    }
+    expect(await call("cos")).toBe("The result is a function, not a value");
+    expect(await call("cos.valueOf()")).toBe("The result is a function, not a value");
+    expect(await call("cos.syntax")).toBe('No access to property "syntax"');
+    expect(await call("string(cos)")).toBe("string(cos) = function cos");
+    expect(await call("string(map)")).toBe("string(map) = function map");
+    expect(await call("cos.toLocaleString()")).toBe("cos.toLocaleString() = function cos");
+    expect(await call("string([cos, add])")).toBe('string([cos, add]) = ["function cos", "function add"]');
+    expect(await call("map([0], cos)")).toBe("map([0], cos) = [1]");
+  });
+});
+
+describe("calculator tool server limits", () => {
+  it("answers past-deadline expressions with a typed error and keeps serving", async () => {
+    const serving = await createCalculatorServer({ timeoutMs: 200, workers: 2 }).serveHttp({ port: 0 });
+    const client = await connectHttp(serving.url, "2025-11-25");
+    try {
+      const expression = Array.from({ length: 30 }, () => "isPrime(9007199254740881)").join(" + ");
+      expect(await client.callTool({ name: "calculate", arguments: { expression } })).toMatchObject({
+        isError: true,
+        content: [{ type: "text", text: "The expression exceeded the time limit of 200 ms" }],
+      });
+      const after = await client.callTool({ name: "calculate", arguments: { expression: "2+2" } });
+      expect(after.structuredContent).toEqual({ result: 4, expression: "2+2" });
+    } finally {
+      await client.close();
+      await serving.close();
+    }
+  }, 60_000);
+
+  it("takes --workers and --timeout-ms, and refuses bad values", async () => {
+    const entry = toolServers.calculator;
+    expect((await entry?.create({ workers: "2", "timeout-ms": "500" }))?.name).toBe("calculator");
+    expect(() => entry?.create({ workers: "0" })).toThrow("workers:");
+    expect(() => entry?.create({ "timeout-ms": "soon" })).toThrow("--timeout-ms must be a whole number");
+  });
 });
