@@ -2,7 +2,7 @@
 // against the constant the server uses, so the doc cannot drift.
 import { readDoc } from "@rlfactory/test-support/markdown";
 import { describe, expect, it } from "vitest";
-import { EVALUATOR_DEFAULTS } from "./calculator/isolated-evaluator.ts";
+import { EVALUATOR_DEFAULTS, START_ATTEMPTS } from "./calculator/isolated-evaluator.ts";
 import {
   BIGNUMBER_PRECISION,
   MAX_EXPRESSION_LENGTH,
@@ -26,6 +26,7 @@ describe("docs/tools.md", () => {
     expect(stated(calc, /a (\d+) MiB heap/)).toBe(EVALUATOR_DEFAULTS.maxHeapMb);
     expect(stated(calc, /`--timeout-ms MS`, default (\d+) s/) * 1000).toBe(EVALUATOR_DEFAULTS.timeoutMs);
     expect(stated(calc, /time limit of (\d+) ms/)).toBe(EVALUATOR_DEFAULTS.timeoutMs);
+    expect(stated(calc, /a fresh worker \((\d+) tries in all\)/)).toBe(START_ATTEMPTS);
     expect(stated(calc, /with (\d+) significant digits/)).toBe(BIGNUMBER_PRECISION);
   });
 

@@ -80,14 +80,10 @@ describe("calculator tool server", () => {
       const result = await client.callTool({ name: "calculate", arguments: { expression } });
       return (result.content as { text: string }[])[0]?.text ?? "";
     };
-    for (const expression of [
-      "cos.toString()",
-      'cos["toString"]()',
-      "sqrt.toString()",
-      "evaluate.toString()",
-    ]) {
-      expect(await call(expression)).toBe('No access to method "toString"');
-    }
+    expect(await call("cos.toString()")).toBe("cos.toString() = function cos");
+    expect(await call('cos["toString"]()')).toBe('cos["toString"]() = function cos');
+    expect(await call("sqrt.toString()")).toBe("sqrt.toString() = function sqrt");
+    expect(await call("cos.toString")).toBe('Cannot access method "toString" as a property');
     expect(await call("cos")).toBe("The result is a function, not a value");
     expect(await call("cos.valueOf()")).toBe("The result is a function, not a value");
     expect(await call("cos.syntax")).toBe('No access to property "syntax"');
@@ -96,6 +92,15 @@ describe("calculator tool server", () => {
     expect(await call("cos.toLocaleString()")).toBe("cos.toLocaleString() = function cos");
     expect(await call("string([cos, add])")).toBe('string([cos, add]) = ["function cos", "function add"]');
     expect(await call("map([0], cos)")).toBe("map([0], cos) = [1]");
+    // The disabled functions are anonymous stubs: their name is not even shown.
+    expect(await call("evaluate.toString()")).toBe("evaluate.toString() = function");
+  });
+
+  it("computes exact fractions and 64-digit decimals on a worker that has just started", async () => {
+    const call = async (expression: string, number: string) =>
+      (await client.callTool({ name: "calculate", arguments: { expression, number } })).structuredContent;
+    expect(await call("1/3 + 1/6", "fraction")).toEqual({ result: "1/2", expression: "1/3 + 1/6" });
+    expect(await call("0.1 + 0.2", "bignumber")).toEqual({ result: "0.3", expression: "0.1 + 0.2" });
   });
 });
 

@@ -1,7 +1,10 @@
 // The calculator's worker pool: expressions run side by side, each with its own deadline, and a caller
 // that gives up frees its worker. Order and counts only: no timings are asserted.
+import { all, create } from "mathjs";
 import { afterEach, describe, expect, it } from "vitest";
-import { IsolatedEvaluator } from "./isolated-evaluator.ts";
+import type { NumberMode } from "./evaluation-messages.ts";
+import { EVALUATOR_DEFAULTS, IsolatedEvaluator, START_ATTEMPTS } from "./isolated-evaluator.ts";
+import { evaluateExpression } from "./math-evaluator.ts";
 
 /** Many seconds of CPU in one expression (trial division of the largest prime below 2^53, 30 times). */
 const EXPENSIVE = Array.from({ length: 30 }, () => "isPrime(9007199254740881)").join(" + ");
@@ -24,20 +27,20 @@ describe("IsolatedEvaluator pool", { timeout: 60_000 }, () => {
         return outcome;
       }),
     );
-    expect(evaluator.stats()).toEqual({ workers: 3, busy: 2, queued: 0 });
+    expect(evaluator.stats()).toMatchObject({ workers: 3, busy: 2, queued: 0 });
 
     const cheap = await evaluator.evaluate("2+2");
     settled.push("cheap");
     expect(cheap).toEqual({ ok: true, result: 4 });
     expect(settled).toEqual(["cheap"]);
-    expect(evaluator.stats()).toEqual({ workers: 3, busy: 2, queued: 0 });
+    expect(evaluator.stats()).toMatchObject({ workers: 3, busy: 2, queued: 0 });
 
     for (const caller of callers) caller.abort();
     expect(await Promise.all(expensive)).toEqual([
       { ok: false, error: "The evaluation was cancelled" },
       { ok: false, error: "The evaluation was cancelled" },
     ]);
-    expect(evaluator.stats()).toEqual({ workers: 3, busy: 0, queued: 0 });
+    expect(evaluator.stats()).toMatchObject({ workers: 3, busy: 0, queued: 0 });
     expect(await evaluator.evaluate("3*3")).toEqual({ ok: true, result: 9 });
   });
 
@@ -58,7 +61,7 @@ describe("IsolatedEvaluator pool", { timeout: 60_000 }, () => {
       order.push("2+2");
       return o;
     });
-    expect(evaluator.stats()).toEqual({ workers: 1, busy: 1, queued: 2 });
+    expect(evaluator.stats()).toMatchObject({ workers: 1, busy: 1, queued: 2 });
     caller.abort();
     expect(await Promise.all([expensive, first, second])).toEqual([
       { ok: false, error: "The evaluation was cancelled" },
@@ -75,7 +78,7 @@ describe("IsolatedEvaluator pool", { timeout: 60_000 }, () => {
     expect(late).toEqual({ ok: false, error: "The expression exceeded the time limit of 200 ms" });
     expect(cheap).toEqual({ ok: true, result: 1024 });
     expect(await evaluator.evaluate("7*6")).toEqual({ ok: true, result: 42 });
-    expect(evaluator.stats()).toEqual({ workers: 2, busy: 0, queued: 0 });
+    expect(evaluator.stats()).toMatchObject({ workers: 2, busy: 0, queued: 0 });
   });
 
   it("drops a queued expression whose caller gives up before a worker is free", async () => {
@@ -93,5 +96,82 @@ describe("IsolatedEvaluator pool", { timeout: 60_000 }, () => {
 
   it("refuses a pool without workers", () => {
     expect(() => new IsolatedEvaluator({ workers: 0 })).toThrow("workers must be a positive integer");
+  });
+});
+
+/** One simple expression per number mode, with its answer. */
+const SIMPLE: { expression: string; mode: NumberMode; result: number | string }[] = [
+  { expression: "2+2", mode: "number", result: 4 },
+  { expression: "1/3 + 1/6", mode: "fraction", result: "1/2" },
+  { expression: "0.1 + 0.2", mode: "bignumber", result: "0.3" },
+];
+
+describe("IsolatedEvaluator fresh workers", { timeout: 120_000 }, () => {
+  it("answers simple expressions of every number mode on fresh workers, many at once, without replacing a worker", async () => {
+    // Every round starts a new pool, so each expression lands on a worker that has just loaded.
+    for (let round = 0; round < 2; round++) {
+      const pool = new IsolatedEvaluator({ workers: 4 });
+      try {
+        const cases = Array.from({ length: 12 }, (_, i) => SIMPLE[i % SIMPLE.length]!);
+        const outcomes = await Promise.all(cases.map((c) => pool.evaluate(c.expression, undefined, c.mode)));
+        expect(outcomes).toEqual(cases.map((c) => ({ ok: true, result: c.result })));
+        // No worker ran out of memory or failed to start: the four first started are still serving.
+        expect(pool.stats()).toMatchObject({ workersStarted: 4, startFailures: 0, busy: 0, queued: 0 });
+      } finally {
+        await pool.close();
+      }
+    }
+  });
+
+  it("keeps a worker's heap far below its cap with every function of every number mode built", async () => {
+    const pool = new IsolatedEvaluator({ workers: 1 });
+    try {
+      // Every name an expression can reference (mathjs builds its functions on first use).
+      const names = Object.keys(create(all!, {})).filter((name) => {
+        try {
+          return evaluateExpression(`typeOf(${name})`) === "function";
+        } catch {
+          return false;
+        }
+      });
+      expect(names.length).toBeGreaterThan(200);
+      // As few expressions as fit the length limit: size([typeOf(abs), typeOf(acos), ...]).
+      const expressions = [""];
+      for (const name of names) {
+        const item = `typeOf(${name})`;
+        const last = expressions.at(-1)!;
+        if (last.length + item.length > 900) expressions.push(item);
+        else expressions[expressions.length - 1] = last === "" ? item : `${last}, ${item}`;
+      }
+      const failures: string[] = [];
+      for (const mode of ["number", "fraction", "bignumber"] as const) {
+        for (const list of expressions) {
+          const outcome = await pool.evaluate(`size([${list}])`, undefined, mode);
+          if (!outcome.ok) failures.push(`${mode}: ${outcome.error}`);
+        }
+      }
+      expect(failures).toEqual([]);
+      const stats = pool.stats();
+      expect(stats).toMatchObject({ workersStarted: 1, startFailures: 0 });
+      // V8 stops a worker whose heap stays above 80% of its cap; half leaves the expressions room.
+      expect(stats.heapUsedMb).toBeGreaterThan(0);
+      expect(stats.heapUsedMb).toBeLessThan(EVALUATOR_DEFAULTS.maxHeapMb / 2);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("answers a worker that cannot start as the server's failure, never the expression's", async () => {
+    // A heap too small to load mathjs: every worker dies before it is ready.
+    const pool = new IsolatedEvaluator({ workers: 1, maxHeapMb: 8 });
+    try {
+      expect(await pool.evaluate("2+2")).toEqual({
+        ok: false,
+        error: "The calculator could not start an evaluation worker; try again later",
+      });
+      expect(pool.stats()).toMatchObject({ startFailures: START_ATTEMPTS, workersStarted: START_ATTEMPTS });
+    } finally {
+      await pool.close();
+    }
   });
 });

@@ -3,6 +3,13 @@
 // loop or hold up other callers' expressions. Expressions wait in one FIFO queue for a free worker; an
 // expression past its deadline (or out of memory, or cancelled by its caller) has its worker
 // terminated, and a fresh worker takes that slot.
+//
+// A worker that dies before it is ready (while loading mathjs) is the server's problem, never the
+// expression's: the expression waits for another fresh worker (START_ATTEMPTS in all), and only an
+// out-of-memory while the expression itself runs is answered as the expression needing too much
+// memory. The heap cap is set well above what a loaded worker holds (about 40 MiB with every number
+// mode built; stats().heapUsedMb shows it): V8 gives up on a heap that stays above 80% of its cap
+// after repeated full collections, so a cap close to the loaded size fails ordinary expressions.
 
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
@@ -12,14 +19,14 @@ import { EvaluationReply, WorkerReady } from "./evaluation-messages.ts";
 /** The limits of the pool unless options say otherwise (docs/tools.md states them). */
 export const EVALUATOR_DEFAULTS = {
   timeoutMs: 2_000,
-  maxHeapMb: 64,
+  maxHeapMb: 256,
   workers: Math.max(1, Math.min(4, availableParallelism())),
 } as const;
 
 export interface IsolatedEvaluatorOptions {
   /** Deadline of one expression, from when a ready worker takes it; default 2 s. */
   timeoutMs?: number;
-  /** Old-generation heap cap of each worker; default 64 MiB. */
+  /** Old-generation heap cap of each worker; default 256 MiB. */
   maxHeapMb?: number;
   /** Worker threads evaluating at once; default min(4, available cores). */
   workers?: number;
@@ -32,6 +39,12 @@ export interface EvaluatorStats {
   workers: number;
   busy: number;
   queued: number;
+  /** Workers started since the pool was made, replacements included. */
+  workersStarted: number;
+  /** Workers that died before they were ready (each retried on a fresh worker). */
+  startFailures: number;
+  /** The largest JS heap in use (MiB) a live worker last reported, or 0 before any is ready. */
+  heapUsedMb: number;
 }
 
 interface EvaluationWorker {
@@ -39,6 +52,8 @@ interface EvaluationWorker {
   /** Resolves once the worker has loaded mathjs; rejects if it dies first. */
   ready: Promise<void>;
   loaded: boolean;
+  /** The heap in use the worker last reported (when ready, then with each reply). */
+  heapUsedMb: number;
 }
 
 interface Job {
@@ -55,6 +70,10 @@ interface Slot {
 
 const WORKER_URL = new URL("./evaluator-worker.ts", import.meta.url);
 const FAILED = "The expression could not be evaluated";
+const OUT_OF_MEMORY = "The expression needs too much memory";
+const NO_WORKER = "The calculator could not start an evaluation worker; try again later";
+/** Fresh workers an expression tries before it is answered NO_WORKER. */
+export const START_ATTEMPTS = 3;
 const CANCELLED = "The evaluation was cancelled";
 
 export class IsolatedEvaluator {
@@ -65,6 +84,8 @@ export class IsolatedEvaluator {
   private readonly queue: Job[] = [];
   private nextId = 0;
   private closed = false;
+  private workersStarted = 0;
+  private startFailures = 0;
 
   constructor(opts: IsolatedEvaluatorOptions = {}) {
     this.timeoutMs = opts.timeoutMs ?? EVALUATOR_DEFAULTS.timeoutMs;
@@ -102,6 +123,9 @@ export class IsolatedEvaluator {
       workers: this.workers,
       busy: this.slots.filter((slot) => slot.busy).length,
       queued: this.queue.length,
+      workersStarted: this.workersStarted,
+      startFailures: this.startFailures,
+      heapUsedMb: Math.max(0, ...this.slots.map((slot) => slot.current?.heapUsedMb ?? 0)),
     };
   }
 
@@ -159,13 +183,17 @@ export class IsolatedEvaluator {
     worker.stdout.on("data", (chunk: Buffer) => process.stderr.write(chunk));
     // An idle worker must not keep the process alive (a stdio server exits when stdin closes).
     worker.unref();
+    this.workersStarted++;
     const spawned: EvaluationWorker = {
       worker,
       loaded: false,
+      heapUsedMb: 0,
       ready: new Promise<void>((resolve, reject) => {
         const onMessage = (raw: unknown) => {
-          if (!WorkerReady.safeParse(raw).success) return;
+          const ready = WorkerReady.safeParse(raw);
+          if (!ready.success) return;
           worker.off("message", onMessage);
+          spawned.heapUsedMb = ready.data.heapUsedMb;
           resolve();
         };
         worker.on("message", onMessage);
@@ -204,15 +232,28 @@ export class IsolatedEvaluator {
     slot.busy = false;
   }
 
-  private async run(slot: Slot, job: Job): Promise<EvaluationOutcome> {
-    slot.current ??= this.spawn(slot);
-    const spawned = slot.current;
-    try {
-      await spawned.ready;
-    } catch {
-      this.replace(slot, spawned);
-      return { ok: false, error: FAILED };
+  /**
+   * The slot's worker once it is ready, starting fresh ones while they die before they are ready
+   * (START_ATTEMPTS in all); undefined if none became ready.
+   */
+  private async readyWorker(slot: Slot): Promise<EvaluationWorker | undefined> {
+    for (let attempt = 1; attempt <= START_ATTEMPTS && !this.closed; attempt++) {
+      slot.current ??= this.spawn(slot);
+      const spawned = slot.current;
+      try {
+        await spawned.ready;
+        return spawned;
+      } catch {
+        this.startFailures++;
+        this.replace(slot, spawned);
+      }
     }
+    return undefined;
+  }
+
+  private async run(slot: Slot, job: Job): Promise<EvaluationOutcome> {
+    const spawned = await this.readyWorker(slot);
+    if (spawned === undefined) return { ok: false, error: this.closed ? FAILED : NO_WORKER };
     const { worker } = spawned;
     const { signal } = job;
     if (signal?.aborted === true) return { ok: false, error: CANCELLED };
@@ -230,6 +271,7 @@ export class IsolatedEvaluator {
       const onMessage = (raw: unknown) => {
         const reply = EvaluationReply.safeParse(raw);
         if (!reply.success || reply.data.id !== id) return;
+        spawned.heapUsedMb = reply.data.heapUsedMb;
         finish(
           reply.data.ok ? { ok: true, result: reply.data.result } : { ok: false, error: reply.data.error },
           false,
@@ -237,7 +279,7 @@ export class IsolatedEvaluator {
       };
       const onError = (error: Error & { code?: string }) => {
         const outOfMemory = error.code === "ERR_WORKER_OUT_OF_MEMORY";
-        finish({ ok: false, error: outOfMemory ? "The expression needs too much memory" : FAILED }, true);
+        finish({ ok: false, error: outOfMemory ? OUT_OF_MEMORY : FAILED }, true);
       };
       const onExit = () => finish({ ok: false, error: FAILED }, true);
       // The caller went away: stop the work rather than let it hold a worker to its deadline.

@@ -4,10 +4,10 @@
 // (import, createUnit, evaluate, parse, simplify, derivative, ...) are replaced by stubs that throw,
 // so expressions cannot reach them. On top of that, expressions may not assign variables or
 // define functions (no recursion: an expression is a single formula), and results must be values
-// of bounded size, and no function's source is ever shown (see hideFunctionSource). CPU and memory
-// bounds are enforced around this, by the isolated evaluator's worker pool.
+// of bounded size. CPU and memory bounds, and hiding function source (hidden-function-source.ts),
+// are enforced around this, in the isolated evaluator's worker threads.
 import { all, create, type MathJsInstance, type MathNode } from "mathjs";
-import type { NumberMode } from "./evaluation-messages.ts";
+import { NumberMode } from "./evaluation-messages.ts";
 
 export const MAX_EXPRESSION_LENGTH = 1_000;
 export const MAX_RESULT_ELEMENTS = 1_000;
@@ -72,31 +72,15 @@ function instance(mode: NumberMode): Instance {
       ),
       { override: true },
     );
-    hideFunctionSource(math);
     found = { math, parse };
     instances.set(mode, found);
   }
   return found;
 }
 
-/**
- * Gives every function an expression can name (in the namespace and in the transformed namespace the
- * parser resolves symbols from) its own `toString` that answers its name only, so `string(cos)` shows
- * `function cos`, never internal source. mathjs refuses a method call that shadows a native method, so
- * `cos.toString()` is refused outright.
- */
-function hideFunctionSource(m: MathJsInstance): void {
-  const namespaces = [
-    m,
-    (m as unknown as { expression: { mathWithTransform: object } }).expression.mathWithTransform,
-  ];
-  for (const namespace of namespaces) {
-    for (const [name, value] of Object.entries(namespace)) {
-      if (typeof value !== "function") continue;
-      const shown = `function ${name}`;
-      Object.defineProperty(value, "toString", { value: () => shown, enumerable: false, configurable: true });
-    }
-  }
+/** Builds the restricted instance of every number mode now rather than on an expression's first use. */
+export function prepareNumberModes(): void {
+  for (const mode of NumberMode.options) instance(mode);
 }
 
 const math = instance("number").math;
