@@ -10,6 +10,11 @@
 // memory. The heap cap is set well above what a loaded worker holds (about 40 MiB with every number
 // mode built; stats().heapUsedMb shows it): V8 gives up on a heap that stays above 80% of its cap
 // after repeated full collections, so a cap close to the loaded size fails ordinary expressions.
+//
+// Not piscina: it hands tasks to its first workers before they have loaded, fails a task on a worker
+// that dies while loading with that worker's error (an out-of-memory while loading mathjs would read
+// as the expression's), stops replacing workers for good after one such failure, and has no deadline
+// counted from when a worker takes the expression.
 
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
