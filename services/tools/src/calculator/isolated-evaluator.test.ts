@@ -154,9 +154,10 @@ describe("IsolatedEvaluator fresh workers", { timeout: 120_000 }, () => {
       expect(failures).toEqual([]);
       const stats = pool.stats();
       expect(stats).toMatchObject({ workersStarted: 1, startFailures: 0 });
-      // V8 stops a worker whose heap stays above 80% of its cap; half leaves the expressions room.
+      // V8 stops a worker whose heap stays above 80% of its cap across full collections; what the
+      // worker reports includes garbage not yet collected, so it is an upper bound of what it keeps.
       expect(stats.heapUsedMb).toBeGreaterThan(0);
-      expect(stats.heapUsedMb).toBeLessThan(EVALUATOR_DEFAULTS.maxHeapMb / 2);
+      expect(stats.heapUsedMb).toBeLessThan(EVALUATOR_DEFAULTS.maxHeapMb * 0.8);
     } finally {
       await pool.close();
     }
