@@ -2,7 +2,7 @@
 // against the constant the server uses, so the doc cannot drift.
 import { readDoc } from "@rlfactory/test-support/markdown";
 import { describe, expect, it } from "vitest";
-import { EVALUATOR_DEFAULTS } from "./calculator/isolated-evaluator.ts";
+import { EVALUATOR_DEFAULTS, START_ATTEMPTS } from "./calculator/isolated-evaluator.ts";
 import {
   BIGNUMBER_PRECISION,
   MAX_EXPRESSION_LENGTH,
@@ -25,7 +25,9 @@ describe("docs/tools.md", () => {
     expect(stated(calc, /one expression of at most ([\d,]+) characters/)).toBe(MAX_EXPRESSION_LENGTH);
     expect(stated(calc, /results of at most ([\d,]+) elements/)).toBe(MAX_RESULT_ELEMENTS);
     expect(stated(calc, /a (\d+) MiB heap/)).toBe(EVALUATOR_DEFAULTS.maxHeapMb);
-    expect(stated(calc, /and a (\d+) s limit/) * 1000).toBe(EVALUATOR_DEFAULTS.timeoutMs);
+    expect(stated(calc, /`--timeout-ms MS`, default (\d+) s/) * 1000).toBe(EVALUATOR_DEFAULTS.timeoutMs);
+    expect(stated(calc, /time limit of (\d+) ms/)).toBe(EVALUATOR_DEFAULTS.timeoutMs);
+    expect(stated(calc, /a fresh worker \((\d+) tries in all\)/)).toBe(START_ATTEMPTS);
     expect(stated(calc, /with (\d+) significant digits/)).toBe(BIGNUMBER_PRECISION);
   });
 

@@ -1,4 +1,5 @@
-// The `calculator` tool server: one tool, `calculate`, evaluating a math expression with mathjs.
+// The `calculator` tool server: one tool, `calculate`, evaluating a math expression with mathjs in a
+// pool of worker threads, each expression with its own deadline.
 import { createToolServer, defineTool, ToolError, type ToolServer } from "@rlfactory/toolkit";
 import { z } from "zod";
 import { NumberMode } from "./evaluation-messages.ts";
@@ -7,7 +8,8 @@ import { formatResult, MAX_EXPRESSION_LENGTH } from "./math-evaluator.ts";
 
 export function createCalculatorServer(opts: IsolatedEvaluatorOptions = {}): ToolServer {
   const evaluator = new IsolatedEvaluator(opts);
-  evaluator.warmUp();
+  // One worker up front (a server that is never called stays small); the rest start on demand.
+  void evaluator.warmUp(1);
   const calculate = defineTool({
     name: "calculate",
     title: "Calculator",

@@ -12,11 +12,20 @@ export const EvaluationRequest = z.object({
 });
 export type EvaluationRequest = z.infer<typeof EvaluationRequest>;
 
+/** The worker's JS heap in use (MiB, garbage included) when it answered or became ready. */
+const heapUsedMb = z.number().nonnegative();
+
 export const EvaluationReply = z.discriminatedUnion("ok", [
-  z.object({ id: z.number().int(), ok: z.literal(true), result: z.union([z.number(), z.string()]) }),
-  z.object({ id: z.number().int(), ok: z.literal(false), error: z.string() }),
+  z.object({
+    id: z.number().int(),
+    ok: z.literal(true),
+    result: z.union([z.number(), z.string()]),
+    heapUsedMb,
+  }),
+  z.object({ id: z.number().int(), ok: z.literal(false), error: z.string(), heapUsedMb }),
 ]);
 export type EvaluationReply = z.infer<typeof EvaluationReply>;
 
-/** Posted once by the worker when mathjs is loaded and it can take requests. */
-export const WorkerReady = z.object({ ready: z.literal(true) });
+/** Posted once by the worker when mathjs is loaded (every number mode) and it can take requests. */
+export const WorkerReady = z.object({ ready: z.literal(true), heapUsedMb });
+export type WorkerReady = z.infer<typeof WorkerReady>;

@@ -4,9 +4,10 @@
 // (import, createUnit, evaluate, parse, simplify, derivative, ...) are replaced by stubs that throw,
 // so expressions cannot reach them. On top of that, expressions may not assign variables or
 // define functions (no recursion: an expression is a single formula), and results must be values
-// of bounded size. CPU and memory bounds are enforced around this, by the isolated evaluator.
+// of bounded size. CPU and memory bounds, and hiding function source (hidden-function-source.ts),
+// are enforced around this, in the isolated evaluator's worker threads.
 import { all, create, type MathJsInstance, type MathNode } from "mathjs";
-import type { NumberMode } from "./evaluation-messages.ts";
+import { NumberMode } from "./evaluation-messages.ts";
 
 export const MAX_EXPRESSION_LENGTH = 1_000;
 export const MAX_RESULT_ELEMENTS = 1_000;
@@ -75,6 +76,11 @@ function instance(mode: NumberMode): Instance {
     instances.set(mode, found);
   }
   return found;
+}
+
+/** Builds the restricted instance of every number mode now rather than on an expression's first use. */
+export function prepareNumberModes(): void {
+  for (const mode of NumberMode.options) instance(mode);
 }
 
 const math = instance("number").math;
