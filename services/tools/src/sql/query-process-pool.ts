@@ -1,23 +1,45 @@
 // A small pool of query processes (query-process.ts, forked with IPC). Each runs one job at a
-// time; further jobs wait in order for a free process. A job that runs past its time limit, or
-// whose caller cancels it, has its process killed (SIGKILL: the only sure way to stop a
-// synchronous SQLite call) and replaced on demand, so the pool keeps answering other calls.
+// time; further jobs wait in a fair queue (fair-queue.ts: round-robin across callers, at most
+// `perCaller` processes per caller), so one caller's runaway queries leave processes for others.
+// A job that runs past its time limit, or whose caller cancels it (the caller's deadline), has its
+// process killed (SIGKILL: the only sure way to stop a synchronous SQLite call), logged as "query
+// process stopped", and replaced on demand, so the pool keeps answering other calls.
 import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { ProcessReady, QueryReply, type QueryRequest } from "./query-messages.ts";
+import { type Logger, logger } from "@rlfactory/toolkit";
+import { FairQueue } from "./fair-queue.ts";
+import { withoutHostPaths } from "./host-paths.ts";
+import { type JobPhase, PhaseNotice, ProcessReady, QueryReply, type QueryRequest } from "./query-messages.ts";
 
 export interface QueryProcessPoolOptions {
-  /** Processes running jobs at once; default 2. */
+  /** Processes running jobs at once; default 4. */
   size?: number;
+  /** Jobs of one caller running at once; default half the processes (at least 1). */
+  perCaller?: number;
   /** V8 old-generation heap cap of each process; default 256 MiB. */
   maxHeapMb?: number;
+  /** Where "query process stopped" lines go; default the toolkit's logger. */
+  logger?: Logger;
+}
+
+export interface JobOptions {
+  /** Time limit of the job, or of each step of a multi-step job (see PhaseNotice). */
+  timeoutMs: number;
+  /** Who asked (see caller-identity.ts): jobs are scheduled fairly across callers. */
+  caller: string;
+  /** The caller's cancellation or deadline: a waiting job is dropped, a running one's process killed. */
+  signal?: AbortSignal;
 }
 
 export type JobOutcome =
   | { status: "done"; reply: QueryReply }
-  | { status: "timeout" }
+  /** `phase` and `goldRows`: the step a multi-step job was in, and what it had reported. */
+  | { status: "timeout"; phase?: JobPhase; goldRows?: number }
   | { status: "cancelled" }
   | { status: "crashed"; message: string };
+
+/** Why a process was killed in the middle of a job. */
+export type StopReason = "timeout" | "cancelled";
 
 interface Slot {
   child: ChildProcess;
@@ -28,8 +50,7 @@ interface Slot {
 
 interface Pending {
   request: QueryRequest;
-  timeoutMs: number;
-  signal: AbortSignal | undefined;
+  options: JobOptions;
   resolve: (outcome: JobOutcome) => void;
   onQueuedAbort: () => void;
 }
@@ -51,15 +72,26 @@ function track(child: ChildProcess): void {
 }
 
 export class QueryProcessPool {
-  private readonly size: number;
+  readonly size: number;
+  readonly perCaller: number;
   private readonly maxHeapMb: number;
+  private readonly log: Logger;
   private readonly slots: Slot[] = [];
-  private readonly queue: Pending[] = [];
+  private readonly queue: FairQueue<Pending>;
   private nextId = 0;
+  private readonly stopped: Record<StopReason, number> = { timeout: 0, cancelled: 0 };
 
   constructor(opts: QueryProcessPoolOptions = {}) {
-    this.size = Math.max(1, opts.size ?? 2);
+    this.size = Math.max(1, opts.size ?? 4);
+    this.perCaller = Math.min(this.size, Math.max(1, opts.perCaller ?? Math.floor(this.size / 2)));
     this.maxHeapMb = opts.maxHeapMb ?? 256;
+    this.log = (opts.logger ?? logger).child({ component: "sql-query-pool" });
+    this.queue = new FairQueue(this.perCaller);
+  }
+
+  /** Processes killed in the middle of a job so far, by why. */
+  get stops(): Readonly<Record<StopReason, number>> {
+    return { ...this.stopped };
   }
 
   /** Starts one process ahead of the first job. */
@@ -67,23 +99,20 @@ export class QueryProcessPool {
     if (this.slots.length === 0) this.slots.push(this.spawn());
   }
 
-  run(request: QueryRequest, timeoutMs: number, signal?: AbortSignal): Promise<JobOutcome> {
+  run(request: QueryRequest, options: JobOptions): Promise<JobOutcome> {
+    const { signal, caller } = options;
     if (signal?.aborted === true) return Promise.resolve({ status: "cancelled" });
     return new Promise((resolve) => {
       const pending: Pending = {
         request,
-        timeoutMs,
-        signal,
+        options,
         resolve,
         onQueuedAbort: () => {
-          const index = this.queue.indexOf(pending);
-          if (index === -1) return;
-          this.queue.splice(index, 1);
-          resolve({ status: "cancelled" });
+          if (this.queue.remove(caller, pending)) resolve({ status: "cancelled" });
         },
       };
       signal?.addEventListener("abort", pending.onQueuedAbort, { once: true });
-      this.queue.push(pending);
+      this.queue.push(caller, pending);
       this.pump();
     });
   }
@@ -94,15 +123,17 @@ export class QueryProcessPool {
   }
 
   private pump(): void {
-    while (this.queue.length > 0) {
+    while (this.queue.size > 0) {
       let slot = this.slots.find((s) => !s.busy);
+      if (slot === undefined && this.slots.length >= this.size) return;
+      const next = this.queue.take();
+      if (next === undefined) return;
       if (slot === undefined) {
-        if (this.slots.length >= this.size) return;
         slot = this.spawn();
         this.slots.push(slot);
       }
-      const pending = this.queue.shift()!;
-      pending.signal?.removeEventListener("abort", pending.onQueuedAbort);
+      const pending = next.job;
+      pending.options.signal?.removeEventListener("abort", pending.onQueuedAbort);
       slot.busy = true;
       void this.start(slot, pending);
     }
@@ -149,40 +180,82 @@ export class QueryProcessPool {
   }
 
   private async start(slot: Slot, pending: Pending): Promise<void> {
+    const { request, options } = pending;
+    const { caller, signal, timeoutMs } = options;
+    const settle = (outcome: JobOutcome) => {
+      this.queue.finished(caller);
+      pending.resolve(outcome);
+      this.pump();
+    };
     try {
       await slot.ready;
     } catch (error) {
       this.discard(slot);
-      pending.resolve({
+      settle({
         status: "crashed",
-        message: `the SQL engine could not start: ${(error as Error).message}`,
+        message: `the SQL engine could not start: ${withoutHostPaths((error as Error).message)}`,
       });
-      this.pump();
+      return;
+    }
+    if (signal?.aborted === true) {
+      slot.busy = false;
+      settle({ status: "cancelled" });
       return;
     }
     const { child } = slot;
     const id = this.nextId++;
-    const finish = (outcome: JobOutcome, discardProcess: boolean) => {
+    let phase: JobPhase | undefined;
+    let goldRows: number | undefined;
+    const finish = (outcome: JobOutcome, stop?: StopReason) => {
       clearTimeout(timer);
       child.off("message", onMessage);
       child.off("exit", onExit);
-      pending.signal?.removeEventListener("abort", onAbort);
-      if (discardProcess) this.discard(slot);
-      else slot.busy = false;
-      pending.resolve(outcome);
-      this.pump();
+      signal?.removeEventListener("abort", onAbort);
+      if (stop !== undefined) {
+        this.stopped[stop]++;
+        this.log.info(
+          { worker_pid: child.pid, reason: stop, caller, op: request.op, ...(phase ? { phase } : {}) },
+          "query process stopped",
+        );
+        this.discard(slot);
+      } else slot.busy = false;
+      settle(outcome);
     };
+    const onTimeout = () =>
+      finish(
+        {
+          status: "timeout",
+          ...(phase !== undefined ? { phase } : {}),
+          ...(goldRows !== undefined ? { goldRows } : {}),
+        },
+        "timeout",
+      );
     const onMessage = (raw: unknown) => {
+      const notice = PhaseNotice.safeParse(raw);
+      if (notice.success && notice.data.id === id) {
+        // The next step of a multi-step job: its own time limit starts now.
+        phase = notice.data.phase;
+        goldRows = notice.data.gold_rows ?? goldRows;
+        clearTimeout(timer);
+        timer = setTimeout(onTimeout, timeoutMs);
+        return;
+      }
       const reply = QueryReply.safeParse(raw);
-      if (reply.success && reply.data.id === id) finish({ status: "done", reply: reply.data }, false);
+      if (reply.success && reply.data.id === id) finish({ status: "done", reply: reply.data });
     };
-    const onExit = () =>
-      finish({ status: "crashed", message: "the query process stopped unexpectedly" }, true);
-    const onAbort = () => finish({ status: "cancelled" }, true);
-    const timer = setTimeout(() => finish({ status: "timeout" }, true), pending.timeoutMs);
+    const onExit = () => {
+      // A crash is not a stop we chose: the slot is gone already, nothing to kill.
+      clearTimeout(timer);
+      child.off("message", onMessage);
+      signal?.removeEventListener("abort", onAbort);
+      this.remove(slot);
+      settle({ status: "crashed", message: "the query process stopped unexpectedly" });
+    };
+    const onAbort = () => finish({ status: "cancelled" }, "cancelled");
+    let timer = setTimeout(onTimeout, timeoutMs);
     child.on("message", onMessage);
     child.once("exit", onExit);
-    pending.signal?.addEventListener("abort", onAbort, { once: true });
-    child.send({ id, request: pending.request });
+    signal?.addEventListener("abort", onAbort, { once: true });
+    child.send({ id, request });
   }
 }
