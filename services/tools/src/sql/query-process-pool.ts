@@ -236,6 +236,7 @@ export class QueryProcessPool {
         // The next step of a multi-step job: its own time limit starts now.
         phase = notice.data.phase;
         goldRows = notice.data.gold_rows ?? goldRows;
+        this.log.debug({ worker_pid: child.pid, caller, op: request.op, phase }, "query job step");
         clearTimeout(timer);
         timer = setTimeout(onTimeout, timeoutMs);
         return;
