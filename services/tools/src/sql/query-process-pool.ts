@@ -3,7 +3,8 @@
 // `perCaller` processes per caller), so one caller's runaway queries leave processes for others.
 // A job that runs past its time limit, or whose caller cancels it (the caller's deadline), has its
 // process killed (SIGKILL: the only sure way to stop a synchronous SQLite call), logged as "query
-// process stopped", and replaced on demand, so the pool keeps answering other calls.
+// process stopped", and replaced; one idle process is kept loaded while there is room, so the pool keeps answering
+// other calls at once.
 import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { type Logger, logger } from "@rlfactory/toolkit";
@@ -96,7 +97,7 @@ export class QueryProcessPool {
 
   /** Starts one process ahead of the first job. */
   warmUp(): void {
-    if (this.slots.length === 0) this.slots.push(this.spawn());
+    this.keepSpare();
   }
 
   run(request: QueryRequest, options: JobOptions): Promise<JobOutcome> {
@@ -123,6 +124,11 @@ export class QueryProcessPool {
   }
 
   private pump(): void {
+    this.startWaitingJobs();
+    this.keepSpare();
+  }
+
+  private startWaitingJobs(): void {
     while (this.queue.size > 0) {
       let slot = this.slots.find((s) => !s.busy);
       if (slot === undefined && this.slots.length >= this.size) return;
@@ -137,6 +143,14 @@ export class QueryProcessPool {
       slot.busy = true;
       void this.start(slot, pending);
     }
+  }
+
+  /**
+   * Keeps one idle process loaded while the pool has room, so that a caller arriving while others
+   * keep processes busy (or just had one killed) finds one ready rather than waiting for one to load.
+   */
+  private keepSpare(): void {
+    if (this.slots.length < this.size && this.slots.every((s) => s.busy)) this.slots.push(this.spawn());
   }
 
   private spawn(): Slot {
