@@ -272,5 +272,6 @@ export class QueryProcessPool {
     child.once("exit", onExit);
     signal?.addEventListener("abort", onAbort, { once: true });
     child.send({ id, request });
+    this.log.debug({ worker_pid: child.pid, caller, op: request.op }, "query job started");
   }
 }
