@@ -105,7 +105,7 @@ const scenario: ChaosScenario = {
     const select1Count = bounded ? 5 : 30;
     const runawayCount = 8;
     const verifyRows = 20_000;
-    const deadlineMs = bounded ? 6_000 : 10_000;
+    const deadlineMs = bounded ? 8_000 : 10_000;
     // The server's own time limit is far beyond the deadline: only the deadline can stop the work.
     const serverTimeoutMs = 120_000;
     figures.runaway_queries = runawayCount;

@@ -80,7 +80,6 @@ export class QueryProcessPool {
   private readonly slots: Slot[] = [];
   private readonly queue: FairQueue<Pending>;
   private nextId = 0;
-  private readonly stopped: Record<StopReason, number> = { timeout: 0, cancelled: 0 };
 
   constructor(opts: QueryProcessPoolOptions = {}) {
     this.size = Math.max(1, opts.size ?? 4);
@@ -88,11 +87,6 @@ export class QueryProcessPool {
     this.maxHeapMb = opts.maxHeapMb ?? 256;
     this.log = (opts.logger ?? logger).child({ component: "sql-query-pool" });
     this.queue = new FairQueue(this.perCaller);
-  }
-
-  /** Processes killed in the middle of a job so far, by why. */
-  get stops(): Readonly<Record<StopReason, number>> {
-    return { ...this.stopped };
   }
 
   /** Starts one process ahead of the first job. */
@@ -226,7 +220,6 @@ export class QueryProcessPool {
       child.off("exit", onExit);
       signal?.removeEventListener("abort", onAbort);
       if (stop !== undefined) {
-        this.stopped[stop]++;
         this.log.info(
           { worker_pid: child.pid, reason: stop, caller, op: request.op, ...(phase ? { phase } : {}) },
           "query process stopped",
