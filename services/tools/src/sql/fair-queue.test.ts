@@ -47,6 +47,19 @@ describe("FairQueue", () => {
     expect(drain(queue)).toEqual([]);
   });
 
+  it("counts the waiting jobs that could start now, within each caller's limit", () => {
+    const queue = new FairQueue<string>(2);
+    for (const job of ["1", "2", "3"]) queue.push("a", job);
+    queue.push("b", "1");
+    expect(queue.startable()).toBe(3);
+    expect([queue.take()?.job, queue.take()?.job]).toEqual(["1", "1"]);
+    expect(queue.startable()).toBe(1); // a: 1 running, room for 1 more of its 2 waiting
+    queue.take();
+    expect(queue.startable()).toBe(0);
+    queue.finished("a");
+    expect(queue.startable()).toBe(1);
+  });
+
   it("refuses a limit below 1", () => {
     expect(() => new FairQueue(0)).toThrow(/per-caller limit must be a whole number ≥ 1/);
   });

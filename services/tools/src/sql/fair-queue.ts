@@ -26,6 +26,15 @@ export class FairQueue<T> {
     return n;
   }
 
+  /** Waiting jobs that could start now, each caller's counted up to its room under the limit. */
+  startable(): number {
+    let n = 0;
+    for (const [caller, jobs] of this.waiting) {
+      n += Math.min(jobs.length, Math.max(0, this.perCaller - this.runningOf(caller)));
+    }
+    return n;
+  }
+
   /** Jobs of `caller` running now. */
   runningOf(caller: string): number {
     return this.running.get(caller) ?? 0;

@@ -3,8 +3,9 @@
 // `perCaller` processes per caller), so one caller's runaway queries leave processes for others.
 // A job that runs past its time limit, or whose caller cancels it (the caller's deadline), has its
 // process killed (SIGKILL: the only sure way to stop a synchronous SQLite call), logged as "query
-// process stopped", and replaced; one idle process is kept loaded while there is room, so the pool keeps answering
-// other calls at once.
+// process stopped", and replaced. Jobs start only on loaded processes, and one idle process is kept
+// loaded while there is room, so a caller arriving while others keep processes busy (or just had
+// them killed) is answered at once rather than after a process loads.
 import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { type Logger, logger } from "@rlfactory/toolkit";
@@ -44,8 +45,8 @@ export type StopReason = "timeout" | "cancelled";
 
 interface Slot {
   child: ChildProcess;
-  /** Resolves once the process has loaded SQLite; rejects with why it could not. */
-  ready: Promise<void>;
+  /** Whether the process has loaded SQLite and takes jobs. */
+  loaded: boolean;
   busy: boolean;
 }
 
@@ -55,6 +56,9 @@ interface Pending {
   resolve: (outcome: JobOutcome) => void;
   onQueuedAbort: () => void;
 }
+
+/** Processes loading at once. */
+const MAX_LOADING = 1;
 
 const PROCESS_PATH = fileURLToPath(new URL("./query-process.ts", import.meta.url));
 
@@ -80,6 +84,8 @@ export class QueryProcessPool {
   private readonly slots: Slot[] = [];
   private readonly queue: FairQueue<Pending>;
   private nextId = 0;
+  /** Whether the last process to finish loading failed (then no spare is loaded ahead of jobs). */
+  private loadFailing = false;
 
   constructor(opts: QueryProcessPoolOptions = {}) {
     this.size = Math.max(1, opts.size ?? 4);
@@ -89,9 +95,9 @@ export class QueryProcessPool {
     this.queue = new FairQueue(this.perCaller);
   }
 
-  /** Starts one process ahead of the first job. */
+  /** Starts loading one process ahead of the first job. */
   warmUp(): void {
-    this.keepSpare();
+    this.pump();
   }
 
   run(request: QueryRequest, options: JobOptions): Promise<JobOutcome> {
@@ -117,34 +123,35 @@ export class QueryProcessPool {
     for (const slot of this.slots.splice(0)) slot.child.kill("SIGKILL");
   }
 
+  /**
+   * Starts waiting jobs on loaded idle processes (in the fair queue's order), then loads as many
+   * processes as the jobs that could start need, plus one idle spare, within `size`. A job is never
+   * bound to a process still loading: it takes whichever process is ready first, and a job
+   * cancelled meanwhile just leaves the queue.
+   */
   private pump(): void {
-    this.startWaitingJobs();
-    this.keepSpare();
-  }
-
-  private startWaitingJobs(): void {
-    while (this.queue.size > 0) {
-      let slot = this.slots.find((s) => !s.busy);
-      if (slot === undefined && this.slots.length >= this.size) return;
+    for (;;) {
+      const slot = this.slots.find((s) => s.loaded && !s.busy);
+      if (slot === undefined) break;
       const next = this.queue.take();
-      if (next === undefined) return;
-      if (slot === undefined) {
-        slot = this.spawn();
-        this.slots.push(slot);
-      }
+      if (next === undefined) break;
       const pending = next.job;
       pending.options.signal?.removeEventListener("abort", pending.onQueuedAbort);
       slot.busy = true;
-      void this.start(slot, pending);
+      this.start(slot, pending);
     }
-  }
-
-  /**
-   * Keeps one idle process loaded while the pool has room, so that a caller arriving while others
-   * keep processes busy (or just had one killed) finds one ready rather than waiting for one to load.
-   */
-  private keepSpare(): void {
-    if (this.slots.length < this.size && this.slots.every((s) => s.busy)) this.slots.push(this.spawn());
+    let loading = this.slots.filter((s) => !s.loaded).length;
+    const idle = this.slots.filter((s) => s.loaded && !s.busy).length;
+    // The spare lets a caller arriving while others keep processes busy (or just had one killed)
+    // find one ready rather than wait for one to load; not while the engine fails to load.
+    const spare = this.loadFailing ? 0 : 1;
+    const wanted = this.queue.startable() + spare - idle;
+    // One process loads at a time: several loading at once share the CPU and all become ready late
+    // (after a deadline kills a burst of jobs, the next caller waits for the first one only).
+    while (loading < Math.min(wanted, MAX_LOADING) && this.slots.length < this.size) {
+      this.slots.push(this.spawn());
+      loading++;
+    }
   }
 
   private spawn(): Slot {
@@ -158,6 +165,7 @@ export class QueryProcessPool {
     child.unref();
     child.channel?.unref();
     track(child);
+    const slot: Slot = { child, loaded: false, busy: false };
     const ready = new Promise<void>((resolve, reject) => {
       const onMessage = (raw: unknown) => {
         const message = ProcessReady.safeParse(raw);
@@ -170,11 +178,33 @@ export class QueryProcessPool {
       child.once("error", reject);
       child.once("exit", () => reject(new Error("the query process exited")));
     });
-    ready.catch(() => {});
-    const slot: Slot = { child, ready, busy: false };
+    ready.then(
+      () => {
+        slot.loaded = true;
+        this.loadFailing = false;
+        this.pump();
+      },
+      (error: Error) => this.loadFailed(slot, error),
+    );
     child.once("exit", () => this.remove(slot));
     child.on("error", () => {});
     return slot;
+  }
+
+  /** A process could not load SQLite: the first job that could start is answered with why. */
+  private loadFailed(slot: Slot, error: Error): void {
+    this.discard(slot);
+    this.loadFailing = true;
+    const next = this.queue.take();
+    if (next !== undefined) {
+      next.job.options.signal?.removeEventListener("abort", next.job.onQueuedAbort);
+      this.queue.finished(next.caller);
+      next.job.resolve({
+        status: "crashed",
+        message: `the SQL engine could not start: ${withoutHostPaths(error.message)}`,
+      });
+    }
+    this.pump();
   }
 
   private remove(slot: Slot): void {
@@ -187,7 +217,7 @@ export class QueryProcessPool {
     slot.child.kill("SIGKILL");
   }
 
-  private async start(slot: Slot, pending: Pending): Promise<void> {
+  private start(slot: Slot, pending: Pending): void {
     const { request, options } = pending;
     const { caller, signal, timeoutMs } = options;
     const settle = (outcome: JobOutcome) => {
@@ -195,21 +225,6 @@ export class QueryProcessPool {
       pending.resolve(outcome);
       this.pump();
     };
-    try {
-      await slot.ready;
-    } catch (error) {
-      this.discard(slot);
-      settle({
-        status: "crashed",
-        message: `the SQL engine could not start: ${withoutHostPaths((error as Error).message)}`,
-      });
-      return;
-    }
-    if (signal?.aborted === true) {
-      slot.busy = false;
-      settle({ status: "cancelled" });
-      return;
-    }
     const { child } = slot;
     const id = this.nextId++;
     let phase: JobPhase | undefined;
