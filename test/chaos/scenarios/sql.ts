@@ -16,6 +16,9 @@ const RLF = fileURLToPath(new URL("../../../services/cli/bin/rlf.js", import.met
 /** The repository's absolute path: no answer may contain it (the databases live under it). */
 const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url)).replace(/\/$/, "");
 
+/** Query processes of the server (one caller holds at most half). */
+const PROCESSES = 4;
+
 interface LogLine {
   msg?: string;
   caller?: string;
@@ -37,7 +40,7 @@ interface SqlServer {
 function startSqlServer(timeoutMs: number): Promise<SqlServer> {
   const child = spawn(
     process.execPath,
-    [RLF, "tool", "sql", "--http", "0", "--timeout-ms", String(timeoutMs)],
+    [RLF, "tool", "sql", "--http", "0", "--timeout-ms", String(timeoutMs), "--processes", String(PROCESSES)],
     { env: { ...process.env, LOG_LEVEL: "debug" }, stdio: ["ignore", "ignore", "pipe"] },
   );
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
@@ -131,6 +134,19 @@ const scenario: ChaosScenario = {
         return { result, ms };
       };
       const select1 = async () => (await timed(b, "query", { sql: "SELECT 1" })).ms;
+
+      // A server that has been up a moment: its query processes are loaded (one at a time).
+      const warm = await until(
+        () => server.lines.filter((l) => l.msg === "query process loaded").length >= PROCESSES,
+        30_000,
+      );
+      checks.push(
+        check(
+          `the server loaded its ${PROCESSES} query processes`,
+          warm,
+          `loaded: ${server.lines.filter((l) => l.msg === "query process loaded").length}`,
+        ),
+      );
 
       log("sql: SELECT 1 with the server idle");
       await select1(); // the first call opens the database in a query process: not counted

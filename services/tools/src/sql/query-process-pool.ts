@@ -3,9 +3,9 @@
 // `perCaller` processes per caller), so one caller's runaway queries leave processes for others.
 // A job that runs past its time limit, or whose caller cancels it (the caller's deadline), has its
 // process killed (SIGKILL: the only sure way to stop a synchronous SQLite call), logged as "query
-// process stopped", and replaced. Jobs start only on loaded processes, and one idle process is kept
-// loaded while there is room, so a caller arriving while others keep processes busy (or just had
-// them killed) is answered at once rather than after a process loads.
+// process stopped", and replaced. Jobs start only on loaded processes, and all `size` processes are
+// kept loaded, so a caller arriving while others keep processes busy is answered at once rather
+// than after a process loads.
 import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { type Logger, logger } from "@rlfactory/toolkit";
@@ -84,7 +84,7 @@ export class QueryProcessPool {
   private readonly slots: Slot[] = [];
   private readonly queue: FairQueue<Pending>;
   private nextId = 0;
-  /** Whether the last process to finish loading failed (then no spare is loaded ahead of jobs). */
+  /** Whether the last process to finish loading failed (then none is loaded ahead of jobs). */
   private loadFailing = false;
 
   constructor(opts: QueryProcessPoolOptions = {}) {
@@ -95,7 +95,7 @@ export class QueryProcessPool {
     this.queue = new FairQueue(this.perCaller);
   }
 
-  /** Starts loading one process ahead of the first job. */
+  /** Starts loading the processes ahead of the first job (one at a time, in the background). */
   warmUp(): void {
     this.pump();
   }
@@ -124,10 +124,9 @@ export class QueryProcessPool {
   }
 
   /**
-   * Starts waiting jobs on loaded idle processes (in the fair queue's order), then loads as many
-   * processes as the jobs that could start need, plus one idle spare, within `size`. A job is never
-   * bound to a process still loading: it takes whichever process is ready first, and a job
-   * cancelled meanwhile just leaves the queue.
+   * Starts waiting jobs on loaded idle processes (in the fair queue's order), then loads the next
+   * process if the pool is not full. A job is never bound to a process still loading: it takes
+   * whichever process is ready first, and a job cancelled meanwhile just leaves the queue.
    */
   private pump(): void {
     for (;;) {
@@ -140,14 +139,14 @@ export class QueryProcessPool {
       slot.busy = true;
       this.start(slot, pending);
     }
+    // Every process is loaded ahead of the jobs (and a killed one replaced), one at a time: several
+    // loading at once share the CPU and all become ready late. So a caller arriving while others
+    // keep processes busy, or just after a deadline killed a burst of jobs, finds one ready or waits
+    // for one load at most. After a failed load, processes are loaded only for waiting jobs (each
+    // failure answers one), so a broken engine is not restarted in a loop.
     let loading = this.slots.filter((s) => !s.loaded).length;
     const idle = this.slots.filter((s) => s.loaded && !s.busy).length;
-    // The spare lets a caller arriving while others keep processes busy (or just had one killed)
-    // find one ready rather than wait for one to load; not while the engine fails to load.
-    const spare = this.loadFailing ? 0 : 1;
-    const wanted = this.queue.startable() + spare - idle;
-    // One process loads at a time: several loading at once share the CPU and all become ready late
-    // (after a deadline kills a burst of jobs, the next caller waits for the first one only).
+    const wanted = this.loadFailing ? this.queue.startable() - idle : this.size;
     while (loading < Math.min(wanted, MAX_LOADING) && this.slots.length < this.size) {
       this.slots.push(this.spawn());
       loading++;
@@ -182,6 +181,7 @@ export class QueryProcessPool {
       () => {
         slot.loaded = true;
         this.loadFailing = false;
+        this.log.debug({ worker_pid: child.pid }, "query process loaded");
         this.pump();
       },
       (error: Error) => this.loadFailed(slot, error),
