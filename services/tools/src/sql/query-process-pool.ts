@@ -36,9 +36,15 @@ export interface JobOptions {
 export type JobOutcome =
   | { status: "done"; reply: QueryReply }
   /** `phase` and `goldRows`: the step a multi-step job was in, and what it had reported. */
-  | { status: "timeout"; phase?: JobPhase; goldRows?: number }
+  | ({ status: "timeout" } & JobProgress)
   | { status: "cancelled" }
-  | { status: "crashed"; message: string };
+  | ({ status: "crashed"; message: string } & JobProgress);
+
+/** How far a multi-step job (`verify`) had got: its step, and the gold rows once counted. */
+export interface JobProgress {
+  phase?: JobPhase;
+  goldRows?: number;
+}
 
 /** Why a process was killed in the middle of a job. */
 export type StopReason = "timeout" | "cancelled";
@@ -243,15 +249,11 @@ export class QueryProcessPool {
       } else slot.busy = false;
       settle(outcome);
     };
-    const onTimeout = () =>
-      finish(
-        {
-          status: "timeout",
-          ...(phase !== undefined ? { phase } : {}),
-          ...(goldRows !== undefined ? { goldRows } : {}),
-        },
-        "timeout",
-      );
+    const progress = (): JobProgress => ({
+      ...(phase !== undefined ? { phase } : {}),
+      ...(goldRows !== undefined ? { goldRows } : {}),
+    });
+    const onTimeout = () => finish({ status: "timeout", ...progress() }, "timeout");
     const onMessage = (raw: unknown) => {
       const notice = PhaseNotice.safeParse(raw);
       if (notice.success && notice.data.id === id) {
@@ -272,7 +274,7 @@ export class QueryProcessPool {
       child.off("message", onMessage);
       signal?.removeEventListener("abort", onAbort);
       this.remove(slot);
-      settle({ status: "crashed", message: "the query process stopped unexpectedly" });
+      settle({ status: "crashed", message: "the query process stopped unexpectedly", ...progress() });
     };
     const onAbort = () => finish({ status: "cancelled" }, "cancelled");
     let timer = setTimeout(onTimeout, timeoutMs);

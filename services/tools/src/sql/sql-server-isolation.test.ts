@@ -142,7 +142,7 @@ describe("sql tool server under load", () => {
   });
 
   it("stops a comparison at the time limit: no match, with the reason", async () => {
-    const server = await startServer({ timeoutMs: 1_500, processes: 2 });
+    const server = await startServer({ timeoutMs: 3_000, processes: 2 });
     serving = server.serving;
     const client = await connect(serving.url);
     const result = await client.callTool({
@@ -154,7 +154,7 @@ describe("sql tool server under load", () => {
       compare: "bag",
       predicted_rows: null,
       gold_rows: 20_000,
-      error: "the comparison timed out after 1500 ms",
+      error: "the comparison timed out after 3000 ms",
     });
     expect(stops(server.lines, "timeout")).toMatchObject([{ op: "verify", phase: "compare" }]);
   });

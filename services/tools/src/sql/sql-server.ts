@@ -258,25 +258,29 @@ export function createSqlServer(opts: SqlServerOptions = {}): ToolServer {
           if (!outcome.reply.ok) throw new ToolError(outcome.reply.message);
           return { compare: mode, ...VerifyOutcome.parse(outcome.reply.result) };
         }
-        case "timeout": {
-          // Each step has the time limit: the gold query's is the call's failure; the predicted
-          // query's, or a comparison of its result running over, is no match.
+        case "timeout":
+        case "crashed": {
+          // Each step has the time limit: the gold query's (or its process dying) is the call's
+          // failure; the predicted query's, or its comparison running over, is no match.
+          const why =
+            outcome.status === "crashed"
+              ? outcome.message
+              : outcome.phase === "compare"
+                ? `the comparison timed out after ${timeoutMs} ms`
+                : timedOut;
           if (outcome.phase === undefined || outcome.phase === "gold" || outcome.goldRows === undefined) {
-            throw new ToolError(`gold_sql failed: ${timedOut}`);
+            throw new ToolError(outcome.status === "crashed" ? why : `gold_sql failed: ${why}`);
           }
           return {
             match: false,
             compare: mode,
             predicted_rows: null,
             gold_rows: outcome.goldRows,
-            error:
-              outcome.phase === "predicted" ? timedOut : `the comparison timed out after ${timeoutMs} ms`,
+            error: why,
           };
         }
         case "cancelled":
           throw new ToolError("the call was cancelled");
-        case "crashed":
-          throw new ToolError(outcome.message);
       }
     },
     render: (v) =>
@@ -289,5 +293,6 @@ export function createSqlServer(opts: SqlServerOptions = {}): ToolServer {
     name: "sql",
     version: "0.1.0",
     tools: [listTables, describeTable, query, verify],
+    ...(opts.logger !== undefined ? { logger: opts.logger } : {}),
   });
 }
