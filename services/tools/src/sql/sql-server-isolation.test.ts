@@ -116,7 +116,7 @@ describe("sql tool server under load", () => {
     const cancelA = new AbortController();
     const verify = tracked(
       a.callTool(
-        { name: "verify", arguments: { db: "pets_1", ...heavyVerify(20_000) } },
+        { name: "verify", arguments: { db: "pets_1", ...heavyVerify(20_000, 7) } },
         { signal: cancelA.signal },
       ),
     );
@@ -147,7 +147,7 @@ describe("sql tool server under load", () => {
     const client = await connect(serving.url);
     const result = await client.callTool({
       name: "verify",
-      arguments: { db: "pets_1", ...heavyVerify(20_000) },
+      arguments: { db: "pets_1", ...heavyVerify(20_000, 7) },
     });
     expect(result.structuredContent).toEqual({
       match: false,
