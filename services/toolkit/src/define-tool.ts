@@ -7,6 +7,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** The request's `params._meta`, as sent by the client. */
   meta?: Record<string, unknown>;
+  /** The MCP session the call came in on (2025-era HTTP sessions); absent over stdio and stateless HTTP. */
+  sessionId?: string;
 }
 
 /** MCP tool annotations: hints for clients and gateways (caching, retries), never enforced. */

@@ -4,6 +4,7 @@
 // precomputed in the registry, and the JSON Schema validator is shared.
 import { type Implementation, ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
+import type { ToolContext } from "./define-tool.ts";
 import type { Logger } from "./logger.ts";
 import { runToolCall } from "./run-tool-call.ts";
 import { withToolCallSpan } from "./tool-call-span.ts";
@@ -31,7 +32,9 @@ export function createMcpInstance({ info, registry, log }: McpInstanceDeps): Ser
     const unavailable = tool.definition.unavailable;
     if (unavailable !== undefined)
       throw new ProtocolError(ProtocolErrorCode.InternalError, `${name} is unavailable: ${unavailable}`);
-    const toolCtx = meta === undefined ? { signal: ctx.mcpReq.signal } : { signal: ctx.mcpReq.signal, meta };
+    const toolCtx: ToolContext = { signal: ctx.mcpReq.signal };
+    if (meta !== undefined) toolCtx.meta = meta;
+    if (ctx.sessionId !== undefined) toolCtx.sessionId = ctx.sessionId;
     const result = await withToolCallSpan(
       { toolName: name, meta, requestId: ctx.mcpReq.id, sessionId: ctx.sessionId },
       () => runToolCall(tool.definition, args, toolCtx, log),

@@ -46,4 +46,8 @@ describe("docs/tools.md", () => {
   it("gives the sql server's default time limit", () => {
     expect(stated(section("sql"), /time limit \((\d+) s default\)/) * 1000).toBe(SQL_LIMITS.timeoutMs);
   });
+
+  it("gives the sql server's default number of query processes", () => {
+    expect(stated(section("sql"), /\(`--processes`, default (\d+)\)/)).toBe(SQL_LIMITS.processes);
+  });
 });

@@ -1,15 +1,20 @@
 // What the query processes do with a database: list its tables, describe one, run a model's query
-// (capped and made presentable), and fetch a query's full result as comparison keys for `verify`.
+// (capped and made presentable), fetch a query's full result as comparison keys, and `verify`: both
+// queries' results and their comparison, step by step (each step announced, for its time limit).
 import { cellKey } from "./cell-key.ts";
+import { errorLine } from "./error-line.ts";
 import type {
   Cell,
   DescribeResult,
   FailureKind,
+  JobPhase,
   QueryRequest,
   QueryResult,
   RowsResult,
+  VerifyOutcome,
 } from "./query-messages.ts";
 import { prepareReadOnly } from "./read-only-statement.ts";
+import { resultsMatch } from "./result-comparison.ts";
 import { connectionFor } from "./sqlite-connection.ts";
 
 /** A failure reported to the caller with its kind (other than SQLite's own errors). */
@@ -100,7 +105,7 @@ function query(request: Extract<QueryRequest, { op: "query" }>): QueryResult {
   return { columns, rows, truncated };
 }
 
-function rows(request: Extract<QueryRequest, { op: "rows" }>): RowsResult {
+function rows(request: { file: string; sql: string; maxRows: number }): RowsResult {
   const statement = prepareReadOnly(connectionFor(request.file), request.sql).raw(true);
   const columns = statement.columns().map((c) => c.name);
   const keys: string[][] = [];
@@ -113,7 +118,46 @@ function rows(request: Extract<QueryRequest, { op: "rows" }>): RowsResult {
   return { columns, rows: keys };
 }
 
-export function perform(request: QueryRequest): unknown {
+/** Thrown by `verify` when the gold query fails: a failure of the call, not a "no match". */
+export class GoldQueryFailure extends OperationFailure {
+  constructor(cause: unknown) {
+    super(cause instanceof OperationFailure ? cause.kind : "sqlite", `gold_sql failed: ${errorLine(cause)}`);
+  }
+}
+
+function verify(
+  request: Extract<QueryRequest, { op: "verify" }>,
+  enter: (phase: JobPhase, goldRows?: number) => void,
+): VerifyOutcome {
+  const { file, maxRows } = request;
+  enter("gold");
+  let gold: RowsResult;
+  try {
+    gold = rows({ file, sql: request.goldSql, maxRows });
+  } catch (error) {
+    throw new GoldQueryFailure(error);
+  }
+  enter("predicted", gold.rows.length);
+  let predicted: RowsResult;
+  try {
+    predicted = rows({ file, sql: request.predictedSql, maxRows });
+  } catch (error) {
+    return { gold_rows: gold.rows.length, predicted_rows: null, match: false, error: errorLine(error) };
+  }
+  enter("compare", gold.rows.length);
+  return {
+    gold_rows: gold.rows.length,
+    predicted_rows: predicted.rows.length,
+    match: resultsMatch(gold.rows, predicted.rows, request.mode),
+    error: null,
+  };
+}
+
+/** Runs one request; `enter` is told as a multi-step request (`verify`) starts each step. */
+export function perform(
+  request: QueryRequest,
+  enter: (phase: JobPhase, goldRows?: number) => void = () => {},
+): unknown {
   switch (request.op) {
     case "tables":
       return { tables: tableNames(request.file) };
@@ -121,7 +165,7 @@ export function perform(request: QueryRequest): unknown {
       return describe(request);
     case "query":
       return query(request);
-    case "rows":
-      return rows(request);
+    case "verify":
+      return verify(request, enter);
   }
 }

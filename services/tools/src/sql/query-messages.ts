@@ -22,12 +22,17 @@ export const QueryRequest = z.discriminatedUnion("op", [
     maxCellChars: z.number().int().positive(),
     maxResultChars: z.number().int().positive(),
   }),
-  /** The full result as comparison keys (see cell-key.ts), for `verify`. */
+  /**
+   * `verify` in one job: the gold query's rows, then the predicted query's, then their comparison,
+   * so that the comparison (seconds for large results) never runs on the server's main thread.
+   */
   z.object({
-    op: z.literal("rows"),
+    op: z.literal("verify"),
     file: z.string(),
-    sql: z.string(),
+    goldSql: z.string(),
+    predictedSql: z.string(),
     maxRows: z.number().int().positive(),
+    mode: z.enum(["set", "bag", "ordered"]),
   }),
 ]);
 export type QueryRequest = z.infer<typeof QueryRequest>;
@@ -59,8 +64,35 @@ export const QueryResult = z.object({
 });
 export type QueryResult = z.infer<typeof QueryResult>;
 
+/** A query's full result as comparison keys (see cell-key.ts), for `verify`. */
 export const RowsResult = z.object({ columns: z.array(z.string()), rows: z.array(z.array(z.string())) });
 export type RowsResult = z.infer<typeof RowsResult>;
+
+/** What a `verify` job found; a failing gold query is the job's failure instead. */
+export const VerifyOutcome = z.object({
+  gold_rows: z.number().int(),
+  /** null when the predicted query failed. */
+  predicted_rows: z.number().int().nullable(),
+  match: z.boolean(),
+  /** Why the predicted query failed (one line), else null. */
+  error: z.string().nullable(),
+});
+export type VerifyOutcome = z.infer<typeof VerifyOutcome>;
+
+/** A step of a job that has several (`verify`): "gold", "predicted", "compare". */
+export const JobPhase = z.enum(["gold", "predicted", "compare"]);
+export type JobPhase = z.infer<typeof JobPhase>;
+
+/**
+ * Sent by a query process as a multi-step job enters its next step: the step's time limit starts
+ * again, and `gold_rows` (once known) lets the server answer if the next step is stopped.
+ */
+export const PhaseNotice = z.object({
+  id: z.number().int(),
+  phase: JobPhase,
+  gold_rows: z.number().int().optional(),
+});
+export type PhaseNotice = z.infer<typeof PhaseNotice>;
 
 /**
  * Why a request failed inside the query process: `refused` (not a single read-only SELECT), `sqlite`

@@ -2,16 +2,10 @@
 // time. The server kills a process whose job runs past its time limit: better-sqlite3 is
 // synchronous and cannot be interrupted, and a worker thread stuck inside SQLite cannot even be
 // terminated, so a separate process is the unit that can be stopped for sure.
-import { QueryJob, type QueryReply } from "./query-messages.ts";
-
-const MAX_MESSAGE = 300;
-
-/** An error's message, one line, bounded. */
-function oneLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const line = (message.split("\n")[0] ?? message).trim();
-  return line.length > MAX_MESSAGE ? `${line.slice(0, MAX_MESSAGE - 3)}...` : line;
-}
+// Everything a job does runs here, `verify`'s comparison included, so the server's main thread only
+// passes messages.
+import { errorLine } from "./error-line.ts";
+import { type PhaseNotice, QueryJob, type QueryReply } from "./query-messages.ts";
 
 function send(message: unknown): void {
   // With a callback, a send to a server that has gone away fails here instead of throwing.
@@ -34,7 +28,9 @@ try {
     const { id, request } = QueryJob.parse(raw);
     let reply: QueryReply;
     try {
-      reply = { id, ok: true, result: perform(request) };
+      const enter = (phase: PhaseNotice["phase"], goldRows?: number) =>
+        send({ id, phase, ...(goldRows !== undefined ? { gold_rows: goldRows } : {}) } satisfies PhaseNotice);
+      reply = { id, ok: true, result: perform(request, enter) };
     } catch (error) {
       const kind =
         error instanceof RefusedStatement
@@ -42,12 +38,12 @@ try {
           : error instanceof OperationFailure
             ? error.kind
             : "sqlite";
-      reply = { id, ok: false, kind, message: oneLine(error) };
+      reply = { id, ok: false, kind, message: errorLine(error) };
     }
     send(reply);
   });
   send({ ready: true });
 } catch (error) {
-  send({ ready: false, error: oneLine(error) });
+  send({ ready: false, error: errorLine(error) });
   process.disconnect();
 }

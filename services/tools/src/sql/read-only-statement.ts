@@ -4,12 +4,17 @@
 // INSERT/UPDATE/DELETE/DDL, WITH ... DELETE, ATTACH/DETACH, BEGIN/COMMIT and PRAGMA assignments);
 // and better-sqlite3 refuses a string holding more than one statement. The connection itself is
 // opened read-only with `PRAGMA query_only = ON` besides (see sqlite-connection.ts).
+// Table-valued pragma functions (`pragma_database_list` shows the database's absolute host path;
+// the others describe the server, not the data) are refused by name: any `pragma_` in the text,
+// in whatever quoting or case, since SQLite takes a quoted or even a 'string' token as a table name.
 // "Double-quoted" strings are accepted as SQLite usually does (see double-quoted-strings.ts).
 import type { Database, Statement } from "better-sqlite3";
 import { quoteAsString, unresolvedQuotedName } from "./double-quoted-strings.ts";
 
 export const REFUSED = "only read-only SELECT statements are allowed";
 export const REFUSED_MULTIPLE = `${REFUSED} (one statement per call)`;
+export const REFUSED_PRAGMA = `${REFUSED} (no pragma_ functions; describe_table shows a table's columns)`;
+const PRAGMA_FUNCTION = /pragma_/i;
 
 /** Thrown when a statement is refused; `message` is shown to the model. */
 export class RefusedStatement extends Error {
@@ -41,6 +46,7 @@ function prepareWithQuotedStrings(db: Database, sql: string): Statement<unknown[
 export function prepareReadOnly(db: Database, sql: string): Statement<unknown[], unknown> {
   const body = sql.replace(LEADING_COMMENTS, "");
   if (!QUERY_KEYWORD.test(body)) throw new RefusedStatement(REFUSED);
+  if (PRAGMA_FUNCTION.test(sql)) throw new RefusedStatement(REFUSED_PRAGMA);
   let statement: Statement<unknown[], unknown>;
   try {
     statement = prepareWithQuotedStrings(db, sql);

@@ -89,4 +89,14 @@ describe("sqlServerEntry options", () => {
     const missing = join(mkdtempSync(join(tmpdir(), "rlf-sql-")), "missing");
     expect(() => sqlServerEntry.create({ "db-dir": missing })).toThrow(/cannot read the database directory/);
   });
+
+  it("rejects bad --processes and --per-caller", () => {
+    expect(() => sqlServerEntry.create({ processes: "0" })).toThrow(/--processes must be at least 1/);
+    expect(() => sqlServerEntry.create({ "per-caller": "two" })).toThrow(
+      /--per-caller must be a whole number/,
+    );
+    expect(() => sqlServerEntry.create({ processes: "2", "per-caller": "3" })).toThrow(
+      "--per-caller (3) must not exceed --processes (2)",
+    );
+  });
 });

@@ -1,10 +1,20 @@
 // The `sql` tool server: read-only access to a directory of SQLite databases (Spider's layout) for
 // NL2SQL agents: list_tables, describe_table, query, and verify (execution match of a predicted
-// query against a gold one, the usual NL2SQL reward). All database work runs in a small pool of
-// child processes, killed at a statement's time limit, so no query can block the server.
+// query against a gold one, the usual NL2SQL reward). All database work — `verify`'s comparison
+// included — runs in a small pool of child processes, scheduled fairly across callers and killed at
+// a statement's time limit or the caller's deadline, so no query can block the server or another
+// caller.
 import { fileURLToPath } from "node:url";
-import { createToolServer, defineTool, ToolError, type ToolServer } from "@rlfactory/toolkit";
+import {
+  createToolServer,
+  defineTool,
+  type Logger,
+  type ToolContext,
+  ToolError,
+  type ToolServer,
+} from "@rlfactory/toolkit";
 import { z } from "zod";
+import { callerOf } from "./caller-identity.ts";
 import { DatabaseDirectory } from "./database-directory.ts";
 import { hasTopLevelOrderBy } from "./order-by.ts";
 import {
@@ -13,19 +23,24 @@ import {
   type FailureKind,
   type QueryRequest,
   QueryResult,
-  RowsResult,
   TablesResult,
+  VerifyOutcome,
 } from "./query-messages.ts";
 import { QueryProcessPool } from "./query-process-pool.ts";
-import { type CompareMode, resultsMatch } from "./result-comparison.ts";
+import type { CompareMode } from "./result-comparison.ts";
 import { renderTable } from "./result-table.ts";
 
 /** The small attributed sample shipped with the repository (two Spider databases). */
 export const DEFAULT_DB_DIR = fileURLToPath(new URL("../../data/sql/", import.meta.url));
 
 export const LIMITS = {
-  /** Time limit of one statement (or one table listing/description), unless `timeoutMs` is given. */
+  /**
+   * Time limit of one statement (or one table listing/description, or `verify`'s comparison),
+   * unless `timeoutMs` is given.
+   */
   timeoutMs: 2_000,
+  /** Query processes, unless `processes` is given; one caller holds at most half of them. */
+  processes: 4,
   /** Rows `query` returns when max_rows is not given, and the most it may ask for. */
   defaultMaxRows: 100,
   maxRowsCap: 1_000,
@@ -45,8 +60,12 @@ export interface SqlServerOptions {
   dbDir?: string;
   /** Time limit of one statement, in ms; default 2000. */
   timeoutMs?: number;
-  /** Query processes running statements at once; default 2. */
+  /** Query processes running statements at once; default 4. */
   processes?: number;
+  /** Query processes one caller may hold at once (see caller-identity.ts); default half of `processes`. */
+  perCaller?: number;
+  /** Where logs go (tool calls, "query process stopped"); default the toolkit's logger. */
+  logger?: Logger;
 }
 
 type JobResult =
@@ -63,26 +82,31 @@ export function createSqlServer(opts: SqlServerOptions = {}): ToolServer {
       `cannot read the database directory ${opts.dbDir ?? DEFAULT_DB_DIR}: ${(error as Error).message}`,
     );
   }
-  const pool = new QueryProcessPool({ size: opts.processes ?? 2 });
+  const pool = new QueryProcessPool({
+    size: opts.processes ?? LIMITS.processes,
+    ...(opts.perCaller !== undefined ? { perCaller: opts.perCaller } : {}),
+    ...(opts.logger !== undefined ? { logger: opts.logger } : {}),
+  });
   pool.warmUp();
+  const timedOut = `query timed out after ${timeoutMs} ms`;
 
-  const run = async (request: QueryRequest, signal: AbortSignal): Promise<JobResult> => {
-    const outcome = await pool.run(request, timeoutMs, signal);
+  const run = async (request: QueryRequest, ctx: ToolContext): Promise<JobResult> => {
+    const outcome = await pool.run(request, { timeoutMs, caller: callerOf(ctx), signal: ctx.signal });
     switch (outcome.status) {
       case "done":
         return outcome.reply.ok
           ? { ok: true, result: outcome.reply.result }
           : { ok: false, kind: outcome.reply.kind, message: outcome.reply.message };
       case "timeout":
-        return { ok: false, kind: "timeout", message: `query timed out after ${timeoutMs} ms` };
+        return { ok: false, kind: "timeout", message: timedOut };
       case "cancelled":
         throw new ToolError("the call was cancelled");
       case "crashed":
         return { ok: false, kind: "crashed", message: outcome.message };
     }
   };
-  const mustRun = async (request: QueryRequest, signal: AbortSignal): Promise<unknown> => {
-    const job = await run(request, signal);
+  const mustRun = async (request: QueryRequest, ctx: ToolContext): Promise<unknown> => {
+    const job = await run(request, ctx);
     if (!job.ok) throw new ToolError(job.message);
     return job.result;
   };
@@ -105,8 +129,8 @@ export function createSqlServer(opts: SqlServerOptions = {}): ToolServer {
     input: z.object({ db: Db }),
     output: TablesResult,
     annotations: hints,
-    handler: async ({ db }, { signal }) =>
-      TablesResult.parse(await mustRun({ op: "tables", file: directory.fileOf(db) }, signal)),
+    handler: async ({ db }, ctx) =>
+      TablesResult.parse(await mustRun({ op: "tables", file: directory.fileOf(db) }, ctx)),
     render: ({ tables }) => (tables.length > 0 ? tables.join("\n") : "(no tables)"),
   });
 
@@ -118,7 +142,7 @@ export function createSqlServer(opts: SqlServerOptions = {}): ToolServer {
     input: z.object({ db: Db, table: z.string().min(1).max(500) }),
     output: DescribeResult,
     annotations: hints,
-    handler: async ({ db, table }, { signal }) =>
+    handler: async ({ db, table }, ctx) =>
       DescribeResult.parse(
         await mustRun(
           {
@@ -128,7 +152,7 @@ export function createSqlServer(opts: SqlServerOptions = {}): ToolServer {
             sampleRows: LIMITS.sampleRows,
             maxCellChars: LIMITS.maxCellChars,
           },
-          signal,
+          ctx,
         ),
       ),
     render: (d) => {
@@ -175,7 +199,7 @@ export function createSqlServer(opts: SqlServerOptions = {}): ToolServer {
       truncated: z.boolean().describe("whether the result had more rows than returned"),
     }),
     annotations: hints,
-    handler: async ({ db, sql, max_rows }, { signal }) => {
+    handler: async ({ db, sql, max_rows }, ctx) => {
       const result = QueryResult.parse(
         await mustRun(
           {
@@ -186,7 +210,7 @@ export function createSqlServer(opts: SqlServerOptions = {}): ToolServer {
             maxCellChars: LIMITS.maxCellChars,
             maxResultChars: LIMITS.maxResultChars,
           },
-          signal,
+          ctx,
         ),
       );
       return { ...result, row_count: result.rows.length };
@@ -218,30 +242,46 @@ export function createSqlServer(opts: SqlServerOptions = {}): ToolServer {
       error: z.string().nullable().describe("why the predicted query failed, else null"),
     }),
     annotations: hints,
-    handler: async ({ db, predicted_sql, gold_sql, compare }, { signal }) => {
-      const file = directory.fileOf(db);
+    handler: async ({ db, predicted_sql, gold_sql, compare }, ctx) => {
       const mode: CompareMode = compare ?? (hasTopLevelOrderBy(gold_sql) ? "ordered" : "bag");
-      const rowsOf = (sql: string) => run({ op: "rows", file, sql, maxRows: LIMITS.verifyMaxRows }, signal);
-      const [gold, predicted] = await Promise.all([rowsOf(gold_sql), rowsOf(predicted_sql)]);
-      if (!gold.ok) throw new ToolError(`gold_sql failed: ${gold.message}`);
-      const goldRows = RowsResult.parse(gold.result).rows;
-      if (!predicted.ok) {
-        return {
-          match: false,
-          compare: mode,
-          predicted_rows: null,
-          gold_rows: goldRows.length,
-          error: predicted.message,
-        };
-      }
-      const predictedRows = RowsResult.parse(predicted.result).rows;
-      return {
-        match: resultsMatch(goldRows, predictedRows, mode),
-        compare: mode,
-        predicted_rows: predictedRows.length,
-        gold_rows: goldRows.length,
-        error: null,
+      const request: QueryRequest = {
+        op: "verify",
+        file: directory.fileOf(db),
+        goldSql: gold_sql,
+        predictedSql: predicted_sql,
+        maxRows: LIMITS.verifyMaxRows,
+        mode,
       };
+      const outcome = await pool.run(request, { timeoutMs, caller: callerOf(ctx), signal: ctx.signal });
+      switch (outcome.status) {
+        case "done": {
+          if (!outcome.reply.ok) throw new ToolError(outcome.reply.message);
+          return { compare: mode, ...VerifyOutcome.parse(outcome.reply.result) };
+        }
+        case "timeout":
+        case "crashed": {
+          // Each step has the time limit: the gold query's (or its process dying) is the call's
+          // failure; the predicted query's, or its comparison running over, is no match.
+          const why =
+            outcome.status === "crashed"
+              ? outcome.message
+              : outcome.phase === "compare"
+                ? `the comparison timed out after ${timeoutMs} ms`
+                : timedOut;
+          if (outcome.phase === undefined || outcome.phase === "gold" || outcome.goldRows === undefined) {
+            throw new ToolError(outcome.status === "crashed" ? why : `gold_sql failed: ${why}`);
+          }
+          return {
+            match: false,
+            compare: mode,
+            predicted_rows: null,
+            gold_rows: outcome.goldRows,
+            error: why,
+          };
+        }
+        case "cancelled":
+          throw new ToolError("the call was cancelled");
+      }
     },
     render: (v) =>
       v.error !== null
@@ -253,5 +293,6 @@ export function createSqlServer(opts: SqlServerOptions = {}): ToolServer {
     name: "sql",
     version: "0.1.0",
     tools: [listTables, describeTable, query, verify],
+    ...(opts.logger !== undefined ? { logger: opts.logger } : {}),
   });
 }
