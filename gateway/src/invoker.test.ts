@@ -3,7 +3,7 @@ import { EventEmitter } from "node:events";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
 import { INVALID_SPAN_CONTEXT, ROOT_CONTEXT, trace } from "@opentelemetry/api";
 import { createMemoryStore } from "@rlfactory/kit";
-import { UNAVAILABLE_META_KEY } from "@rlfactory/proto";
+import { CALLER_META_KEY, UNAVAILABLE_META_KEY } from "@rlfactory/proto";
 import { pino } from "pino";
 import { describe, expect, it, vi } from "vitest";
 import { ResultCache } from "./cache.ts";
@@ -495,5 +495,20 @@ describe("Invoker: a tool its server lists as unavailable here", () => {
     );
     expect(upstream.calls).toBe(0);
     expect(policies.get("s")!.breakerState).toBe("closed");
+  });
+});
+
+describe("Invoker: the caller travels to the server", () => {
+  it("sends the trajectory id as _meta rlfactory/caller, and no caller key without one", async () => {
+    const seen: Array<Record<string, unknown> | undefined> = [];
+    const { call } = setup(async (_args, opts) => {
+      seen.push(opts.meta);
+      return text("ok");
+    });
+    await call({ trajectoryId: "traj-7" });
+    await call({ trajectoryId: "" });
+    expect(seen[0]?.[CALLER_META_KEY]).toBe("traj-7");
+    expect(seen[1]).toBeDefined();
+    expect(seen[1]).not.toHaveProperty(CALLER_META_KEY);
   });
 });

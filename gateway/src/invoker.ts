@@ -11,6 +11,7 @@ import { EventEmitter } from "node:events";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { type Context, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { raceSignal, SingleFlight } from "@rlfactory/kit";
+import { CALLER_META_KEY } from "@rlfactory/proto/mcp-meta";
 import { injectTraceMeta } from "@rlfactory/telemetry";
 import { isBrokenCircuitError } from "cockatiel";
 import type { Logger } from "pino";
@@ -168,7 +169,8 @@ export class Invoker extends EventEmitter<InvokerEvents> {
     ctx: Context,
     stats: CallStats,
   ): Promise<CallToolResult> {
-    if (!entry.policy.cache || req.bypassCache) return this.#invokeUpstream(entry, args, signal, ctx, stats);
+    if (!entry.policy.cache || req.bypassCache)
+      return this.#invokeUpstream(entry, args, req.trajectoryId, signal, ctx, stats);
 
     const key = cacheKey(entry.server, entry.upstreamName, args, entry.schemaVersion);
     // Join a run already in flight before asking the cache: its result is not stored yet.
@@ -185,7 +187,7 @@ export class Invoker extends EventEmitter<InvokerEvents> {
       // Re-check: a run that finished between our miss and now has stored its result.
       const again = await this.#cache.get(key);
       if (again) return { result: again, fromCache: true };
-      const result = await this.#invokeUpstream(entry, args, flightSignal, ctx, stats);
+      const result = await this.#invokeUpstream(entry, args, req.trajectoryId, flightSignal, ctx, stats);
       // Only successful results are shared; a tool error is retried by the next caller.
       if (!result.isError) await this.#cache.set(key, result, entry.policy.cacheTtlMs);
       return { result, fromCache: false };
@@ -200,6 +202,7 @@ export class Invoker extends EventEmitter<InvokerEvents> {
   async #invokeUpstream(
     entry: CatalogEntry,
     args: Record<string, unknown>,
+    caller: string,
     signal: AbortSignal,
     ctx: Context,
     stats: CallStats,
@@ -213,7 +216,7 @@ export class Invoker extends EventEmitter<InvokerEvents> {
         attemptSignal.throwIfAborted();
         stats.attempts++;
         try {
-          return await this.#attempt(entry, args, attemptSignal, ctx, stats.attempts);
+          return await this.#attempt(entry, args, caller, attemptSignal, ctx, stats.attempts);
         } catch (err) {
           // Once the call's signal has fired, the call ended for that reason (whatever the upstream threw
           // on its way out): a CallerAbortError when the caller's deadline or cancel ended it, which the
@@ -230,10 +233,14 @@ export class Invoker extends EventEmitter<InvokerEvents> {
     }
   }
 
-  /** One upstream MCP call inside a CLIENT span; trace context travels in `params._meta`. */
+  /**
+   * One upstream MCP call inside a CLIENT span; trace context travels in `params._meta`, and so does
+   * the caller (the trajectory id), for tool servers that share their capacity fairly between callers.
+   */
   async #attempt(
     entry: CatalogEntry,
     args: Record<string, unknown>,
+    caller: string,
     signal: AbortSignal,
     ctx: Context,
     attempt: number,
@@ -258,7 +265,7 @@ export class Invoker extends EventEmitter<InvokerEvents> {
         signal,
         // The signal carries the real deadline; this only bounds the SDK's own timer.
         timeoutMs: entry.policy.maxDeadlineMs,
-        meta: injectTraceMeta({}, trace.setSpan(ctx, span)),
+        meta: injectTraceMeta(caller ? { [CALLER_META_KEY]: caller } : {}, trace.setSpan(ctx, span)),
       });
       if (result.isError) span.setAttribute("error.type", "tool_error");
       return result;

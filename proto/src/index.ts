@@ -9,4 +9,4 @@ export {
   type ProtoFile,
 } from "./load-service-proto.ts";
 export { generatorFlags, PROTO_LOADER_OPTIONS } from "./loader-options.ts";
-export { UNAVAILABLE_META_KEY } from "./mcp-meta.ts";
+export { CALLER_META_KEY, UNAVAILABLE_META_KEY } from "./mcp-meta.ts";

@@ -7,3 +7,10 @@
  * gateway reads it and answers calls of that tool UNAVAILABLE with the reason.
  */
 export const UNAVAILABLE_META_KEY = "rlfactory/unavailable";
+
+/**
+ * The `_meta` key of a `tools/call` naming who the call is for: the gateway sets it to the call's
+ * trajectory id (when the caller gave one), so a tool server that shares its capacity between
+ * callers (the SQL server's fair queue) can tell a gateway's many callers apart.
+ */
+export const CALLER_META_KEY = "rlfactory/caller";

@@ -1,4 +1,4 @@
-export { UNAVAILABLE_META_KEY } from "@rlfactory/proto/mcp-meta";
+export { CALLER_META_KEY, UNAVAILABLE_META_KEY } from "@rlfactory/proto/mcp-meta";
 export type {
   ToolContext,
   ToolDefinition,

@@ -1,10 +1,10 @@
 // Who "a caller" is, for the fair queue: the identity named in the call's `_meta` under
-// `rlfactory/caller` (a gateway or a rollout worker names its own callers: a trajectory, an actor),
+// `rlfactory/caller` (the gateway sets it to the call's trajectory id; any client that multiplexes callers may),
 // else the MCP session the call came in on (a 2025-era HTTP session), else one shared caller for
 // every call (stdio, stateless HTTP) — which the queue then serves in arrival order.
-import type { ToolContext } from "@rlfactory/toolkit";
+import { CALLER_META_KEY, type ToolContext } from "@rlfactory/toolkit";
 
-export const CALLER_META_KEY = "rlfactory/caller";
+export { CALLER_META_KEY };
 /** The caller of calls that name none and come in on no session. */
 export const SHARED_CALLER = "shared";
 const MAX_CALLER_CHARS = 200;
