@@ -4,7 +4,6 @@
 // this process calls them in rounds (the calculator at 64 in flight), and after each round the
 // server's RSS and its live heap after a forced full GC are read. A server whose live heap grows
 // from the end of the first round to the end of the last by more than LEAK_THRESHOLD_MIB is a leak.
-import { join } from "node:path";
 import { type InProcessGateway, RLF, ROOT, startTestGateway } from "@rlfactory/test-support/gateway-harness";
 import { type InspectedProcess, type MemorySample, spawnInspected } from "../inspected-process.ts";
 import { type ChaosCheck, type ChaosScenario, check, emptyTallies } from "../scenario.ts";
