@@ -5,6 +5,7 @@
 // server's RSS and its live heap after a forced full GC are read. A server whose live heap grows
 // from the end of the first round to the end of the last by more than LEAK_THRESHOLD_MIB is a leak.
 import { type InProcessGateway, RLF, ROOT, startTestGateway } from "@rlfactory/test-support/gateway-harness";
+import { connectHttp } from "@rlfactory/test-support/mcp-client";
 import { type InspectedProcess, type MemorySample, spawnInspected } from "../inspected-process.ts";
 import { type ChaosCheck, type ChaosScenario, check, emptyTallies } from "../scenario.ts";
 
@@ -137,6 +138,38 @@ const scenario: ChaosScenario = {
         run.samples.push({ at: "after_idle", memory: await run.proc.memory() });
         log(`${run.name}: after ${idleMs} ms idle ${JSON.stringify(run.samples.at(-1)?.memory)}`);
       }
+      // 2025-era clients that leave without DELETE: each session is kept until it has been idle for
+      // the toolkit's session timeout (30 min), by design. Measured, not counted as a leak.
+      const calculator = runs.find((r) => r.name === "calculator")!;
+      const sessions = bounded ? 50 : 400;
+      const beforeSessions = await calculator.proc.memory();
+      let sessionCalls = 0;
+      for (let i = 0; i < sessions; i += 10) {
+        await Promise.all(
+          Array.from({ length: 10 }, async () => {
+            const client = await connectHttp(calculator.proc.readyLine.url as string, "2025-11-25");
+            const r = await client.callTool({ name: "calculate", arguments: { expression: "6 * 7" } });
+            if (!r.isError) sessionCalls++;
+            await client.close();
+          }),
+        );
+      }
+      const afterSessions = await calculator.proc.memory();
+      tallies.cases_tried += sessions;
+      figures.calculator_abandoned_2025_sessions = sessions;
+      figures.calculator_kib_per_abandoned_2025_session = Math.round(
+        ((afterSessions.live_heap_mib - beforeSessions.live_heap_mib) * 1024) / sessions,
+      );
+      checks.push(
+        check(
+          `calculator: ${sessions} 2025-era clients that connect, call and leave without DELETE are each answered`,
+          sessionCalls === sessions,
+          `${sessionCalls} answered; live heap ${beforeSessions.live_heap_mib} → ${afterSessions.live_heap_mib} MiB (kept until the 30 min session idle timeout)`,
+        ),
+      );
+      log(
+        `calculator: ${sessions} abandoned 2025-era sessions: live heap ${beforeSessions.live_heap_mib} → ${afterSessions.live_heap_mib} MiB`,
+      );
     } finally {
       await gw?.stop();
       for (const run of runs) {
