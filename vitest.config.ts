@@ -11,6 +11,8 @@ const EXCLUSIVE = [
   // the deadline's acceptance: TIMEOUT within deadline + 50 ms, on the gateway's clock
   "test/gateway/policies.e2e.test.ts",
   "test/bench/**/*.test.ts",
+  // the chaos scenarios SIGSTOP, kill and load real servers; their checks count what happened
+  "test/chaos/chaos.test.ts",
   // containers share the machine's Docker daemon and loopback ports, and load it for 30 s
   "test/deploy/containers.e2e.test.ts",
 ];

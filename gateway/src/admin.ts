@@ -42,6 +42,8 @@ const CallBody = z
 
 export function buildAdminApp(deps: AdminDeps): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: deps.bodyLimitBytes });
+  // JSON only: fastify also parses text/plain by default, which would reach the routes as a string.
+  app.removeContentTypeParser("text/plain");
 
   // Every error, the framework's own included, answers the documented `{error: {code, message}}`.
   app.setNotFoundHandler((req, reply) =>

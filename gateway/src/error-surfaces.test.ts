@@ -207,6 +207,16 @@ describe("admin errors use the documented {error: {code, message}} body", () => 
     expect(r.statusCode).toBe(415);
     expect(r.json()).toEqual(shape("UNSUPPORTED_MEDIA_TYPE"));
   });
+  it("415 for a text/plain body too", async () => {
+    const r = await admin.inject({
+      method: "POST",
+      url: "/v1/tools/s__echo:call",
+      headers: { "content-type": "text/plain" },
+      payload: "arguments=1",
+    });
+    expect(r.statusCode).toBe(415);
+    expect(r.json()).toEqual(shape("UNSUPPORTED_MEDIA_TYPE"));
+  });
   it("413 for a body over the limit", async () => {
     const r = await admin.inject({
       method: "POST",

@@ -3,11 +3,18 @@
 // stdio servers are spawned and respawned with exponential backoff when they die; Streamable HTTP
 // (and legacy SSE) servers are reconnected the same way when the connection breaks. While an
 // upstream is not ready, calls fail fast with UNAVAILABLE instead of hanging.
+//
+// A reconnect keeps the protocol version negotiated before: once a server offered 2026-07-28 via
+// `server/discover`, later connections adopt that verdict instead of probing again. (A stdio probe
+// runs on a throw-away sibling process with a short budget; a respawn slowed by a loaded machine
+// timed it out, which on stdio reads as "legacy" and dropped the server to 2025-11-25.) Should the
+// server no longer speak it, the reconnect's tools/list fails and the next attempt probes afresh.
 import { EventEmitter } from "node:events";
 import {
   type CallToolResult,
   Client,
   type ClientOptions,
+  type PriorDiscovery,
   SSEClientTransport,
   StreamableHTTPClientTransport,
   type Tool,
@@ -59,6 +66,8 @@ export class McpUpstream extends EventEmitter implements Upstream {
   #failures = 0;
   #reconnectTimer: NodeJS.Timeout | undefined;
   #connecting: Promise<void> | undefined;
+  /** The modern era verdict of the last successful connection, adopted by the next one. */
+  #prior: Extract<PriorDiscovery, { kind: "modern" }> | undefined;
   /** Keep-alive HTTP pool shared by every connection to this upstream (HTTP upstreams only). */
   #http = createPooledFetch();
 
@@ -139,8 +148,13 @@ export class McpUpstream extends EventEmitter implements Upstream {
     const client = new Client(CLIENT_INFO, this.#clientOptions());
     const transport = this.#transport();
     const timeout = this.#config.upstream.connectTimeoutMs;
+    const prior = this.#prior;
     try {
-      await client.connect(transport, { timeout });
+      await client.connect(transport, prior ? { timeout, prior } : { timeout });
+      // Adopting a verdict skips the connect-time subscription a probed connect opens for
+      // list_changed notifications: open it here.
+      if (prior && client.getServerCapabilities()?.tools?.listChanged)
+        await client.listen({ toolsListChanged: true }, { timeout });
       const { tools } = await client.listTools(undefined, { timeout });
       if ((this.#state as UpstreamState) === "closed") {
         await client.close().catch(() => {});
@@ -149,6 +163,9 @@ export class McpUpstream extends EventEmitter implements Upstream {
       this.#client = client;
       this.#tools = tools;
       this.#failures = 0;
+      const discover = client.getDiscoverResult();
+      this.#prior =
+        client.getProtocolEra() === "modern" && discover ? { kind: "modern", discover } : undefined;
       this.#detail = `protocol ${client.getNegotiatedProtocolVersion() ?? "unknown"}`;
       client.onclose = () => {
         if (this.#client === client) this.#onConnectionLost("connection closed");
@@ -161,6 +178,8 @@ export class McpUpstream extends EventEmitter implements Upstream {
       this.#setState("ready");
     } catch (err) {
       await client.close().catch(() => {});
+      // The remembered verdict may be what failed (the server changed): negotiate afresh next time.
+      this.#prior = undefined;
       this.#detail = `connect failed: ${(err as Error).message?.split("\n", 1)[0] ?? String(err)}`;
       this.#log.warn({ err: this.#detail }, "upstream connect failed");
       this.#setState("down");
