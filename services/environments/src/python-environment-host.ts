@@ -80,6 +80,8 @@ interface Episode {
 export class PythonEnvironmentHost {
   private readonly slots: (EnvironmentWorker | Promise<EnvironmentWorker>)[] = [];
   private readonly episodes = new Map<string, Episode>();
+  /** The worker process of each slot, once spawned (the one a dead worker is replaced in). */
+  private readonly current: EnvironmentWorker[] = [];
   private readonly byWorker = new Map<EnvironmentWorker, Set<string>>();
   private toolList: ToolDescriptor[] = [];
   private nextHandle = 1;
@@ -267,6 +269,7 @@ export class PythonEnvironmentHost {
       (dead, reason) => this.workerExited(index, dead, reason),
     );
     this.byWorker.set(worker, new Set());
+    this.current[index] = worker;
     let answer: Awaited<ReturnType<EnvironmentWorker["request"]>>;
     try {
       answer = await worker.request("init", this.init);
@@ -293,7 +296,7 @@ export class PythonEnvironmentHost {
       if (episode) episode.lost = `episode ${handle} was lost: ${reason}`;
     }
     // New episodes go to a fresh worker in this slot; the lost ones are never recreated.
-    if (!this.stopped && this.slots[index] === worker) {
+    if (!this.stopped && this.current[index] === worker) {
       const next = this.spawnWorker(index);
       next.catch(() => {});
       this.slots[index] = next;
