@@ -2,7 +2,7 @@
 // each system call and architecture). The code tool's tests (services/tools/src/code/seccomp-sandbox.test.ts)
 // make each denied call for real in its sandbox.
 import { existsSync, readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   AUDIT_ARCH_X86_64,
   type BpfInstruction,
