@@ -54,6 +54,7 @@ describe.skipIf(!BWRAP)("PythonEnvironmentHost", () => {
       "add_to_cart",
       "checkout",
       "die",
+      "hog",
       "noisy",
       "open_socket",
       "read_file",
@@ -173,6 +174,16 @@ describe.skipIf(!BWRAP)("PythonEnvironmentHost", () => {
       await new Promise((done) => server.close(done));
     }
     expect(connections).toBe(0);
+  });
+
+  it("holds the worker to its memory limit: a method allocating past it gets MemoryError, the episode goes on", async () => {
+    const handle = await host.create({});
+    expect(await host.call(handle, "hog", { megabytes: 2048 })).toMatchObject({
+      ok: false,
+      error: { code: "TOOL_ERROR", message: expect.stringContaining("MemoryError") },
+    });
+    expect(await host.call(handle, "hog", { megabytes: 8 })).toEqual({ ok: true, value: 8 * 1024 * 1024 });
+    await host.close(handle);
   });
 
   it("sees only the module's files, read-only, and nothing else of the host", async () => {

@@ -2,7 +2,7 @@
 // pool of persistent sandboxed worker processes (environment-worker.ts). An episode lives in one
 // worker for its whole life (its forks too: a fork is a deep copy in the same process); a worker that
 // dies takes its episodes with it, and every handle it held answers EPISODE_LOST from then on.
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -86,6 +86,12 @@ export class PythonEnvironmentHost {
   private toolList: ToolDescriptor[] = [];
   private nextHandle = 1;
   private stopped = false;
+  /**
+   * Which host uid the workers run as: "own" (root host: worker i as uidBase + i, so their process
+   * limit applies), "host's" (a non-root host: its own uid), or root's, with the reason, when the files
+   * they need are closed to other users.
+   */
+  workerIdentity = "host's";
 
   private readonly settings: Settings;
   private readonly init: Record<string, unknown>;
@@ -134,6 +140,13 @@ export class PythonEnvironmentHost {
       searchPath,
     };
     const host = new PythonEnvironmentHost(settings, init, python, readOnly);
+    if (process.getuid?.() === 0) {
+      const closed = [dirname(WORKER_SCRIPT), ...readOnly].find((dir) => !openToOthers(dir));
+      host.workerIdentity =
+        closed === undefined
+          ? "own"
+          : `root's (${closed} or a folder above it cannot be read by other users, so the workers cannot run as uids of their own)`;
+    }
     try {
       for (let i = 0; i < settings.workers; i++) host.slots.push(host.spawnWorker(i));
       await Promise.all(host.slots);
@@ -247,7 +260,7 @@ export class PythonEnvironmentHost {
 
   private async spawnWorker(index: number): Promise<EnvironmentWorker> {
     const s = this.settings;
-    const root = process.getuid?.() === 0;
+    const root = this.workerIdentity === "own";
     const worker = new EnvironmentWorker(
       {
         bwrapPath: s.bwrapPath,
@@ -356,6 +369,19 @@ export class PythonEnvironmentHost {
         ? (error.code as (typeof known)[number])
         : "WORKER_FAILED";
     return new EnvironmentError(code, error.message);
+  }
+}
+
+/** Whether other users may read `dir` and reach it (o+rx on it, o+x on every folder above it). */
+function openToOthers(dir: string): boolean {
+  try {
+    if ((statSync(dir).mode & 0o005) !== 0o005) return false;
+    for (let up = dirname(dir); ; up = dirname(up)) {
+      if ((statSync(up).mode & 0o001) === 0) return false;
+      if (up === dirname(up)) return true;
+    }
+  } catch {
+    return false;
   }
 }
 
