@@ -2,6 +2,7 @@
 // host uid per slot when the server is root), checks that sandboxing works here (and says why not),
 // and runs test cases against a program.
 import { resolve as resolvePath } from "node:path";
+import { seccompProgram, UnsupportedArchitecture } from "@rlfactory/sandbox";
 import { outputMatches } from "./output-match.ts";
 import type { Language, RunRequest } from "./run-request.ts";
 import type { RunResult, RunStatus } from "./run-result.ts";
@@ -9,7 +10,6 @@ import { resolveSettings, type SandboxSettings } from "./sandbox-limits.ts";
 import { detectMemoryAccounting, type MemoryAccounting } from "./sandbox-memory.ts";
 import { bwrapMissing, explainFailedRun, locateExecutable, SandboxUnavailable } from "./sandbox-probe.ts";
 import { type HostIdentity, runInSandbox } from "./sandbox-process.ts";
-import { seccompProgram, UnsupportedArchitecture } from "./seccomp-filter.ts";
 import { SlotPool } from "./slot-pool.ts";
 
 export interface RunOptions {

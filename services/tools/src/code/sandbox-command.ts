@@ -2,10 +2,11 @@
 // a filesystem of read-only /usr (and the Node binary), size-capped tmpfs for /sandbox, /tmp and
 // /dev/shm, nothing else from the host; uid/gid 65534 inside; a seccomp filter; rlimits set just
 // before the program.
+
+import { seccompFilter } from "@rlfactory/sandbox";
 import type { Language, RunRequest } from "./run-request.ts";
 import { PROGRAM_FILE } from "./run-request.ts";
 import type { SandboxSettings } from "./sandbox-limits.ts";
-import { seccompFilter } from "./seccomp-filter.ts";
 
 export const SANDBOX_DIR = "/sandbox";
 /** Where the Node binary appears inside the sandbox. */

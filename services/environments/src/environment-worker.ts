@@ -1,0 +1,164 @@
+// One persistent worker process (python/env_worker.py in its sandbox): requests multiplexed by id over
+// JSON lines on its stdin/stdout. The worker answers in order; the host matches answers by id. When the
+// process exits (crash, kill, memory limit, a call past its time limit), every request in flight is
+// rejected with EPISODE_LOST and `onExit` tells the host, which reports every episode it held lost.
+import { type ChildProcess, spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import type { Writable } from "node:stream";
+import { EnvironmentError, type EnvironmentErrorCode, type ToolErrorCode } from "./environment-error.ts";
+import type { WorkerCommand } from "./worker-sandbox.ts";
+
+/** The last bytes of the worker's stderr kept for error messages. */
+const STDERR_TAIL_BYTES = 4096;
+
+export interface WorkerFailure {
+  code: EnvironmentErrorCode | ToolErrorCode | "UNKNOWN_TOOL" | "WORKER_ERROR" | "BAD_REQUEST";
+  message: string;
+}
+
+type Answer = { ok: true; result: unknown } | { ok: false; error: WorkerFailure };
+
+interface Pending {
+  resolve: (answer: Answer) => void;
+  reject: (err: Error) => void;
+  sentAt: number;
+}
+
+export interface WorkerSpawn {
+  bwrapPath: string;
+  command: WorkerCommand;
+  /** Host uid/gid bwrap runs as (when the host is root: a uid of its own, so RLIMIT_NPROC applies). */
+  uid?: number;
+  gid?: number;
+  /** A request unanswered this long ends the worker (its episodes are lost). */
+  callTimeoutMs: number;
+}
+
+export class EnvironmentWorker {
+  /** Episodes this worker holds (the host's count, for placing new ones). */
+  episodes = 0;
+  private readonly child: ChildProcess;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private stderrTail = "";
+  private exitReason: string | undefined;
+  private readonly watchdog: NodeJS.Timeout;
+  private readonly exited: Promise<void>;
+
+  private readonly options: WorkerSpawn;
+
+  constructor(options: WorkerSpawn, onExit: (worker: EnvironmentWorker, reason: string) => void) {
+    this.options = options;
+    const { command } = options;
+    this.child = spawn(options.bwrapPath, command.argv, {
+      stdio: ["pipe", "pipe", "pipe", ...command.fdData.map(() => "pipe" as const)],
+      env: { PATH: "/usr/bin:/bin" },
+      cwd: "/",
+      ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.gid ?? options.uid }),
+    });
+    command.fdData.forEach((data, i) => {
+      const stream = this.child.stdio[3 + i] as Writable | null;
+      stream?.on("error", () => {});
+      stream?.end(data);
+    });
+    this.child.stdin?.on("error", () => {});
+    this.child.stderr?.setEncoding("utf8");
+    this.child.stderr?.on("data", (chunk: string) => {
+      this.stderrTail = (this.stderrTail + chunk).slice(-STDERR_TAIL_BYTES);
+    });
+    const lines = createInterface({ input: this.child.stdout!, crlfDelay: Number.POSITIVE_INFINITY });
+    lines.on("line", (line) => this.answer(line));
+    let spawnError: Error | undefined;
+    this.child.on("error", (err) => {
+      spawnError = err;
+    });
+    this.exited = new Promise((resolve) => {
+      this.child.on("close", (code, signal) => {
+        clearInterval(this.watchdog);
+        const reason =
+          this.exitReason ??
+          (spawnError
+            ? `the worker could not be started: ${spawnError.message}`
+            : `the worker exited (${signal ?? `code ${code}`})${this.stderrTail ? `: ${this.stderrTail.trim().slice(-500)}` : ""}`);
+        this.exitReason = reason;
+        const error = new EnvironmentError("EPISODE_LOST", reason);
+        for (const pending of this.pending.values()) pending.reject(error);
+        this.pending.clear();
+        onExit(this, reason);
+        resolve();
+      });
+    });
+    this.watchdog = setInterval(() => this.checkTimeouts(), Math.min(1000, options.callTimeoutMs));
+    this.watchdog.unref();
+  }
+
+  get alive(): boolean {
+    return this.exitReason === undefined;
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  /** Sends one request; resolves with the worker's answer (ok or a typed failure). */
+  request(op: string, fields: Record<string, unknown>): Promise<Answer> {
+    if (this.exitReason !== undefined)
+      return Promise.reject(new EnvironmentError("EPISODE_LOST", this.exitReason));
+    const id = this.nextId++;
+    return new Promise<Answer>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, sentAt: performance.now() });
+      this.child.stdin!.write(`${JSON.stringify({ id, op, ...fields })}\n`);
+    });
+  }
+
+  /** Ends the worker (SIGKILL: its sandbox and every process in it go with it); resolves once it is gone. */
+  async kill(reason: string): Promise<void> {
+    this.exitReason ??= reason;
+    try {
+      this.child.kill("SIGKILL");
+    } catch {
+      // already gone
+    }
+    await this.exited;
+  }
+
+  /** Closes its stdin (the worker exits when it has answered everything) and waits for the exit. */
+  async stop(reason: string): Promise<void> {
+    this.exitReason ??= reason;
+    this.child.stdin?.end();
+    const timer = setTimeout(() => this.child.kill("SIGKILL"), 2000);
+    await this.exited;
+    clearTimeout(timer);
+  }
+
+  private answer(line: string): void {
+    let message: { id?: number; ok?: boolean; result?: unknown; error?: WorkerFailure };
+    try {
+      message = JSON.parse(line);
+    } catch {
+      void this.kill(`the worker wrote a line that is not JSON: ${line.slice(0, 200)}`);
+      return;
+    }
+    const pending = message.id === undefined ? undefined : this.pending.get(message.id);
+    if (pending === undefined) return;
+    this.pending.delete(message.id!);
+    pending.resolve(
+      message.ok
+        ? { ok: true, result: message.result }
+        : {
+            ok: false,
+            error: message.error ?? { code: "WORKER_ERROR", message: "the worker answered without a result" },
+          },
+    );
+  }
+
+  private checkTimeouts(): void {
+    const oldest = this.pending.values().next().value;
+    if (oldest === undefined) return;
+    const waited = performance.now() - oldest.sentAt;
+    if (waited > this.options.callTimeoutMs)
+      void this.kill(
+        `a request ran past the call time limit (${this.options.callTimeoutMs} ms); the worker was ended`,
+      );
+  }
+}

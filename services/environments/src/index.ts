@@ -1,0 +1,11 @@
+// Stateful environments: Python classes served as episode tools from sandboxed persistent workers.
+export { BFCL_CLASSES, BFCL_VENV, type BfclHostOptions, bfclPackageDir, startBfclHost } from "./bfcl-pack.ts";
+export { EnvironmentError, type EnvironmentErrorCode, type ToolErrorCode } from "./environment-error.ts";
+export {
+  type CallResult,
+  PythonEnvironmentHost,
+  type PythonEnvironmentHostOptions,
+  readFunctionDocs,
+  type ToolDescriptor,
+  WORKER_SCRIPT,
+} from "./python-environment-host.ts";
