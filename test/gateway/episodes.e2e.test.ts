@@ -2,11 +2,14 @@
 // environment servers as its stdio child processes. Every environment implementation runs the same
 // suite: each serves the reference key-value environment (tools put / get / append, see
 // test/support/src/kv-environment.ts). A new implementation joins with one line in ENVIRONMENTS.
+import { execFile } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import type { ServiceError } from "@grpc/grpc-js";
 import {
   type InProcessGateway,
+  RLF,
   ROOT,
   startTestGateway,
   waitFor,
@@ -286,4 +289,20 @@ describe.each(ENVIRONMENTS)("episode lifecycle: %s", (_name, entry) => {
     expect((await json("DELETE", `/episodes/${id}`)).status).toBe(404);
     for (const f of forked.body.episode_ids as string[]) await json("DELETE", `/episodes/${f}`);
   });
+
+  it("drives episodes from the rlf CLI", async () => {
+    const rlf = (...args: string[]) =>
+      promisify(execFile)(process.execPath, [RLF, ...args, "--gateway", gw.gateway.grpcAddress], {
+        cwd: ROOT,
+      });
+    const id = (await rlf("episodes", "start", "kv", "--config", '{"initial":{"a":"1"}}')).stdout.trim();
+    await rlf("tools", "call", "kv__put", "--episode", id, "--args", '{"key":"b","value":"2"}');
+    const [fork] = (await rlf("episodes", "fork", id, "--count", "1")).stdout.trim().split("\n");
+    expect(JSON.parse((await rlf("episodes", "state", fork!)).stdout)).toEqual({ a: "1", b: "2" });
+    expect(JSON.parse((await rlf("episodes", "end", id)).stdout)).toEqual({ a: "1", b: "2" });
+    await expect(rlf("episodes", "end", id)).rejects.toMatchObject({
+      stderr: expect.stringContaining("EPISODE_NOT_FOUND"),
+    });
+    await gw.client.endEpisode(fork!);
+  }, 120_000);
 });
