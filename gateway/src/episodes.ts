@@ -134,6 +134,11 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
   async start(server: string, configJson: string, ttlMs: number, ctx: Context): Promise<string> {
     return this.#span("start", ctx, { "rlf.server": server }, async (span) => {
       const s = this.#servers.get(server);
+      if (s && s.upstream.state !== "ready")
+        throw new GatewayError(
+          "UNAVAILABLE",
+          `environment server "${server}" is ${s.upstream.state}; ${s.upstream.detail}`.trim(),
+        );
       if (!s || !this.#catalog.isEnvironment(server)) {
         throw new GatewayError(
           "EPISODE_NOT_FOUND",
