@@ -30,7 +30,7 @@ import type { Upstream } from "./upstream.ts";
 
 const tracer = trace.getTracer("rlfactory-gateway");
 const ID_PREFIX = "ep1.";
-/** Ids ended or expired on this gateway that are still answered EPISODE_NOT_FOUND without asking the server. */
+/** Ids ended, expired or lost on this gateway, answered without asking the server (the oldest forgotten first). */
 const ENDED_MEMORY = 65_536;
 
 /** What an episode id encodes. `generation` is empty for HTTP servers (they outlive a connection). */
@@ -86,7 +86,7 @@ interface ServerEpisodes {
 
 export class Episodes extends EventEmitter<EpisodesEvents> {
   #servers = new Map<string, ServerEpisodes>();
-  #ended = new Set<string>();
+  #ended = new Map<string, "EPISODE_NOT_FOUND" | "EPISODE_LOST">();
   #catalog: Catalog;
   #log: Logger | undefined;
 
@@ -115,6 +115,7 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
         s.generation = "";
         const lost = [...s.live.values()];
         for (const e of lost) this.#forget(e);
+        for (const e of lost) this.#remember(e.id, "EPISODE_LOST");
         if (lost.length > 0) {
           this.emit("episode", config.name, "lost", lost.length);
           this.#log?.warn(
@@ -213,7 +214,7 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
         id,
       );
       if (live) this.#forget(live);
-      this.#remember(id);
+      this.#remember(id, "EPISODE_NOT_FOUND");
       this.emit("episode", s.config.name, "ended", 1);
       return JSON.stringify(structured.state ?? null);
     });
@@ -252,14 +253,12 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
   #resolve(id: string): { s: ServerEpisodes; ref: EpisodeRef; live: LiveEpisode | undefined } {
     const ref = decodeEpisodeId(id);
     const s = this.#servers.get(ref.server);
-    if (!s || this.#ended.has(id))
+    const gone = this.#ended.get(id);
+    if (gone === "EPISODE_LOST") throw lostError(id, ref.server);
+    if (!s || gone)
       throw new GatewayError("EPISODE_NOT_FOUND", `episode ${truncate(id, 80)} is unknown, ended or expired`);
-    if (s.config.transport.kind === "stdio" && ref.generation !== s.generation) {
-      throw new GatewayError(
-        "EPISODE_LOST",
-        `episode ${truncate(id, 80)} was lost: the environment server "${ref.server}" it lived in has gone`,
-      );
-    }
+    if (s.config.transport.kind === "stdio" && ref.generation !== s.generation)
+      throw lostError(id, ref.server);
     return { s, ref, live: s.live.get(id) };
   }
 
@@ -270,12 +269,9 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
     const live = s?.live.get(id);
     if (s && live) {
       this.#forget(live);
-      this.#remember(id);
+      this.#remember(id, "EPISODE_LOST");
       this.emit("episode", s.config.name, "lost", 1);
-      return new GatewayError(
-        "EPISODE_LOST",
-        `episode ${truncate(id, 80)} was lost: server "${s.config.name}" no longer holds it`,
-      );
+      return lostError(id, s.config.name);
     }
     return new GatewayError("EPISODE_NOT_FOUND", `episode ${truncate(id, 80)} is unknown, ended or expired`);
   }
@@ -314,7 +310,7 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
     const e = s.live.get(id);
     if (!e) return;
     this.#forget(e);
-    this.#remember(id);
+    this.#remember(id, "EPISODE_NOT_FOUND");
     this.emit("episode", s.config.name, "expired", 1);
     this.#log?.info({ server: s.config.name, episode: id, why }, "episode expired");
     // Free the server's state; the episode is over for callers whatever the server answers.
@@ -339,10 +335,10 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
     this.#servers.get(e.server)?.live.delete(e.id);
   }
 
-  #remember(id: string): void {
-    this.#ended.add(id);
+  #remember(id: string, code: "EPISODE_NOT_FOUND" | "EPISODE_LOST"): void {
+    this.#ended.set(id, code);
     if (this.#ended.size > ENDED_MEMORY) {
-      const oldest = this.#ended.values().next().value;
+      const oldest = this.#ended.keys().next().value;
       if (oldest !== undefined) this.#ended.delete(oldest);
     }
   }
@@ -404,6 +400,13 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
       },
     );
   }
+}
+
+function lostError(id: string, server: string): GatewayError {
+  return new GatewayError(
+    "EPISODE_LOST",
+    `episode ${truncate(id, 80)} was lost: the environment server "${server}" died or no longer holds it`,
+  );
 }
 
 function parseConfig(text: string): Record<string, unknown> {
