@@ -1,7 +1,8 @@
 // The request path for one tool call, top to bottom:
 //
 //   resolve the tool → check argument size → parse JSON → check nesting depth (iteratively, before
-//   anything recursive sees the value) → validate against the input schema
+//   anything recursive sees the value) → validate against the input schema → inject the episode's
+//   handle (episode calls: then no cache, no retry; see episodes.ts)
 //   → deadline (one AbortSignal: caller cancel ∪ deadline; its reason says whose the abort is) → cache + single-flight
 //   → retry → circuit breaker → bulkhead (policies.ts) → MCP tools/call → output cap
 //
