@@ -3,13 +3,14 @@
 import { type Context, propagation, ROOT_CONTEXT, SpanKind, trace } from "@opentelemetry/api";
 import { httpCallerGone } from "@rlfactory/kit";
 import type { Content } from "@rlfactory/proto/types/Content";
-import Fastify, { type FastifyError, type FastifyInstance } from "fastify";
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from "fastify";
 import type { Logger } from "pino";
 import type { Registry } from "prom-client";
 import { z } from "zod";
 import type { ApiKeyAuth } from "./auth.ts";
 import type { Catalog } from "./catalog.ts";
-import { httpStatusFor, shortMessage, truncate } from "./errors.ts";
+import type { Episodes } from "./episodes.ts";
+import { httpStatusFor, isGatewayError, shortMessage, truncate } from "./errors.ts";
 import { toWireResult, toWireTool } from "./grpc-server.ts";
 import type { CallOutcome, Invoker } from "./invoker.ts";
 import type { UpstreamPolicies } from "./policies.ts";
@@ -20,6 +21,7 @@ const tracer = trace.getTracer("rlfactory-gateway");
 export interface AdminDeps {
   invoker: Invoker;
   catalog: Catalog;
+  episodes: Episodes;
   upstreams: readonly Upstream[];
   policies: ReadonlyMap<string, UpstreamPolicies>;
   metrics: Registry;
@@ -37,8 +39,19 @@ const CallBody = z
     trajectory_id: z.string().optional(),
     call_id: z.string().optional(),
     cache: z.enum(["default", "bypass"]).optional(),
+    episode_id: z.string().optional(),
   })
   .strict();
+
+const StartEpisodeBody = z
+  .object({
+    server: z.string().min(1),
+    config: z.record(z.string(), z.unknown()).optional(),
+    ttl_ms: z.number().int().min(0).max(4_294_967_295).optional(),
+  })
+  .strict();
+
+const ForkEpisodeBody = z.object({ count: z.number().int().min(1) }).strict();
 
 export function buildAdminApp(deps: AdminDeps): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: deps.bodyLimitBytes });
@@ -143,6 +156,7 @@ export function buildAdminApp(deps: AdminDeps): FastifyInstance {
                 trajectoryId: body.trajectory_id ?? "",
                 bypassCache: body.cache === "bypass",
                 callId: body.call_id ?? "",
+                episodeId: body.episode_id ?? "",
                 signal,
               },
               trace.setSpan(parent, span),
@@ -154,6 +168,62 @@ export function buildAdminApp(deps: AdminDeps): FastifyInstance {
         },
       );
       return reply.code(outcome.error ? httpStatusFor(outcome.error.code) : 200).send(toJsonResult(outcome));
+    });
+
+    // Episodes (docs/environments.md): the same operations as the gRPC StartEpisode/Fork/Snapshot/End.
+    const episodeRoute = async <T>(
+      req: { headers: Record<string, string | string[] | undefined> },
+      reply: FastifyReply,
+      route: string,
+      op: (ctx: Context) => Promise<T>,
+    ) => {
+      const parent: Context = propagation.extract(ROOT_CONTEXT, req.headers);
+      try {
+        return reply.send(await op(parent));
+      } catch (err) {
+        if (!isGatewayError(err) || err.code === "INTERNAL") throw err;
+        deps.log?.debug({ route, code: err.code }, "episode operation failed");
+        return reply.code(httpStatusFor(err.code)).send(errorBody(err.code, err.message));
+      }
+    };
+
+    api.post("/v1/episodes", async (req, reply) => {
+      const parsed = StartEpisodeBody.safeParse(req.body ?? {});
+      if (!parsed.success)
+        return reply.code(400).send(errorBody("INVALID_ARGUMENTS", z.prettifyError(parsed.error)));
+      const { server, config, ttl_ms } = parsed.data;
+      return episodeRoute(req, reply, "POST /v1/episodes", async (ctx) => ({
+        episode_id: await deps.episodes.start(server, JSON.stringify(config ?? {}), ttl_ms ?? 0, ctx),
+      }));
+    });
+
+    // `POST /v1/episodes/{id}:fork` — ids never contain ':'.
+    api.post("/v1/episodes/:target", async (req, reply) => {
+      const target = (req.params as { target: string }).target;
+      const colon = target.lastIndexOf(":");
+      if (colon < 0 || target.slice(colon + 1) !== "fork")
+        return reply.code(404).send(errorBody("NOT_FOUND", "use POST /v1/episodes/{id}:fork"));
+      const parsed = ForkEpisodeBody.safeParse(req.body ?? {});
+      if (!parsed.success)
+        return reply.code(400).send(errorBody("INVALID_ARGUMENTS", z.prettifyError(parsed.error)));
+      const id = target.slice(0, colon);
+      return episodeRoute(req, reply, "POST /v1/episodes/{id}:fork", async (ctx) => ({
+        episode_ids: await deps.episodes.fork(id, parsed.data.count, ctx),
+      }));
+    });
+
+    api.get("/v1/episodes/:id/state", async (req, reply) => {
+      const id = (req.params as { id: string }).id;
+      return episodeRoute(req, reply, "GET /v1/episodes/{id}/state", async (ctx) => ({
+        state: JSON.parse(await deps.episodes.snapshot(id, ctx)) as unknown,
+      }));
+    });
+
+    api.delete("/v1/episodes/:id", async (req, reply) => {
+      const id = (req.params as { id: string }).id;
+      return episodeRoute(req, reply, "DELETE /v1/episodes/{id}", async (ctx) => ({
+        state: JSON.parse(await deps.episodes.end(id, ctx)) as unknown,
+      }));
     });
   });
 

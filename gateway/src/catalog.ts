@@ -3,6 +3,11 @@
 import type { Tool } from "@modelcontextprotocol/client";
 import { canonicalJson, sha256Hex } from "@rlfactory/kit";
 import { UNAVAILABLE_META_KEY } from "@rlfactory/proto";
+import {
+  EPISODE_CREATE_TOOL,
+  EPISODE_HANDLE_ARG,
+  RESERVED_EPISODE_TOOLS,
+} from "@rlfactory/proto/environment-contract";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import type { Logger } from "pino";
@@ -32,6 +37,11 @@ export interface CatalogEntry {
   validate(args: Record<string, unknown>): string | undefined;
   /** Set when the server lists the tool but cannot run it: why, and how to fix it. Calls answer UNAVAILABLE. */
   unavailable?: string;
+  /**
+   * A stateful tool of an environment server (docs/environments.md): it takes the episode handle
+   * argument, which `tool` (what ListTools shows) and `validate` leave out; calls need an episode_id.
+   */
+  stateful: boolean;
 }
 
 export function gatewayToolName(server: string, tool: string): string {
@@ -54,6 +64,7 @@ export function effectivePolicy(server: ServerConfig, tool: Tool): EffectivePoli
 export class Catalog {
   #entries = new Map<string, CatalogEntry>();
   #byServer = new Map<string, string[]>();
+  #environments = new Set<string>();
   #servers: Map<string, ServerConfig>;
   #ajv = addFormats.default(
     new Ajv2020({ strict: false, allErrors: false, validateSchema: false, logger: false }),
@@ -75,6 +86,11 @@ export class Catalog {
     return this.#entries.get(name);
   }
 
+  /** The server lists `episode_create`: an environment server, whose episodes the gateway manages. */
+  isEnvironment(server: string): boolean {
+    return this.#environments.has(server);
+  }
+
   list(server?: string): CatalogEntry[] {
     const all = [...this.#entries.values()];
     return (server ? all.filter((e) => e.server === server) : all).sort((a, b) =>
@@ -87,7 +103,14 @@ export class Catalog {
     if (!server) throw new Error(`no config for upstream ${upstream.name}`);
     for (const old of this.#byServer.get(server.name) ?? []) this.#entries.delete(old);
     const names: string[] = [];
-    for (const tool of tools) {
+    const environment = tools.some((t) => t.name === EPISODE_CREATE_TOOL);
+    if (environment) this.#environments.add(server.name);
+    else this.#environments.delete(server.name);
+    for (const listed of tools) {
+      // The reserved episode tools and the handle argument are the gateway's business, never the model's.
+      if (environment && RESERVED_EPISODE_TOOLS.includes(listed.name)) continue;
+      const stateful = environment && takesHandle(listed);
+      const tool = stateful ? withoutHandle(listed) : listed;
       if (server.include && !server.include.includes(tool.name)) continue;
       if (server.exclude.includes(tool.name)) continue;
       if (!VALID_TOOL_NAME.test(tool.name)) {
@@ -109,6 +132,7 @@ export class Catalog {
         upstream,
         validate: this.#compile(name, tool),
         ...(typeof unavailable === "string" ? { unavailable } : {}),
+        stateful,
       });
       names.push(name);
     }
@@ -130,4 +154,20 @@ export class Catalog {
     return (args) =>
       check(args) ? undefined : this.#ajv.errorsText(check.errors, { dataVar: "arguments", separator: "; " });
   }
+}
+
+function takesHandle(tool: Tool): boolean {
+  const props = (tool.inputSchema as { properties?: Record<string, unknown> }).properties;
+  return props !== undefined && Object.hasOwn(props, EPISODE_HANDLE_ARG);
+}
+
+/** The tool as the model sees it: the handle argument gone from its input schema (the gateway injects it). */
+function withoutHandle(tool: Tool): Tool {
+  const schema = tool.inputSchema as { properties?: Record<string, unknown>; required?: string[] };
+  const { [EPISODE_HANDLE_ARG]: _handle, ...properties } = schema.properties ?? {};
+  const required = schema.required?.filter((r) => r !== EPISODE_HANDLE_ARG);
+  return {
+    ...tool,
+    inputSchema: { ...tool.inputSchema, properties, ...(required ? { required } : {}) },
+  } as Tool;
 }

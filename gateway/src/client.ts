@@ -47,6 +47,34 @@ export class GatewayClient {
     ).then((r) => r.results);
   }
 
+  /** StartEpisode: a new episode on environment server `server`; its id. */
+  startEpisode(server: string, config: Record<string, unknown> = {}, ttlMs = 0): Promise<string> {
+    return this.#unary<{ episode_id: string }>((md, o, cb) =>
+      this.raw.StartEpisode({ server, config_json: JSON.stringify(config), ttl_ms: ttlMs }, md, o, cb),
+    ).then((r) => r.episode_id);
+  }
+
+  /** ForkEpisode: `count` independent copies of the episode's current state. */
+  forkEpisode(episodeId: string, count: number): Promise<string[]> {
+    return this.#unary<{ episode_ids: string[] }>((md, o, cb) =>
+      this.raw.ForkEpisode({ episode_id: episodeId, count }, md, o, cb),
+    ).then((r) => r.episode_ids);
+  }
+
+  /** SnapshotEpisode: the episode's current state (parsed JSON). */
+  snapshotEpisode(episodeId: string): Promise<unknown> {
+    return this.#unary<{ state_json: string }>((md, o, cb) =>
+      this.raw.SnapshotEpisode({ episode_id: episodeId }, md, o, cb),
+    ).then((r) => JSON.parse(r.state_json) as unknown);
+  }
+
+  /** EndEpisode: ends the episode; its final state (parsed JSON). */
+  endEpisode(episodeId: string): Promise<unknown> {
+    return this.#unary<{ state_json: string }>((md, o, cb) =>
+      this.raw.EndEpisode({ episode_id: episodeId }, md, o, cb),
+    ).then((r) => JSON.parse(r.state_json) as unknown);
+  }
+
   close(): void {
     this.raw.close();
   }

@@ -111,6 +111,11 @@ servers:
                 "maxQueue": 1024,
               },
               "connectTimeoutMs": 30000,
+              "episodes": {
+                "idleTimeoutMs": 600000,
+                "maxLive": 1024,
+                "maxTtlMs": 3600000,
+              },
               "reconnect": {
                 "initialDelayMs": 100,
                 "maxDelayMs": 10000,
@@ -156,6 +161,11 @@ servers:
                 "maxQueue": 1024,
               },
               "connectTimeoutMs": 30000,
+              "episodes": {
+                "idleTimeoutMs": 600000,
+                "maxLive": 1024,
+                "maxTtlMs": 3600000,
+              },
               "reconnect": {
                 "initialDelayMs": 100,
                 "maxDelayMs": 10000,

@@ -56,6 +56,11 @@ const UpstreamPolicyInput = z
     reconnect: z.object({ initial_delay_ms: positiveInt, max_delay_ms: positiveInt }).partial().strict(),
     /** Time allowed for connect + initialize + tools/list. */
     connect_timeout_ms: positiveInt,
+    /** Episodes on an environment server (docs/environments.md): live limit, idle and total lifetime. */
+    episodes: z
+      .object({ max_live: positiveInt, idle_timeout_ms: positiveInt, max_ttl_ms: positiveInt })
+      .partial()
+      .strict(),
   })
   .partial()
   .strict();
@@ -181,6 +186,9 @@ export interface UpstreamPolicy {
   bulkhead: { maxConcurrent: number; maxQueue: number };
   reconnect: { initialDelayMs: number; maxDelayMs: number };
   connectTimeoutMs: number;
+  /** Episodes of an environment server: at most `maxLive` at once, each ended after `idleTimeoutMs` without
+   * an operation or `maxTtlMs` after its start (a StartEpisode ttl_ms may ask for less). */
+  episodes: { maxLive: number; idleTimeoutMs: number; maxTtlMs: number };
 }
 
 export type Transport =
@@ -235,6 +243,7 @@ export const DEFAULT_UPSTREAM_POLICY: UpstreamPolicy = {
   bulkhead: { maxConcurrent: 64, maxQueue: 1_024 },
   reconnect: { initialDelayMs: 100, maxDelayMs: 10_000 },
   connectTimeoutMs: 30_000,
+  episodes: { maxLive: 1_024, idleTimeoutMs: 600_000, maxTtlMs: 3_600_000 },
 };
 
 export class ConfigError extends Error {
@@ -286,6 +295,11 @@ function mergeUpstreamPolicy(base: UpstreamPolicy, over: z.infer<typeof Upstream
       maxDelayMs: over.reconnect?.max_delay_ms ?? base.reconnect.maxDelayMs,
     },
     connectTimeoutMs: over.connect_timeout_ms ?? base.connectTimeoutMs,
+    episodes: {
+      maxLive: over.episodes?.max_live ?? base.episodes.maxLive,
+      idleTimeoutMs: over.episodes?.idle_timeout_ms ?? base.episodes.idleTimeoutMs,
+      maxTtlMs: over.episodes?.max_ttl_ms ?? base.episodes.maxTtlMs,
+    },
   };
 }
 

@@ -13,6 +13,7 @@ import { ResultCache } from "./cache.ts";
 import { Catalog } from "./catalog.ts";
 import { GatewayClient } from "./client.ts";
 import { normaliseConfig } from "./config.ts";
+import { Episodes } from "./episodes.ts";
 import { type GrpcServerHandle, startGrpcServer } from "./grpc-server.ts";
 import { exceedsDepth, Invoker } from "./invoker.ts";
 import { UpstreamPolicies } from "./policies.ts";
@@ -79,6 +80,7 @@ const BODY_LIMIT = 64 * 1024;
 const admin = buildAdminApp({
   invoker,
   catalog,
+  episodes: new Episodes([], [], catalog),
   upstreams: [upstream],
   policies,
   metrics: new Registry(),
@@ -91,7 +93,7 @@ let client: GatewayClient;
 
 beforeAll(async () => {
   grpc = await startGrpcServer(
-    { invoker, catalog, auth, maxBatchSize: 16, log },
+    { invoker, catalog, episodes: new Episodes([], [], catalog), auth, maxBatchSize: 16, log },
     { host: "127.0.0.1", port: 0, maxMessageBytes: 4 * 1024 * 1024 },
   );
   client = new GatewayClient(`127.0.0.1:${grpc.port}`);

@@ -131,7 +131,10 @@ export function grpcStatusFor(code: CallErrorCode): GrpcStatus {
     case "CIRCUIT_OPEN":
       return GrpcStatus.UNAVAILABLE;
     case "UNKNOWN_TOOL":
+    case "EPISODE_NOT_FOUND":
       return GrpcStatus.NOT_FOUND;
+    case "EPISODE_LOST":
+      return GrpcStatus.DATA_LOSS;
     case "INVALID_ARGUMENTS":
       return GrpcStatus.INVALID_ARGUMENT;
     case "ARGUMENTS_TOO_LARGE":
@@ -149,7 +152,10 @@ export function grpcStatusFor(code: CallErrorCode): GrpcStatus {
 export function httpStatusFor(code: CallErrorCode): number {
   switch (code) {
     case "UNKNOWN_TOOL":
+    case "EPISODE_NOT_FOUND":
       return 404;
+    case "EPISODE_LOST":
+      return 410;
     case "INVALID_ARGUMENTS":
       return 400;
     case "ARGUMENTS_TOO_LARGE":

@@ -6,6 +6,7 @@ import { ApiKeyAuth, describeAuthMode } from "./auth.ts";
 import { createResultCache, type ResultCache } from "./cache.ts";
 import { Catalog } from "./catalog.ts";
 import type { GatewayConfig } from "./config.ts";
+import { Episodes } from "./episodes.ts";
 import { type GrpcServerHandle, startGrpcServer } from "./grpc-server.ts";
 import { Invoker } from "./invoker.ts";
 import { createMetrics } from "./metrics.ts";
@@ -21,6 +22,7 @@ export interface GatewayHandle {
   adminUrl: string | undefined;
   catalog: Catalog;
   invoker: Invoker;
+  episodes: Episodes;
   upstreams: readonly Upstream[];
   cache: ResultCache;
   /** Resolves when every upstream is ready, or rejects after timeoutMs naming the ones that are not. */
@@ -43,8 +45,10 @@ export async function startGateway(
   }
   const catalog = new Catalog(config.servers, log);
   for (const u of upstreams) catalog.track(u);
-  const invoker = new Invoker(catalog, cache, policies, log);
-  const metrics = createMetrics({ invoker, catalog, upstreams, policies });
+  // Before the upstreams start: it follows each stdio server's process generation from the first spawn.
+  const episodes = new Episodes(config.servers, upstreams, catalog, log);
+  const invoker = new Invoker(catalog, cache, policies, log, episodes);
+  const metrics = createMetrics({ invoker, catalog, upstreams, policies, episodes });
   const auth = new ApiKeyAuth(config.apiKeys);
   log.info({ auth: auth.enabled ? "api_keys" : "off" }, describeAuthMode(config));
 
@@ -55,7 +59,7 @@ export async function startGateway(
   let admin: ReturnType<typeof buildAdminApp> | undefined;
   try {
     grpc = await startGrpcServer(
-      { invoker, catalog, auth, maxBatchSize: config.maxBatchSize, log },
+      { invoker, catalog, episodes, auth, maxBatchSize: config.maxBatchSize, log },
       config.grpc,
     );
     let adminUrl: string | undefined;
@@ -63,6 +67,7 @@ export async function startGateway(
       admin = buildAdminApp({
         invoker,
         catalog,
+        episodes,
         upstreams,
         policies,
         metrics,
@@ -88,6 +93,7 @@ export async function startGateway(
       adminUrl,
       catalog,
       invoker,
+      episodes,
       upstreams,
       cache,
       waitReady: (timeoutMs = 30_000) => waitReady(upstreams, timeoutMs),
@@ -95,6 +101,7 @@ export async function startGateway(
         started.health.setStatus("", "NOT_SERVING");
         started.health.setStatus(GATEWAY_SERVICE, "NOT_SERVING");
         await Promise.all([started.close(), startedAdmin?.close()]);
+        episodes.close();
         await Promise.all(upstreams.map((u) => u.close()));
         await cache.close();
       },
@@ -102,6 +109,7 @@ export async function startGateway(
   } catch (err) {
     await grpc?.close(0);
     await admin?.close();
+    episodes.close();
     await Promise.all(upstreams.map((u) => u.close()));
     await cache.close();
     throw err;

@@ -8,8 +8,12 @@ import { type Context, context, type Span, SpanKind, SpanStatusCode, trace } fro
 import { type CallerGone, callerGone, type GrpcHost, startGrpcHost } from "@rlfactory/kit";
 import type { CallToolsRequest__Output } from "@rlfactory/proto/types/CallToolsRequest";
 import type { CallToolsResponse } from "@rlfactory/proto/types/CallToolsResponse";
+import type { EndEpisodeRequest__Output } from "@rlfactory/proto/types/EndEpisodeRequest";
+import type { ForkEpisodeRequest__Output } from "@rlfactory/proto/types/ForkEpisodeRequest";
 import type { ListToolsRequest__Output } from "@rlfactory/proto/types/ListToolsRequest";
 import type { ListToolsResponse } from "@rlfactory/proto/types/ListToolsResponse";
+import type { SnapshotEpisodeRequest__Output } from "@rlfactory/proto/types/SnapshotEpisodeRequest";
+import type { StartEpisodeRequest__Output } from "@rlfactory/proto/types/StartEpisodeRequest";
 import type { Tool } from "@rlfactory/proto/types/Tool";
 import type { ToolCall__Output } from "@rlfactory/proto/types/ToolCall";
 import type { ToolGatewayHandlers } from "@rlfactory/proto/types/ToolGateway";
@@ -18,7 +22,8 @@ import { contextFromGrpcMetadata } from "@rlfactory/telemetry";
 import type { Logger } from "pino";
 import type { ApiKeyAuth } from "./auth.ts";
 import type { Catalog, CatalogEntry } from "./catalog.ts";
-import { truncate } from "./errors.ts";
+import type { Episodes } from "./episodes.ts";
+import { grpcStatusFor, isGatewayError, truncate } from "./errors.ts";
 import type { CallOutcome, CallRequest, Invoker } from "./invoker.ts";
 import { GATEWAY_SERVICE, loadGatewayProto } from "./proto.ts";
 
@@ -27,6 +32,7 @@ const tracer = trace.getTracer("rlfactory-gateway");
 export interface GrpcDeps {
   invoker: Invoker;
   catalog: Catalog;
+  episodes: Episodes;
   auth: ApiKeyAuth;
   maxBatchSize: number;
   /** Where an INTERNAL's cause (error and stack) goes: the caller sees only "internal gateway error". */
@@ -74,7 +80,9 @@ function toolGatewayHandlers(deps: GrpcDeps): ToolGatewayHandlers {
             `batch of ${req.calls.length} calls; the limit is ${deps.maxBatchSize}`,
           );
         }
-        // All calls start now and run concurrently; results keep request order.
+        // All calls start now and run concurrently, except that calls on one episode run one after
+        // another in request order (stateful tools do not commute). Results keep request order.
+        const episodeTail = new Map<string, Promise<unknown>>();
         const results = await Promise.all(
           req.calls.map((c) => {
             const one = toCallRequest(
@@ -85,18 +93,62 @@ function toolGatewayHandlers(deps: GrpcDeps): ToolGatewayHandlers {
               },
               rpc,
             );
-            return tracer.startActiveSpan(`call ${truncate(one.name)}`, {}, ctx, async (span) => {
-              try {
-                return toWireResult(await deps.invoker.call(one, trace.setSpan(ctx, span), span));
-              } finally {
-                span.end();
-              }
-            });
+            const run = () =>
+              tracer.startActiveSpan(`call ${truncate(one.name)}`, {}, ctx, async (span) => {
+                try {
+                  return toWireResult(await deps.invoker.call(one, trace.setSpan(ctx, span), span));
+                } finally {
+                  span.end();
+                }
+              });
+            if (!one.episodeId) return run();
+            const previous = episodeTail.get(one.episodeId) ?? Promise.resolve();
+            const mine = previous.then(run);
+            episodeTail.set(one.episodeId, mine);
+            return mine;
           }),
         );
         return { results };
       }),
+
+    StartEpisode: (call, callback) =>
+      handle(deps, call, callback, "StartEpisode", async (ctx) => {
+        const req = call.request as StartEpisodeRequest__Output;
+        return {
+          episode_id: await episodeOp(() =>
+            deps.episodes.start(req.server, req.config_json, req.ttl_ms, ctx),
+          ),
+        };
+      }),
+
+    ForkEpisode: (call, callback) =>
+      handle(deps, call, callback, "ForkEpisode", async (ctx) => {
+        const req = call.request as ForkEpisodeRequest__Output;
+        return { episode_ids: await episodeOp(() => deps.episodes.fork(req.episode_id, req.count, ctx)) };
+      }),
+
+    SnapshotEpisode: (call, callback) =>
+      handle(deps, call, callback, "SnapshotEpisode", async (ctx) => {
+        const req = call.request as SnapshotEpisodeRequest__Output;
+        return { state_json: await episodeOp(() => deps.episodes.snapshot(req.episode_id, ctx)) };
+      }),
+
+    EndEpisode: (call, callback) =>
+      handle(deps, call, callback, "EndEpisode", async (ctx) => {
+        const req = call.request as EndEpisodeRequest__Output;
+        return { state_json: await episodeOp(() => deps.episodes.end(req.episode_id, ctx)) };
+      }),
   };
+}
+
+/** An episode operation's typed failure as a gRPC status whose details start with the ErrorCode name. */
+async function episodeOp<T>(op: () => Promise<T>): Promise<T> {
+  try {
+    return await op();
+  } catch (err) {
+    if (!isGatewayError(err) || err.code === "INTERNAL") throw err;
+    throw rpcError(grpcStatusFor(err.code), `${err.code}: ${err.message}`);
+  }
 }
 
 /** Auth + server span + error mapping shared by every unary handler. */
@@ -148,6 +200,7 @@ function toCallRequest(c: ToolCall__Output, { signal, remainingMs }: CallerGone)
     trajectoryId: c.trajectory_id,
     bypassCache: c.cache === "CACHE_BYPASS",
     callId: c.call_id,
+    episodeId: c.episode_id,
     signal,
     ...(remainingMs !== undefined ? { rpcRemainingMs: remainingMs } : {}),
   };

@@ -14,6 +14,7 @@ export {
   normaliseConfig,
   parseConfigText,
 } from "./config.ts";
+export { decodeEpisodeId, type EpisodeRef, Episodes, encodeEpisodeId } from "./episodes.ts";
 export { type CallErrorCode, GatewayError, isGatewayError } from "./errors.ts";
 export { type GatewayHandle, startGateway } from "./gateway.ts";
 export { BREAKER_STATES, type BreakerState } from "./policies.ts";

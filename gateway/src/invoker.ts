@@ -1,7 +1,8 @@
 // The request path for one tool call, top to bottom:
 //
 //   resolve the tool → check argument size → parse JSON → check nesting depth (iteratively, before
-//   anything recursive sees the value) → validate against the input schema
+//   anything recursive sees the value) → validate against the input schema → inject the episode's
+//   handle (episode calls: then no cache, no retry; see episodes.ts)
 //   → deadline (one AbortSignal: caller cancel ∪ deadline; its reason says whose the abort is) → cache + single-flight
 //   → retry → circuit breaker → bulkhead (policies.ts) → MCP tools/call → output cap
 //
@@ -11,12 +12,14 @@ import { EventEmitter } from "node:events";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { type Context, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { raceSignal, SingleFlight } from "@rlfactory/kit";
+import { EPISODE_HANDLE_ARG } from "@rlfactory/proto/environment-contract";
 import { CALLER_META_KEY } from "@rlfactory/proto/mcp-meta";
 import { injectTraceMeta } from "@rlfactory/telemetry";
 import { isBrokenCircuitError } from "cockatiel";
 import type { Logger } from "pino";
 import { cacheKey, type ResultCache } from "./cache.ts";
 import type { Catalog, CatalogEntry } from "./catalog.ts";
+import type { Episodes } from "./episodes.ts";
 import { CallerAbortError, GatewayError, isGatewayError, toGatewayError, truncate } from "./errors.ts";
 import { toWireOutput, type WireOutput } from "./output.ts";
 import type { UpstreamPolicies } from "./policies.ts";
@@ -38,6 +41,8 @@ export interface CallRequest {
   signal?: AbortSignal;
   /** Time left on the caller's own RPC deadline, if it set one: the call's deadline never exceeds it. */
   rpcRemainingMs?: number;
+  /** Run against this episode's state (empty: none). Never cached, never retried. */
+  episodeId?: string;
 }
 
 export interface CallOutcome {
@@ -78,13 +83,21 @@ export class Invoker extends EventEmitter<InvokerEvents> {
   #policies: Map<string, UpstreamPolicies>;
   #flights = new SingleFlight<Execution>();
   #log: Logger | undefined;
+  #episodes: Episodes | undefined;
 
-  constructor(catalog: Catalog, cache: ResultCache, policies: Map<string, UpstreamPolicies>, log?: Logger) {
+  constructor(
+    catalog: Catalog,
+    cache: ResultCache,
+    policies: Map<string, UpstreamPolicies>,
+    log?: Logger,
+    episodes?: Episodes,
+  ) {
     super();
     this.#catalog = catalog;
     this.#cache = cache;
     this.#policies = policies;
     this.#log = log;
+    this.#episodes = episodes;
   }
 
   /** Runs one call. Never throws; `span` is the span that represents this call (attributes go there). */
@@ -100,7 +113,7 @@ export class Invoker extends EventEmitter<InvokerEvents> {
       // A tool its server lists but cannot run here: answered without a call (never counts against the breaker).
       if (entry.unavailable !== undefined)
         throw new GatewayError("UNAVAILABLE", `${entry.name}: ${entry.unavailable}`);
-      const args = parseArguments(req, entry);
+      const args = this.#withHandle(req, entry, parseArguments(req, entry));
       const deadlineMs = Math.max(
         1,
         Math.min(
@@ -116,6 +129,10 @@ export class Invoker extends EventEmitter<InvokerEvents> {
         this.#execute(entry, args, req, deadline.signal, ctx, stats),
         deadline.signal,
       );
+      if (req.episodeId) {
+        this.#episodes?.checkResult(req.episodeId, result);
+        this.#episodes?.touch(req.episodeId);
+      }
       output = toWireOutput(result, entry.policy.maxOutputBytes, entry.name);
     } catch (err) {
       error = toGatewayError(err, req.name);
@@ -160,6 +177,30 @@ export class Invoker extends EventEmitter<InvokerEvents> {
     return entry;
   }
 
+  /**
+   * The arguments the server gets: for a stateful tool, the episode's handle injected (after validation
+   * against the schema the model sees, which has no handle). A call and its episode must match.
+   */
+  #withHandle(req: CallRequest, entry: CatalogEntry, args: Record<string, unknown>): Record<string, unknown> {
+    if (!req.episodeId) {
+      if (entry.stateful)
+        throw new GatewayError(
+          "INVALID_ARGUMENTS",
+          `${entry.name} is stateful: the call needs an episode_id (StartEpisode)`,
+        );
+      return args;
+    }
+    if (!this.#episodes)
+      throw new GatewayError("EPISODE_NOT_FOUND", `${entry.name}: this gateway has no episodes`);
+    const handle = this.#episodes.handleFor(req.episodeId, entry.server);
+    if (!entry.stateful)
+      throw new GatewayError(
+        "INVALID_ARGUMENTS",
+        `${entry.name} keeps no episode state: call it without episode_id`,
+      );
+    return { ...args, [EPISODE_HANDLE_ARG]: handle };
+  }
+
   /** Cache + single-flight for cacheable tools; straight to the upstream stack otherwise. */
   async #execute(
     entry: CatalogEntry,
@@ -169,8 +210,9 @@ export class Invoker extends EventEmitter<InvokerEvents> {
     ctx: Context,
     stats: CallStats,
   ): Promise<CallToolResult> {
-    if (!entry.policy.cache || req.bypassCache)
-      return this.#invokeUpstream(entry, args, req.trajectoryId, signal, ctx, stats);
+    // An episode call changes state: never answered from (nor written to) the cache.
+    if (!entry.policy.cache || req.bypassCache || req.episodeId)
+      return this.#invokeUpstream(entry, args, req.trajectoryId, signal, ctx, stats, Boolean(req.episodeId));
 
     const key = cacheKey(entry.server, entry.upstreamName, args, entry.schemaVersion);
     // Join a run already in flight before asking the cache: its result is not stored yet.
@@ -187,7 +229,15 @@ export class Invoker extends EventEmitter<InvokerEvents> {
       // Re-check: a run that finished between our miss and now has stored its result.
       const again = await this.#cache.get(key);
       if (again) return { result: again, fromCache: true };
-      const result = await this.#invokeUpstream(entry, args, req.trajectoryId, flightSignal, ctx, stats);
+      const result = await this.#invokeUpstream(
+        entry,
+        args,
+        req.trajectoryId,
+        flightSignal,
+        ctx,
+        stats,
+        false,
+      );
       // Only successful results are shared; a tool error is retried by the next caller.
       if (!result.isError) await this.#cache.set(key, result, entry.policy.cacheTtlMs);
       return { result, fromCache: false };
@@ -206,10 +256,12 @@ export class Invoker extends EventEmitter<InvokerEvents> {
     signal: AbortSignal,
     ctx: Context,
     stats: CallStats,
+    episode: boolean,
   ): Promise<CallToolResult> {
     const policies = this.#policies.get(entry.server);
     if (!policies) throw new GatewayError("INTERNAL", `no policies for server ${entry.server}`);
-    const stack = policies.stackFor(entry.policy.idempotent, entry.policy.retry);
+    // An episode call is never idempotent: a retry could apply a step twice.
+    const stack = policies.stackFor(entry.policy.idempotent && !episode, entry.policy.retry);
     let lastFailure: GatewayError | undefined;
     try {
       return await stack.execute(async ({ signal: attemptSignal }) => {
@@ -408,6 +460,7 @@ function annotate(span: Span, o: CallOutcome, req: CallRequest): void {
     "rlf.coalesced": o.coalesced,
     "rlf.attempts": o.attempts,
     ...(req.trajectoryId ? { "rlf.trajectory_id": req.trajectoryId } : {}),
+    ...(req.episodeId ? { "rlf.episode_id": req.episodeId } : {}),
   });
   if (o.error) {
     span.setAttribute("error.type", o.error.code);

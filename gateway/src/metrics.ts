@@ -4,6 +4,7 @@
 import { createServiceRegistry } from "@rlfactory/kit";
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import type { Catalog } from "./catalog.ts";
+import type { Episodes } from "./episodes.ts";
 import type { Invoker } from "./invoker.ts";
 import { BREAKER_STATES, type UpstreamPolicies } from "./policies.ts";
 import { UPSTREAM_STATES, type Upstream } from "./upstream.ts";
@@ -13,6 +14,7 @@ export interface MetricsSources {
   catalog: Catalog;
   upstreams: readonly Upstream[];
   policies: ReadonlyMap<string, UpstreamPolicies>;
+  episodes?: Episodes;
 }
 
 export function createMetrics(src: MetricsSources): Registry {
@@ -115,6 +117,48 @@ export function createMetrics(src: MetricsSources): Registry {
     registers: [registry],
     collect() {
       for (const u of src.upstreams) this.set({ server: u.name }, src.catalog.list(u.name).length);
+    },
+  });
+  const episodeCounters = {
+    started: new Counter({
+      name: "rlf_gateway_episodes_started_total",
+      help: "Episodes started (StartEpisode)",
+      labelNames: ["server"],
+      registers: [registry],
+    }),
+    forked: new Counter({
+      name: "rlf_gateway_episodes_forked_total",
+      help: "Episodes created by ForkEpisode (one per copy)",
+      labelNames: ["server"],
+      registers: [registry],
+    }),
+    ended: new Counter({
+      name: "rlf_gateway_episodes_ended_total",
+      help: "Episodes ended by EndEpisode",
+      labelNames: ["server"],
+      registers: [registry],
+    }),
+    expired: new Counter({
+      name: "rlf_gateway_episodes_expired_total",
+      help: "Episodes ended by the gateway: idle timeout or ttl",
+      labelNames: ["server"],
+      registers: [registry],
+    }),
+    lost: new Counter({
+      name: "rlf_gateway_episodes_lost_total",
+      help: "Live episodes whose environment server died or no longer held them",
+      labelNames: ["server"],
+      registers: [registry],
+    }),
+  };
+  src.episodes?.on("episode", (server, event, count) => episodeCounters[event].inc({ server }, count));
+  new Gauge({
+    name: "rlf_gateway_episodes_live",
+    help: "Live episodes on each environment server (as seen by this gateway)",
+    labelNames: ["server"],
+    registers: [registry],
+    collect() {
+      for (const [server, n] of src.episodes?.liveCounts() ?? []) this.set({ server }, n);
     },
   });
   return registry;

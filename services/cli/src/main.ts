@@ -23,10 +23,12 @@ Usage:
                                          TEST FIXTURE: a simulated inference server (vLLM/SGLang
                                          protocols, real tokenizer, scripted policies); not a model
   rlf tools list --gateway HOST:PORT [--server NAME] [--json]
-  rlf tools call NAME --args JSON --gateway HOST:PORT [--deadline-ms N] [--no-cache] [--json]
+  rlf tools call NAME --args JSON --gateway HOST:PORT [--deadline-ms N] [--no-cache] [--episode ID] [--json]
+  rlf episodes start SERVER [--config JSON] [--ttl-ms N] --gateway HOST:PORT   prints the episode id
+  rlf episodes fork ID [--count N] | state ID | end ID --gateway HOST:PORT      ids / state JSON
 
 Environment:
-  RLF_API_KEY          API key sent as "authorization: Bearer KEY" by 'rlf tools'
+  RLF_API_KEY          API key sent as "authorization: Bearer KEY" by 'rlf tools' and 'rlf episodes'
   OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_*   OpenTelemetry export (off unless set)
   JUDGE_BASE_URL, JUDGE_MODEL, JUDGE_API_KEY   the judge's OpenAI-compatible backend (no --config)
   LOG_LEVEL            pino log level (default info)
@@ -44,6 +46,8 @@ export async function main(argv: string[]): Promise<number> {
       return (await import("./tool-command.ts")).runToolCommand(rest);
     case "tools":
       return (await import("./tools-command.ts")).runToolsCommand(rest);
+    case "episodes":
+      return (await import("./episodes-command.ts")).runEpisodesCommand(rest);
     case "data":
       return (await import("./data-command.ts")).runDataCommand(rest);
     case "rollout":

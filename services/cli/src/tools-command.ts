@@ -14,6 +14,7 @@ export async function runToolsCommand(argv: string[]): Promise<number> {
       args: { type: "string", short: "a" },
       "deadline-ms": { type: "string" },
       "no-cache": { type: "boolean", default: false },
+      episode: { type: "string" },
       "api-key": { type: "string" },
     },
     allowPositionals: true,
@@ -40,6 +41,7 @@ export async function runToolsCommand(argv: string[]): Promise<number> {
         arguments_json: values.args ?? "{}",
         deadline_ms: deadline,
         cache: values["no-cache"] ? "CACHE_BYPASS" : "CACHE_DEFAULT",
+        episode_id: values.episode ?? "",
       });
       process.stdout.write(
         values.json ? `${JSON.stringify(jsonResult(result), null, 2)}\n` : formatResult(result),

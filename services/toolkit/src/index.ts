@@ -1,5 +1,12 @@
 export { CALLER_META_KEY, UNAVAILABLE_META_KEY } from "@rlfactory/proto/mcp-meta";
 export type {
+  Environment,
+  EnvironmentSpec,
+  EnvironmentToolBuilder,
+  EnvironmentToolSpec,
+} from "./define-environment.ts";
+export { defineEnvironment } from "./define-environment.ts";
+export type {
   ToolContext,
   ToolDefinition,
   ToolHints,
@@ -8,6 +15,7 @@ export type {
   ToolSpec,
 } from "./define-tool.ts";
 export { defineTool } from "./define-tool.ts";
+export type { EpisodeLimits } from "./episode-store.ts";
 export type { HttpServeOptions, HttpServing } from "./http-endpoint.ts";
 export type { HttpRoute, HttpRouteResponse } from "./http-route.ts";
 export type { Logger } from "./logger.ts";

@@ -52,6 +52,14 @@ export const ErrorCode = {
    * The arguments exceed the configured size limit.
    */
   ARGUMENTS_TOO_LARGE: 'ARGUMENTS_TOO_LARGE',
+  /**
+   * The episode id is unknown, malformed, ended or expired.
+   */
+  EPISODE_NOT_FOUND: 'EPISODE_NOT_FOUND',
+  /**
+   * The episode existed, but its environment server died or no longer holds it; its state is gone.
+   */
+  EPISODE_LOST: 'EPISODE_LOST',
 } as const;
 
 /**
@@ -118,6 +126,16 @@ export type ErrorCode =
    */
   | 'ARGUMENTS_TOO_LARGE'
   | 11
+  /**
+   * The episode id is unknown, malformed, ended or expired.
+   */
+  | 'EPISODE_NOT_FOUND'
+  | 12
+  /**
+   * The episode existed, but its environment server died or no longer holds it; its state is gone.
+   */
+  | 'EPISODE_LOST'
+  | 13
 
 /**
  * Why a call failed (as opposed to the tool reporting an error in its result).

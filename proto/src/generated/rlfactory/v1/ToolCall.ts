@@ -25,6 +25,11 @@ export interface ToolCall {
    * Opaque caller id, echoed in the result.
    */
   'call_id'?: (string);
+  /**
+   * Run against this episode's state (StartEpisode). Such a call is never cached nor retried; calls of
+   * one CallTools batch on the same episode run one after another, in request order.
+   */
+  'episode_id'?: (string);
 }
 
 export interface ToolCall__Output {
@@ -50,4 +55,9 @@ export interface ToolCall__Output {
    * Opaque caller id, echoed in the result.
    */
   'call_id': (string);
+  /**
+   * Run against this episode's state (StartEpisode). Such a call is never cached nor retried; calls of
+   * one CallTools batch on the same episode run one after another, in request order.
+   */
+  'episode_id': (string);
 }

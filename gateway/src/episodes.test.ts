@@ -1,0 +1,154 @@
+// Episode ids (what they carry; anything else is EPISODE_NOT_FOUND), and the LOST / NOT_FOUND rules over an
+// in-memory environment server. The real thing, end to end: test/gateway/episodes.e2e.test.ts.
+import { EventEmitter } from "node:events";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
+import { ROOT_CONTEXT, trace } from "@opentelemetry/api";
+import { createMemoryStore } from "@rlfactory/kit";
+import { pino } from "pino";
+import { describe, expect, it } from "vitest";
+import { ResultCache } from "./cache.ts";
+import { Catalog } from "./catalog.ts";
+import { normaliseConfig } from "./config.ts";
+import { decodeEpisodeId, Episodes, encodeEpisodeId } from "./episodes.ts";
+import { Invoker } from "./invoker.ts";
+import { UpstreamPolicies } from "./policies.ts";
+import type { Upstream, UpstreamState } from "./upstream.ts";
+
+describe("episode ids", () => {
+  it("carry the server, the server's handle and the process generation", () => {
+    const ref = { server: "kv", handle: "3f2c-…-π", generation: "a1b2c3d4" };
+    const id = encodeEpisodeId(ref);
+    expect(id).toMatch(/^ep1\.[A-Za-z0-9_-]+$/);
+    expect(decodeEpisodeId(id)).toEqual(ref);
+  });
+
+  it.each([
+    "",
+    "ep1.",
+    "ep1.!!!",
+    `ep1.${Buffer.from("[1,2]").toString("base64url")}`,
+    `ep1.${Buffer.from('{"s":"kv","h":1,"g":""}').toString("base64url")}`,
+    `ep2.${Buffer.from('{"s":"kv","h":"x","g":""}').toString("base64url")}`,
+    `ep1.${"A".repeat(5_000)}`,
+  ])("answers EPISODE_NOT_FOUND for %j", (id) => {
+    expect(() => decodeEpisodeId(id)).toThrow(expect.objectContaining({ code: "EPISODE_NOT_FOUND" }));
+  });
+});
+
+/** An environment server in memory: a handle → state map the test can make it lose. */
+class FakeEnvironment extends EventEmitter implements Upstream {
+  state: UpstreamState = "ready";
+  detail = "";
+  readonly name: string;
+  readonly held = new Map<string, Record<string, string>>();
+  #next = 0;
+  constructor(name: string) {
+    super();
+    this.name = name;
+  }
+  tools(): Tool[] {
+    const handle = { episode: { type: "string" } };
+    return [
+      ...["episode_create", "episode_fork", "episode_snapshot", "episode_close"].map((name) => ({
+        name,
+        inputSchema: { type: "object" as const },
+      })),
+      {
+        name: "put",
+        inputSchema: {
+          type: "object" as const,
+          properties: { key: { type: "string" }, ...handle },
+          required: ["key", "episode"],
+        },
+      },
+    ];
+  }
+  async callTool(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+    const ok = (structuredContent: Record<string, unknown>) => ({ content: [], structuredContent });
+    if (name === "episode_create") {
+      const h = `h${this.#next++}`;
+      this.held.set(h, {});
+      return ok({ episode: h });
+    }
+    const state = this.held.get(args.episode as string);
+    if (!state)
+      return { content: [{ type: "text", text: `unknown episode "${args.episode}"` }], isError: true };
+    if (name === "put") state[args.key as string] = "set";
+    if (name === "episode_close") this.held.delete(args.episode as string);
+    return ok({ state });
+  }
+  async start() {}
+  async close() {}
+}
+
+function gatewayOver(upstream: FakeEnvironment, transport: Record<string, unknown>) {
+  const config = normaliseConfig({ servers: { [upstream.name]: transport } });
+  const catalog = new Catalog(config.servers, pino({ level: "silent" }));
+  const episodes = new Episodes(config.servers, [upstream], catalog);
+  catalog.track(upstream);
+  const policies = new Map([[upstream.name, new UpstreamPolicies(config.servers[0]!.upstream)]]);
+  const cache = new ResultCache(createMemoryStore({ maxEntries: 10, maxBytes: 1e6 }));
+  const invoker = new Invoker(catalog, cache, policies, undefined, episodes);
+  const put = async (episodeId: string) => {
+    const span = trace.getTracer("test").startSpan("t");
+    const o = await invoker.call(
+      {
+        name: `${upstream.name}__put`,
+        argumentsJson: '{"key":"k"}',
+        deadlineMs: 0,
+        trajectoryId: "",
+        bypassCache: false,
+        callId: "",
+        episodeId,
+      },
+      ROOT_CONTEXT,
+      span,
+    );
+    span.end();
+    return o.error?.code ?? "OK";
+  };
+  return { episodes, put };
+}
+
+describe("episodes over an in-memory environment server", () => {
+  it("answers EPISODE_LOST, then always, when the server no longer holds a live episode", async () => {
+    const env = new FakeEnvironment("env");
+    const { episodes, put } = gatewayOver(env, { url: "http://127.0.0.1:9/mcp" });
+    const lost: number[] = [];
+    episodes.on("episode", (_s, event, n) => event === "lost" && lost.push(n));
+    const id = await episodes.start("env", "{}", 0, ROOT_CONTEXT);
+    expect(await put(id)).toBe("OK");
+    env.held.clear(); // the server restarted, or dropped it
+    expect(await put(id)).toBe("EPISODE_LOST");
+    expect(await put(id)).toBe("EPISODE_LOST");
+    await expect(episodes.snapshot(id, ROOT_CONTEXT)).rejects.toMatchObject({ code: "EPISODE_LOST" });
+    expect(lost).toEqual([1]);
+    expect(episodes.liveCounts().get("env")).toBe(0);
+  });
+
+  it("routes an id another gateway minted (HTTP server): no shared state needed", async () => {
+    const env = new FakeEnvironment("env");
+    const a = gatewayOver(env, { url: "http://127.0.0.1:9/mcp" });
+    const b = gatewayOver(env, { url: "http://127.0.0.1:9/mcp" });
+    const id = await a.episodes.start("env", "{}", 0, ROOT_CONTEXT);
+    expect(await b.put(id)).toBe("OK");
+    expect(await b.episodes.end(id, ROOT_CONTEXT)).toBe('{"k":"set"}');
+    // Not live on b and gone from the server: b cannot tell lost from ended.
+    expect(await b.put(id)).toBe("EPISODE_NOT_FOUND");
+    expect(await a.put(id)).toBe("EPISODE_LOST");
+  });
+
+  it("loses every episode of a stdio server when its process goes, also after the respawn", async () => {
+    const env = new FakeEnvironment("env");
+    const { episodes, put } = gatewayOver(env, { command: "unused" });
+    env.emit("state", "ready");
+    const id = await episodes.start("env", "{}", 0, ROOT_CONTEXT);
+    expect(await put(id)).toBe("OK");
+    env.emit("state", "down");
+    expect(episodes.liveCounts().get("env")).toBe(0);
+    env.emit("state", "ready"); // a new process: the same handle would be a fresh state there
+    env.held.set(decodeEpisodeId(id).handle, {});
+    expect(await put(id)).toBe("EPISODE_LOST");
+    expect(await put(await episodes.start("env", "{}", 0, ROOT_CONTEXT))).toBe("OK");
+  });
+});

@@ -1,0 +1,436 @@
+// Episodes: state an environment server holds behind server-minted handles (docs/environments.md),
+// exposed to callers as opaque episode ids.
+//
+// An id carries everything needed to route it — the server's configured name, the server's handle and,
+// for a stdio server, the generation of the process the gateway spawned — so any gateway replica routes
+// any id without shared state. This gateway also keeps its own live set (TTL and idle expiry, the
+// per-server limit, metrics) and a bounded memory of the ids it ended or expired.
+//
+// Two failures, never a fresh state:
+//   * EPISODE_NOT_FOUND: the id is malformed, names no environment server, or was ended / expired;
+//   * EPISODE_LOST: the episode was valid, but its server died (stdio: the process generation changed)
+//     or answers that it no longer holds the handle.
+import { randomUUID } from "node:crypto";
+import { EventEmitter } from "node:events";
+import type { CallToolResult } from "@modelcontextprotocol/client";
+import { type Context, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import {
+  EPISODE_CLOSE_TOOL,
+  EPISODE_CREATE_TOOL,
+  EPISODE_FORK_TOOL,
+  EPISODE_HANDLE_ARG,
+  EPISODE_SNAPSHOT_TOOL,
+  UNKNOWN_EPISODE_PREFIX,
+} from "@rlfactory/proto/environment-contract";
+import type { Logger } from "pino";
+import type { Catalog } from "./catalog.ts";
+import type { ServerConfig } from "./config.ts";
+import { GatewayError, shortMessage, toGatewayError, truncate } from "./errors.ts";
+import type { Upstream } from "./upstream.ts";
+
+const tracer = trace.getTracer("rlfactory-gateway");
+const ID_PREFIX = "ep1.";
+/** Ids ended, expired or lost on this gateway, answered without asking the server (the oldest forgotten first). */
+const ENDED_MEMORY = 65_536;
+
+/** What an episode id encodes. `generation` is empty for HTTP servers (they outlive a connection). */
+export interface EpisodeRef {
+  server: string;
+  handle: string;
+  generation: string;
+}
+
+export function encodeEpisodeId(ref: EpisodeRef): string {
+  const body = JSON.stringify({ s: ref.server, h: ref.handle, g: ref.generation });
+  return ID_PREFIX + Buffer.from(body).toString("base64url");
+}
+
+/** The reference in an id; EPISODE_NOT_FOUND when it is not one of ours. */
+export function decodeEpisodeId(id: string): EpisodeRef {
+  const notFound = () => new GatewayError("EPISODE_NOT_FOUND", `unknown episode id "${truncate(id, 80)}"`);
+  if (!id.startsWith(ID_PREFIX) || id.length > 2_048) throw notFound();
+  try {
+    const v = JSON.parse(Buffer.from(id.slice(ID_PREFIX.length), "base64url").toString("utf8")) as {
+      s?: unknown;
+      h?: unknown;
+      g?: unknown;
+    };
+    if (typeof v.s !== "string" || typeof v.h !== "string" || typeof v.g !== "string") throw notFound();
+    return { server: v.s, handle: v.h, generation: v.g };
+  } catch {
+    throw notFound();
+  }
+}
+
+export type EpisodeEvent = "started" | "forked" | "ended" | "expired" | "lost";
+
+export interface EpisodesEvents {
+  episode: [server: string, event: EpisodeEvent, count: number];
+}
+
+interface LiveEpisode {
+  id: string;
+  server: string;
+  ttlMs: number;
+  idle: NodeJS.Timeout;
+  ttl: NodeJS.Timeout;
+}
+
+interface ServerEpisodes {
+  config: ServerConfig;
+  upstream: Upstream;
+  /** The spawned process's generation (stdio only; empty while it is not ready, and for HTTP servers). */
+  generation: string;
+  live: Map<string, LiveEpisode>;
+}
+
+export class Episodes extends EventEmitter<EpisodesEvents> {
+  #servers = new Map<string, ServerEpisodes>();
+  #ended = new Map<string, "EPISODE_NOT_FOUND" | "EPISODE_LOST">();
+  #catalog: Catalog;
+  #log: Logger | undefined;
+
+  constructor(
+    servers: readonly ServerConfig[],
+    upstreams: readonly Upstream[],
+    catalog: Catalog,
+    log?: Logger,
+  ) {
+    super();
+    this.#catalog = catalog;
+    this.#log = log?.child({ component: "episodes" });
+    for (const config of servers) {
+      const upstream = upstreams.find((u) => u.name === config.name);
+      if (!upstream) continue;
+      const s: ServerEpisodes = { config, upstream, generation: "", live: new Map() };
+      this.#servers.set(config.name, s);
+      if (config.transport.kind !== "stdio") continue;
+      // A stdio server is this gateway's child: when it goes, every episode it held goes with it.
+      upstream.on("state", (state) => {
+        if (state === "ready") {
+          s.generation = randomUUID().slice(0, 8);
+          return;
+        }
+        if (s.generation === "") return;
+        s.generation = "";
+        const lost = [...s.live.values()];
+        for (const e of lost) this.#forget(e);
+        for (const e of lost) this.#remember(e.id, "EPISODE_LOST");
+        if (lost.length > 0) {
+          this.emit("episode", config.name, "lost", lost.length);
+          this.#log?.warn(
+            { server: config.name, lost: lost.length },
+            "environment server gone: episodes lost",
+          );
+        }
+      });
+    }
+  }
+
+  /** Live episodes per server, for the metrics gauge. */
+  liveCounts(): Map<string, number> {
+    return new Map([...this.#servers].map(([name, s]) => [name, s.live.size]));
+  }
+
+  async start(server: string, configJson: string, ttlMs: number, ctx: Context): Promise<string> {
+    return this.#span("start", ctx, { "rlf.server": server }, async (span) => {
+      const s = this.#servers.get(server);
+      if (s && s.upstream.state !== "ready")
+        throw new GatewayError(
+          "UNAVAILABLE",
+          `environment server "${server}" is ${s.upstream.state}; ${s.upstream.detail}`.trim(),
+        );
+      if (!s || !this.#catalog.isEnvironment(server)) {
+        throw new GatewayError(
+          "EPISODE_NOT_FOUND",
+          s
+            ? `server "${truncate(server)}" is not an environment server (it lists no ${EPISODE_CREATE_TOOL} tool)`
+            : `no server named "${truncate(server)}"`,
+        );
+      }
+      const config = parseConfig(configJson);
+      const ttl = this.#ttl(s, ttlMs);
+      this.#checkRoom(s, 1);
+      const structured = await this.#reserved(s, EPISODE_CREATE_TOOL, { config }, undefined);
+      const handle = structured[EPISODE_HANDLE_ARG];
+      if (typeof handle !== "string" || handle === "")
+        throw new GatewayError(
+          "UPSTREAM_ERROR",
+          `${server}: ${EPISODE_CREATE_TOOL} returned no episode handle`,
+        );
+      const id = this.#register(s, handle, ttl);
+      span.setAttribute("rlf.episode_id", id);
+      this.emit("episode", server, "started", 1);
+      return id;
+    });
+  }
+
+  async fork(id: string, count: number, ctx: Context): Promise<string[]> {
+    return this.#span("fork", ctx, { "rlf.episode_id": id }, async () => {
+      if (!Number.isInteger(count) || count < 1)
+        throw new GatewayError("INVALID_ARGUMENTS", `fork count must be 1 or more (got ${count})`);
+      const { s, ref, live } = this.#resolve(id);
+      this.#checkRoom(s, count);
+      const structured = await this.#reserved(
+        s,
+        EPISODE_FORK_TOOL,
+        { [EPISODE_HANDLE_ARG]: ref.handle, count },
+        id,
+      );
+      const handles = structured.episodes;
+      if (!Array.isArray(handles) || handles.length !== count || !handles.every((h) => typeof h === "string"))
+        throw new GatewayError(
+          "UPSTREAM_ERROR",
+          `${s.config.name}: ${EPISODE_FORK_TOOL} did not return ${count} handles`,
+        );
+      const ttl = live?.ttlMs ?? s.config.upstream.episodes.maxTtlMs;
+      const ids = (handles as string[]).map((h) => this.#register(s, h, ttl));
+      this.emit("episode", s.config.name, "forked", count);
+      return ids;
+    });
+  }
+
+  async snapshot(id: string, ctx: Context): Promise<string> {
+    return this.#span("snapshot", ctx, { "rlf.episode_id": id }, async () => {
+      const { s, ref } = this.#resolve(id);
+      const structured = await this.#reserved(
+        s,
+        EPISODE_SNAPSHOT_TOOL,
+        { [EPISODE_HANDLE_ARG]: ref.handle },
+        id,
+      );
+      this.touch(id);
+      return JSON.stringify(structured.state ?? null);
+    });
+  }
+
+  async end(id: string, ctx: Context): Promise<string> {
+    return this.#span("end", ctx, { "rlf.episode_id": id }, async () => {
+      const { s, ref, live } = this.#resolve(id);
+      const structured = await this.#reserved(
+        s,
+        EPISODE_CLOSE_TOOL,
+        { [EPISODE_HANDLE_ARG]: ref.handle },
+        id,
+      );
+      if (live) this.#forget(live);
+      this.#remember(id, "EPISODE_NOT_FOUND");
+      this.emit("episode", s.config.name, "ended", 1);
+      return JSON.stringify(structured.state ?? null);
+    });
+  }
+
+  /**
+   * The server handle for a call of `server`'s stateful tool on episode `id`; throws EPISODE_NOT_FOUND /
+   * EPISODE_LOST when the call must not reach the server.
+   */
+  handleFor(id: string, server: string): string {
+    const { ref } = this.#resolve(id);
+    if (ref.server !== server) {
+      throw new GatewayError(
+        "INVALID_ARGUMENTS",
+        `episode ${truncate(id, 80)} belongs to server "${ref.server}", not "${server}"`,
+      );
+    }
+    return ref.handle;
+  }
+
+  /** An operation on `id` happened: its idle timer starts again. */
+  touch(id: string): void {
+    const ref = safeDecode(id);
+    if (ref) this.#servers.get(ref.server)?.live.get(id)?.idle.refresh();
+  }
+
+  /** A tool error that says the server no longer holds the episode, as the call's failure; else nothing. */
+  checkResult(id: string, result: CallToolResult): void {
+    if (result.isError && firstText(result).startsWith(UNKNOWN_EPISODE_PREFIX)) throw this.#unknownHandle(id);
+  }
+
+  close(): void {
+    for (const s of this.#servers.values()) for (const e of [...s.live.values()]) this.#forget(e);
+  }
+
+  #resolve(id: string): { s: ServerEpisodes; ref: EpisodeRef; live: LiveEpisode | undefined } {
+    const ref = decodeEpisodeId(id);
+    const s = this.#servers.get(ref.server);
+    const gone = this.#ended.get(id);
+    if (gone === "EPISODE_LOST") throw lostError(id, ref.server);
+    if (!s || gone)
+      throw new GatewayError("EPISODE_NOT_FOUND", `episode ${truncate(id, 80)} is unknown, ended or expired`);
+    if (s.config.transport.kind === "stdio" && ref.generation !== s.generation)
+      throw lostError(id, ref.server);
+    return { s, ref, live: s.live.get(id) };
+  }
+
+  /** The server does not know the handle: LOST when this gateway had it live, else NOT_FOUND. */
+  #unknownHandle(id: string): GatewayError {
+    const ref = safeDecode(id);
+    const s = ref ? this.#servers.get(ref.server) : undefined;
+    const live = s?.live.get(id);
+    if (s && live) {
+      this.#forget(live);
+      this.#remember(id, "EPISODE_LOST");
+      this.emit("episode", s.config.name, "lost", 1);
+      return lostError(id, s.config.name);
+    }
+    return new GatewayError("EPISODE_NOT_FOUND", `episode ${truncate(id, 80)} is unknown, ended or expired`);
+  }
+
+  #ttl(s: ServerEpisodes, ttlMs: number): number {
+    const max = s.config.upstream.episodes.maxTtlMs;
+    return ttlMs > 0 ? Math.min(ttlMs, max) : max;
+  }
+
+  #checkRoom(s: ServerEpisodes, n: number): void {
+    const limit = s.config.upstream.episodes.maxLive;
+    if (s.live.size + n > limit) {
+      throw new GatewayError(
+        "RATE_LIMITED",
+        `server "${s.config.name}" has ${s.live.size} live episodes; the limit is ${limit} (episodes.max_live)`,
+      );
+    }
+  }
+
+  #register(s: ServerEpisodes, handle: string, ttlMs: number): string {
+    const id = encodeEpisodeId({ server: s.config.name, handle, generation: s.generation });
+    const expire = (why: string) => () => this.#expire(s, id, why);
+    const idleMs = s.config.upstream.episodes.idleTimeoutMs;
+    const e: LiveEpisode = {
+      id,
+      server: s.config.name,
+      ttlMs,
+      idle: setTimeout(expire(`idle for ${idleMs} ms`), idleMs).unref(),
+      ttl: setTimeout(expire(`past its ${ttlMs} ms ttl`), ttlMs).unref(),
+    };
+    s.live.set(id, e);
+    return id;
+  }
+
+  #expire(s: ServerEpisodes, id: string, why: string): void {
+    const e = s.live.get(id);
+    if (!e) return;
+    this.#forget(e);
+    this.#remember(id, "EPISODE_NOT_FOUND");
+    this.emit("episode", s.config.name, "expired", 1);
+    this.#log?.info({ server: s.config.name, episode: id, why }, "episode expired");
+    // Free the server's state; the episode is over for callers whatever the server answers.
+    const handle = safeDecode(id)?.handle;
+    if (handle !== undefined && s.upstream.state === "ready") {
+      void s.upstream
+        .callTool(
+          EPISODE_CLOSE_TOOL,
+          { [EPISODE_HANDLE_ARG]: handle },
+          {
+            signal: AbortSignal.timeout(s.config.toolPolicy.deadlineMs),
+            timeoutMs: s.config.toolPolicy.deadlineMs,
+          },
+        )
+        .catch(() => {});
+    }
+  }
+
+  #forget(e: LiveEpisode): void {
+    clearTimeout(e.idle);
+    clearTimeout(e.ttl);
+    this.#servers.get(e.server)?.live.delete(e.id);
+  }
+
+  #remember(id: string, code: "EPISODE_NOT_FOUND" | "EPISODE_LOST"): void {
+    this.#ended.set(id, code);
+    if (this.#ended.size > ENDED_MEMORY) {
+      const oldest = this.#ended.keys().next().value;
+      if (oldest !== undefined) this.#ended.delete(oldest);
+    }
+  }
+
+  /** One reserved-tool call; its structured content, or the typed failure. */
+  async #reserved(
+    s: ServerEpisodes,
+    tool: string,
+    args: Record<string, unknown>,
+    id: string | undefined,
+  ): Promise<Record<string, unknown>> {
+    const context = `${s.config.name}__${tool}`;
+    const deadlineMs = Math.min(s.config.toolPolicy.deadlineMs, s.config.toolPolicy.maxDeadlineMs);
+    let result: CallToolResult;
+    try {
+      result = await s.upstream.callTool(tool, args, {
+        signal: AbortSignal.timeout(deadlineMs),
+        timeoutMs: deadlineMs,
+      });
+    } catch (err) {
+      if (err instanceof DOMException && err.name === "TimeoutError")
+        throw new GatewayError("TIMEOUT", `${context}: no answer within ${deadlineMs} ms`);
+      throw toGatewayError(err, context);
+    }
+    if (id !== undefined) this.checkResult(id, result);
+    if (result.isError)
+      throw new GatewayError(
+        "UPSTREAM_ERROR",
+        `${context}: ${shortMessage(firstText(result)) || "tool error"}`,
+      );
+    const structured = result.structuredContent;
+    if (structured === undefined || structured === null || typeof structured !== "object")
+      throw new GatewayError("UPSTREAM_ERROR", `${context}: no structured content in the answer`);
+    return structured as Record<string, unknown>;
+  }
+
+  /** A span per episode operation: `episode start|fork|snapshot|end`. */
+  async #span<T>(
+    op: string,
+    ctx: Context,
+    attributes: Record<string, string>,
+    body: (span: Span) => Promise<T>,
+  ): Promise<T> {
+    return tracer.startActiveSpan(
+      `episode ${op}`,
+      { kind: SpanKind.INTERNAL, attributes: { "rlf.episode.operation": op, ...attributes } },
+      ctx,
+      async (span) => {
+        try {
+          return await body(span);
+        } catch (err) {
+          const e = toGatewayError(err, `episode ${op}`);
+          span.setAttribute("error.type", e.code);
+          span.setStatus({ code: SpanStatusCode.ERROR, message: e.message });
+          throw e;
+        } finally {
+          span.end();
+        }
+      },
+    );
+  }
+}
+
+function lostError(id: string, server: string): GatewayError {
+  return new GatewayError(
+    "EPISODE_LOST",
+    `episode ${truncate(id, 80)} was lost: the environment server "${server}" died or no longer holds it`,
+  );
+}
+
+function parseConfig(text: string): Record<string, unknown> {
+  if (text.trim() === "") return {};
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (err) {
+    throw new GatewayError("INVALID_ARGUMENTS", `config_json is not valid JSON (${(err as Error).message})`);
+  }
+  if (v === null || typeof v !== "object" || Array.isArray(v))
+    throw new GatewayError("INVALID_ARGUMENTS", "config_json must be a JSON object");
+  return v as Record<string, unknown>;
+}
+
+function safeDecode(id: string): EpisodeRef | undefined {
+  try {
+    return decodeEpisodeId(id);
+  } catch {
+    return undefined;
+  }
+}
+
+function firstText(result: CallToolResult): string {
+  const block = result.content?.find((c) => c.type === "text");
+  return block && "text" in block ? String(block.text) : "";
+}

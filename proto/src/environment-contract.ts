@@ -1,0 +1,29 @@
+// The plain-MCP contract between the gateway and an environment server (a tool server that holds
+// episode state): the reserved tool names and the handle argument. docs/environments.md is the full
+// contract; the TypeScript toolkit (defineEnvironment) and the gateway both import these names.
+
+/** `episode_create {config}` → structuredContent `{episode: HANDLE}`. Its presence marks an environment server. */
+export const EPISODE_CREATE_TOOL = "episode_create";
+/** `episode_fork {episode, count}` → structuredContent `{episodes: [HANDLE, ...]}` (count new handles). */
+export const EPISODE_FORK_TOOL = "episode_fork";
+/** `episode_snapshot {episode}` → structuredContent `{state}`; the episode goes on. */
+export const EPISODE_SNAPSHOT_TOOL = "episode_snapshot";
+/** `episode_close {episode}` → structuredContent `{state}` (the final state); the handle is then unknown. */
+export const EPISODE_CLOSE_TOOL = "episode_close";
+
+export const RESERVED_EPISODE_TOOLS: readonly string[] = [
+  EPISODE_CREATE_TOOL,
+  EPISODE_FORK_TOOL,
+  EPISODE_SNAPSHOT_TOOL,
+  EPISODE_CLOSE_TOOL,
+];
+
+/** The string argument that carries the handle, in the reserved tools and in every stateful tool. */
+export const EPISODE_HANDLE_ARG = "episode";
+
+/**
+ * How a tool error for a handle the server does not hold begins (`isError: true`, first text block):
+ * `unknown episode "HANDLE"`. The gateway maps it to EPISODE_LOST (or EPISODE_NOT_FOUND when the id was
+ * not live on that gateway).
+ */
+export const UNKNOWN_EPISODE_PREFIX = "unknown episode";

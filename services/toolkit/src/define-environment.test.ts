@@ -1,0 +1,125 @@
+// defineEnvironment in process: the reserved tools, the handle argument, the server-side limit and idle
+// expiry, and one operation at a time per episode. (Over a real gateway: test/gateway/episodes.e2e.test.ts.)
+import { setTimeout as delay } from "node:timers/promises";
+import { waitFor } from "@rlfactory/test-support/wait-for";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { defineEnvironment, type EnvironmentSpec } from "./define-environment.ts";
+import { ToolError } from "./tool-error.ts";
+
+type Log = { items: string[] };
+
+function logEnvironment(limits: Pick<EnvironmentSpec<Log>, "maxEpisodes" | "idleTimeoutMs"> = {}) {
+  const env = defineEnvironment<Log>({
+    name: "log",
+    create: (config) => ({ items: [...((config.items as string[] | undefined) ?? [])] }),
+    fork: (state) => ({ items: [...state.items] }),
+    snapshot: (state) => state.items,
+    ...limits,
+    tools: (tool) => [
+      tool({
+        name: "add",
+        description: "Appends an item after delay_ms",
+        input: z.object({ item: z.string(), delay_ms: z.number().default(0) }),
+        handler: async ({ item, delay_ms }, state) => {
+          await delay(delay_ms);
+          state.items.push(item);
+          return { count: state.items.length };
+        },
+      }),
+    ],
+  });
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const def = env.tools.find((t) => t.name === name)!;
+    return (await def.handler(def.input.parse(args), { signal: new AbortController().signal })) as Record<
+      string,
+      unknown
+    >;
+  };
+  return {
+    env,
+    call,
+    create: async (items: string[] = []) =>
+      (await call("episode_create", { config: { items } })).episode as string,
+  };
+}
+
+describe("defineEnvironment", () => {
+  it("serves the reserved tools, then the stateful tools with the episode argument", () => {
+    const { env } = logEnvironment();
+    expect(env.tools.map((t) => t.name)).toEqual([
+      "episode_create",
+      "episode_fork",
+      "episode_snapshot",
+      "episode_close",
+      "add",
+    ]);
+    expect(Object.keys(env.tools.find((t) => t.name === "add")!.input.shape)).toEqual([
+      "item",
+      "delay_ms",
+      "episode",
+    ]);
+  });
+
+  it("creates, forks independent copies, snapshots and closes episodes", async () => {
+    const { env, call, create } = logEnvironment();
+    const a = await create(["x"]);
+    await call("add", { episode: a, item: "y" });
+    const { episodes } = (await call("episode_fork", { episode: a, count: 2 })) as { episodes: string[] };
+    await call("add", { episode: episodes[0], item: "fork" });
+    expect(await call("episode_snapshot", { episode: a })).toEqual({ state: ["x", "y"] });
+    expect(await call("episode_snapshot", { episode: episodes[1] })).toEqual({ state: ["x", "y"] });
+    expect(await call("episode_close", { episode: episodes[0] })).toEqual({ state: ["x", "y", "fork"] });
+    expect(env.liveEpisodes()).toBe(2);
+    await expect(call("add", { episode: episodes[0], item: "z" })).rejects.toThrow(
+      new ToolError(`unknown episode "${episodes[0]}"`),
+    );
+    env.close();
+  });
+
+  it("runs the operations of one episode one after another, in the order they arrived", async () => {
+    const { call, create } = logEnvironment();
+    const a = await create();
+    await Promise.all(
+      [3, 2, 1, 0].map((i) => call("add", { episode: a, item: String(i), delay_ms: i * 10 })),
+    );
+    expect(await call("episode_close", { episode: a })).toEqual({ state: ["3", "2", "1", "0"] });
+  });
+
+  it("refuses episodes past maxEpisodes, and drops idle ones", async () => {
+    const { env, call, create } = logEnvironment({ maxEpisodes: 2, idleTimeoutMs: 200 });
+    const a = await create();
+    await create();
+    await expect(create()).rejects.toThrow(/episode limit reached: 2 live, at most 2/);
+    await expect(call("episode_fork", { episode: a, count: 1 })).rejects.toThrow(/episode limit/);
+    await waitFor(() => env.liveEpisodes() === 0, 10_000, "idle episodes to be dropped");
+    await expect(call("episode_snapshot", { episode: a })).rejects.toThrow(/^unknown episode/);
+    await create();
+    env.close();
+  });
+
+  it("reserves the episode_* names and the episode argument", () => {
+    const base = { name: "x", create: () => ({}), fork: (s: object) => s, snapshot: (s: object) => s };
+    expect(() =>
+      defineEnvironment({
+        ...base,
+        tools: (tool) => [
+          tool({ name: "episode_close", description: "", input: z.object({}), handler: async () => "" }),
+        ],
+      }),
+    ).toThrow(/reserved/);
+    expect(() =>
+      defineEnvironment({
+        ...base,
+        tools: (tool) => [
+          tool({
+            name: "t",
+            description: "",
+            input: z.object({ episode: z.string() }),
+            handler: async () => "",
+          }),
+        ],
+      }),
+    ).toThrow(/reserved/);
+  });
+});

@@ -1,0 +1,135 @@
+// Declaring an environment: tools over per-episode state, served by the same tool-server framework
+// (stdio + Streamable HTTP) as any tool server. On the wire it stays plain MCP (docs/environments.md):
+// the reserved tools episode_create / episode_fork / episode_snapshot / episode_close manage episodes,
+// and every stateful tool takes the episode's handle in its `episode` argument.
+import {
+  EPISODE_CLOSE_TOOL,
+  EPISODE_CREATE_TOOL,
+  EPISODE_FORK_TOOL,
+  EPISODE_HANDLE_ARG,
+  EPISODE_SNAPSHOT_TOOL,
+  RESERVED_EPISODE_TOOLS,
+} from "@rlfactory/proto/environment-contract";
+import { z } from "zod";
+import {
+  defineTool,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolReturn,
+  type ToolSpec,
+} from "./define-tool.ts";
+import { type EpisodeLimits, EpisodeStore } from "./episode-store.ts";
+
+type AnyObject = z.ZodObject;
+
+/** A stateful tool: like defineTool's spec, but the handler also gets the episode's state. */
+export interface EnvironmentToolSpec<S, I extends AnyObject, O extends AnyObject | undefined>
+  extends Omit<ToolSpec<I, O>, "handler" | "unavailable"> {
+  handler: (args: z.output<I>, state: S, ctx: ToolContext) => Promise<ToolReturn<O>>;
+}
+
+/** Builds one stateful tool of an environment whose state is `S` (argument types inferred from `input`). */
+export type EnvironmentToolBuilder<S> = <I extends AnyObject, O extends AnyObject | undefined = undefined>(
+  spec: EnvironmentToolSpec<S, I, O>,
+) => ToolDefinition;
+
+export interface EnvironmentSpec<S> extends EpisodeLimits {
+  /** The server's name (what the gateway config names it is up to the operator). */
+  name: string;
+  /** The stateful tools: `tools: (tool) => [tool({...}), ...]`. Each gains the `episode` argument on the wire. */
+  tools: (tool: EnvironmentToolBuilder<S>) => readonly ToolDefinition[];
+  /** A new episode's state from the caller's config (`StartEpisode.config_json`). */
+  create(config: Record<string, unknown>): S | Promise<S>;
+  /** An independent copy of `state` (later changes to either never show in the other). */
+  fork(state: S): S | Promise<S>;
+  /** The state as JSON-serialisable data (SnapshotEpisode, and EndEpisode's final state). */
+  snapshot(state: S): unknown;
+}
+
+export interface Environment {
+  readonly name: string;
+  /** The reserved episode tools, then the stateful tools: pass them to createToolServer. */
+  readonly tools: readonly ToolDefinition[];
+  /** Episodes held now. */
+  liveEpisodes(): number;
+  /** Drops every episode (tests, shutdown). */
+  close(): void;
+}
+
+const Handle = z.string().min(1).describe("The episode handle (from episode_create or episode_fork)");
+
+export function defineEnvironment<S>(spec: EnvironmentSpec<S>): Environment {
+  const store = new EpisodeStore<S>({
+    ...(spec.maxEpisodes !== undefined ? { maxEpisodes: spec.maxEpisodes } : {}),
+    ...(spec.idleTimeoutMs !== undefined ? { idleTimeoutMs: spec.idleTimeoutMs } : {}),
+  });
+  const tool: EnvironmentToolBuilder<S> = (t) => {
+    if (RESERVED_EPISODE_TOOLS.includes(t.name))
+      throw new Error(`tool name ${t.name} is reserved for episode management`);
+    if (EPISODE_HANDLE_ARG in t.input.shape)
+      throw new Error(
+        `tool ${t.name}: the argument "${EPISODE_HANDLE_ARG}" is reserved for the episode handle`,
+      );
+    const { handler, input, ...rest } = t;
+    return defineTool({
+      ...rest,
+      input: input.extend({ [EPISODE_HANDLE_ARG]: Handle }),
+      handler: async (args: Record<string, unknown>, ctx) => {
+        const { [EPISODE_HANDLE_ARG]: handle, ...own } = args;
+        return store.run(handle as string, (state) => handler(own as z.output<typeof input>, state, ctx));
+      },
+    } as ToolSpec<AnyObject, AnyObject | undefined>);
+  };
+  const stateful = spec.tools(tool);
+
+  const reserved = [
+    defineTool({
+      name: EPISODE_CREATE_TOOL,
+      description: "Starts an episode from a config; answers {episode: HANDLE}",
+      input: z.object({ config: z.record(z.string(), z.unknown()).default({}) }),
+      handler: async ({ config }) => {
+        store.checkRoom(1);
+        return { [EPISODE_HANDLE_ARG]: store.add(await spec.create(config)) };
+      },
+    }),
+    defineTool({
+      name: EPISODE_FORK_TOOL,
+      description: "Copies an episode's current state count times; answers {episodes: [HANDLE, ...]}",
+      input: z.object({ [EPISODE_HANDLE_ARG]: Handle, count: z.number().int().min(1).default(1) }),
+      handler: async (args) => {
+        const { count } = args;
+        store.checkRoom(count);
+        const copies = await store.run(args[EPISODE_HANDLE_ARG], async (state) => {
+          const out: S[] = [];
+          for (let i = 0; i < count; i++) out.push(await spec.fork(state));
+          return out;
+        });
+        store.checkRoom(count);
+        return { episodes: copies.map((s) => store.add(s)) };
+      },
+    }),
+    defineTool({
+      name: EPISODE_SNAPSHOT_TOOL,
+      description: "An episode's current state; answers {state}",
+      input: z.object({ [EPISODE_HANDLE_ARG]: Handle }),
+      handler: async (args) => ({
+        state: await store.run(args[EPISODE_HANDLE_ARG], (s) => spec.snapshot(s)),
+      }),
+    }),
+    defineTool({
+      name: EPISODE_CLOSE_TOOL,
+      description: "Ends an episode; answers {state} (its final state)",
+      input: z.object({ [EPISODE_HANDLE_ARG]: Handle }),
+      handler: async (args) => ({
+        state: await store.close(args[EPISODE_HANDLE_ARG], (s) => spec.snapshot(s)),
+      }),
+    }),
+  ];
+
+  return {
+    name: spec.name,
+    tools: [...reserved, ...stateful],
+    liveEpisodes: () => store.size,
+    close: () => store.clear(),
+  };
+}

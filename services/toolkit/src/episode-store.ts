@@ -1,0 +1,82 @@
+// The episodes an environment server holds: state behind random handles, with a limit on how many
+// live at once and an idle timeout (an abandoned handle does not live forever). Operations on one
+// episode run one after another, whoever sends them.
+import { randomUUID } from "node:crypto";
+import { UNKNOWN_EPISODE_PREFIX } from "@rlfactory/proto/environment-contract";
+import { ToolError } from "./tool-error.ts";
+
+export interface EpisodeLimits {
+  /** Live episodes at most; creating or forking past it is a tool error. Default 1024. */
+  maxEpisodes?: number;
+  /** An episode with no operation for this long is dropped. Default 600000 (10 minutes). */
+  idleTimeoutMs?: number;
+}
+
+export const DEFAULT_EPISODE_LIMITS: Required<EpisodeLimits> = { maxEpisodes: 1_024, idleTimeoutMs: 600_000 };
+
+interface Episode<S> {
+  state: S;
+  idle: NodeJS.Timeout;
+  /** The tail of this episode's operations: each starts when the previous one has settled. */
+  tail: Promise<unknown>;
+}
+
+export class EpisodeStore<S> {
+  readonly limits: Required<EpisodeLimits>;
+  #episodes = new Map<string, Episode<S>>();
+
+  constructor(limits: EpisodeLimits = {}) {
+    this.limits = { ...DEFAULT_EPISODE_LIMITS, ...limits };
+  }
+
+  get size(): number {
+    return this.#episodes.size;
+  }
+
+  /** Throws a tool error when `n` more episodes would pass the limit. */
+  checkRoom(n: number): void {
+    if (this.#episodes.size + n > this.limits.maxEpisodes) {
+      throw new ToolError(
+        `episode limit reached: ${this.#episodes.size} live, at most ${this.limits.maxEpisodes}`,
+      );
+    }
+  }
+
+  /** Holds `state` under a new handle. */
+  add(state: S): string {
+    this.checkRoom(1);
+    const handle = randomUUID();
+    const idle = setTimeout(() => this.#episodes.delete(handle), this.limits.idleTimeoutMs).unref();
+    this.#episodes.set(handle, { state, idle, tail: Promise.resolve() });
+    return handle;
+  }
+
+  /** Runs `op` on the episode's state after its earlier operations; a tool error for an unknown handle. */
+  run<T>(handle: string, op: (state: S) => Promise<T> | T): Promise<T> {
+    const episode = this.#get(handle);
+    episode.idle.refresh();
+    const result = episode.tail.then(() => op(episode.state));
+    episode.tail = result.catch(() => {});
+    return result;
+  }
+
+  /** Runs `op` as the episode's last operation, then drops it. */
+  async close<T>(handle: string, op: (state: S) => Promise<T> | T): Promise<T> {
+    const episode = this.#get(handle);
+    this.#episodes.delete(handle);
+    clearTimeout(episode.idle);
+    await episode.tail;
+    return op(episode.state);
+  }
+
+  clear(): void {
+    for (const e of this.#episodes.values()) clearTimeout(e.idle);
+    this.#episodes.clear();
+  }
+
+  #get(handle: string): Episode<S> {
+    const episode = this.#episodes.get(handle);
+    if (!episode) throw new ToolError(`${UNKNOWN_EPISODE_PREFIX} ${JSON.stringify(handle)}`);
+    return episode;
+  }
+}
