@@ -63,7 +63,7 @@ export const rolloutSectionSchema = z.strictObject({
  * OpenAI-compatible chat endpoint writes the next user message, or `stop_marker` to end the episode.
  */
 export const userSimulatorConfigSchema = z.strictObject({
-  /** Base URL of an OpenAI-compatible API (`http://host:port/v1`); `/chat/completions` is appended. */
+  /** Base URL of an OpenAI-compatible server (`http://host:port`, like `inference.urls`); requests go to `/v1/chat/completions`. */
   url: z.url(),
   model: z.string().min(1),
   /** Env var holding the API key, sent as `authorization: Bearer KEY`. */
