@@ -204,7 +204,10 @@ describe("the LLM user simulator", () => {
       expect(kinds(t)).toBe("sososos");
       expect(t.tool_calls.map((c) => [c.name, c.result.trim()])).toEqual([[CALC, "6 * 7 = 42"]]);
       expect(
-        (t.metadata?.user_turns as { source: string; content: string }[]).map((u) => [u.source, u.content]),
+        ((t.metadata?.user_turns ?? []) as { source: string; content: string }[]).map((u) => [
+          u.source,
+          u.content,
+        ]),
       ).toEqual([
         ["prompt", "Hello."],
         ["simulator", 'Please call: {"expression": "6 * 7"}'],

@@ -64,7 +64,10 @@ describe("rollout config files", () => {
       max_tokens: 512,
       stop_marker: "###STOP###",
     });
-    const bad = write("sim-bad.yaml", `${MINIMAL}user_simulator: { url: "http://x", model: m, maxTurns: 3 }\n`);
+    const bad = write(
+      "sim-bad.yaml",
+      `${MINIMAL}user_simulator: { url: "http://x", model: m, maxTurns: 3 }\n`,
+    );
     await expect(loadRolloutConfig(bad)).rejects.toThrow(/maxTurns/);
   });
 });
