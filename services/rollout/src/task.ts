@@ -14,6 +14,11 @@ export const taskTurnSchema = z.strictObject({
   content: z.string().min(1),
   /** Tool names offered from this turn on; omitted: the tools offered so far stay. */
   tools: toolNames.optional(),
+  /**
+   * What a per-turn reward compares this user turn's outcome against (BFCL's per-turn ground truth);
+   * carried with the task, not read by the rollout loop.
+   */
+  ground_truth: z.unknown().optional(),
 });
 export type TaskTurn = z.infer<typeof taskTurnSchema>;
 

@@ -304,7 +304,7 @@ async function trajectoryLoop(
     const endedTurn =
       parsed.answer !== undefined || (parsed.calls.length === 0 && parsed.malformed.length === 0);
     if (endedTurn && (userTurns.length - 1 < (task.turns?.length ?? 0) || simulator !== undefined)) {
-      const next = await nextUserTurn(turn, text, parsed.answer, gen, maxTokens);
+      const next = await nextUserTurn(turn, text, parsed, gen, maxTokens);
       if (next !== "no_more_turns") return next;
     }
     const malformed =
@@ -437,7 +437,7 @@ async function trajectoryLoop(
   async function nextUserTurn(
     turn: number,
     text: string,
-    answer: string | undefined,
+    parsed: { answer?: string; malformed: readonly unknown[] },
     gen: { ids: readonly number[]; finishReason: string },
     maxTokens: number,
   ): Promise<LoopResult | null | "no_more_turns"> {
@@ -454,8 +454,11 @@ async function trajectoryLoop(
       source = "simulator";
       content = "";
     }
-    // the turn counts as well-formed: ending a turn with plain text is a reply to the user
-    result.sampledTurnMalformed.push(false);
+    // a reply in plain text is well-formed: it answers the user (an answer's stray malformed calls are not)
+    const malformed = parsed.malformed.length > 0;
+    result.sampledTurnMalformed.push(malformed);
+    if (malformed) result.malformedTurns += 1;
+    const answer = parsed.answer;
     if (answer !== undefined) result.answer = answer;
     if (answer === undefined && gen.finishReason === "length" && maxTokens < deps.sampling.max_tokens) {
       return finish(

@@ -354,11 +354,11 @@ describe("multi-turn task rows", () => {
     tools: ["airline__search"],
     turns: [
       { content: "From Paris to Rome.", tools: ["airline__search", "airline__book"] },
-      { content: "Tomorrow morning, please." },
+      { content: "Tomorrow morning, please.", ground_truth: [{ airline__book: { from: "CDG", to: "FCO" } }] },
     ],
   };
 
-  it("keep their tools, later turns (with per-turn tools) and user simulator", async () => {
+  it("keep their tools, later turns (with per-turn tools and ground truth) and user simulator", async () => {
     const simulated = {
       id: "flights-2",
       prompt: [{ role: "user", content: "Hi." }],
