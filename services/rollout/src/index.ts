@@ -55,12 +55,14 @@ export {
 export type { Judge, RewardComponent, RewardInput } from "./rewards/types.ts";
 // the rollout loop and engine
 export { createRolloutEngine, type EngineParts, InvalidTaskError } from "./rollout/create-rollout-engine.ts";
+export { TOOL_NOT_OFFERED, toolListMessage } from "./rollout/offered-tools.ts";
 export {
   loadRolloutConfig,
   parseRolloutConfig,
   type RolloutConfig,
   RolloutConfigError,
   type RolloutConfigInput,
+  type UserSimulatorConfig,
 } from "./rollout/rollout-config.ts";
 export type {
   InferenceTarget,
@@ -68,7 +70,14 @@ export type {
   RolloutOptions,
   TrajectoryGroup,
 } from "./rollout/rollout-engine.ts";
-export { renderPromptIds } from "./rollout/rollout-loop.ts";
+export { renderPromptIds, type UserTurnRecord } from "./rollout/rollout-loop.ts";
+export {
+  createUserSimulator,
+  type UserSimulator,
+  UserSimulatorError,
+  type UserViewMessage,
+  userSimulatorSystemPrompt,
+} from "./rollout/user-simulator.ts";
 // the rollout service
 export { isBadRequest, RolloutRequestError } from "./serve/errors.ts";
 export { DEFAULT_MAX_MESSAGE_BYTES, loadRolloutProto, ROLLOUT_SERVICE } from "./serve/proto.ts";
@@ -89,7 +98,7 @@ export {
   trajectoryToProto,
 } from "./serve/trajectory-codec.ts";
 // trajectories and tasks
-export { goldAnswers, type Task, taskSchema } from "./task.ts";
+export { goldAnswers, type Task, type TaskTurn, type TaskUserSimulator, taskSchema } from "./task.ts";
 export { DatasetError } from "./tasks/dataset-rows.ts";
 export { loadTasks } from "./tasks/load-tasks.ts";
 export { SAMPLE_HOTPOTQA_DATASET, SAMPLE_HOTPOTQA_TASKS } from "./tasks/sample-data.ts";

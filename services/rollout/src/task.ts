@@ -4,19 +4,55 @@
 import { z } from "zod";
 import { chatMessageSchema } from "./tokenizer/chat-message.ts";
 
-export const taskSchema = z.object({
-  id: z.string().min(1),
-  /** Dataset name (`hotpotqa`, `nq`, `bamboogle`, ...): rewards and reports group by it. */
-  data_source: z.string().default("unknown"),
-  /** The conversation the policy starts from (system + user message, usually). */
-  prompt: z.array(chatMessageSchema).min(1),
+const toolNames = z.array(z.string().min(1)).refine((names) => new Set(names).size === names.length, {
+  message: "tool names must be unique",
+});
+
+/** A later user message of a scripted conversation (`turns`). */
+export const taskTurnSchema = z.strictObject({
+  /** The user message, appended (chat-template rendered, loss mask 0) when the model ends its turn. */
+  content: z.string().min(1),
+  /** Tool names offered from this turn on; omitted: the tools offered so far stay. */
+  tools: toolNames.optional(),
   /**
-   * What rule rewards compare against. QA: a string, a list of strings, or Search-R1's
-   * `{ target: [...] }`; tool-verified rewards take their own shape (e.g. `{ sql, db }`).
+   * What a per-turn reward compares this user turn's outcome against (BFCL's per-turn ground truth);
+   * carried with the task, not read by the rollout loop.
    */
   ground_truth: z.unknown().optional(),
-  extra_info: z.record(z.string(), z.unknown()).default({}),
 });
+export type TaskTurn = z.infer<typeof taskTurnSchema>;
+
+/** An LLM user simulator (τ-bench style) writes the later user messages instead of a script. */
+export const taskUserSimulatorSchema = z.looseObject({
+  /** What the simulated user wants and knows (its system instruction). */
+  instruction: z.string().min(1),
+});
+export type TaskUserSimulator = z.infer<typeof taskUserSimulatorSchema>;
+
+export const taskSchema = z
+  .object({
+    id: z.string().min(1),
+    /** Dataset name (`hotpotqa`, `nq`, `bamboogle`, ...): rewards and reports group by it. */
+    data_source: z.string().default("unknown"),
+    /** The conversation the policy starts from (system + user message, usually). */
+    prompt: z.array(chatMessageSchema).min(1),
+    /**
+     * What rule rewards compare against. QA: a string, a list of strings, or Search-R1's
+     * `{ target: [...] }`; tool-verified rewards take their own shape (e.g. `{ sql, db }`).
+     */
+    ground_truth: z.unknown().optional(),
+    extra_info: z.record(z.string(), z.unknown()).default({}),
+    /** Tool names this task offers (on its first turn), instead of every configured tool. */
+    tools: toolNames.optional(),
+    /** Later user messages: each is appended when the model ends a turn without a tool call. */
+    turns: z.array(taskTurnSchema).optional(),
+    /** The alternative to `turns`: an LLM writes the later user messages (rollout config `user_simulator`). */
+    user_simulator: taskUserSimulatorSchema.optional(),
+  })
+  .refine((t) => t.turns === undefined || t.user_simulator === undefined, {
+    message: "a task carries either scripted `turns` or a `user_simulator`, not both",
+    path: ["user_simulator"],
+  });
 export type Task = z.infer<typeof taskSchema>;
 
 /** The gold answers of a QA task (string, list, or `{ target }`), or [] when it has none. */

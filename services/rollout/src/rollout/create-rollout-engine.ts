@@ -21,7 +21,8 @@ import type { Trajectory } from "../trajectory.ts";
 import { AsyncQueue } from "./async-queue.ts";
 import type { RolloutConfig } from "./rollout-config.ts";
 import type { InferenceTarget, RolloutEngine, RolloutOptions, TrajectoryGroup } from "./rollout-engine.ts";
-import { type LoopDeps, type LoopResult, renderPromptIds, runTrajectory } from "./rollout-loop.ts";
+import { checkTask, type LoopDeps, type LoopResult, renderPromptIds, runTrajectory } from "./rollout-loop.ts";
+import { createUserSimulator, type UserSimulator } from "./user-simulator.ts";
 
 export interface EngineParts {
   log?: Logger;
@@ -32,6 +33,8 @@ export interface EngineParts {
   /** The tools shown to the model; default: the gateway's catalog filtered by `gateway.tools`. */
   tools?: ChatTool[];
   tokenizer?: ModelTokenizer;
+  /** Replaces the user simulator the config's `user_simulator` section would build. */
+  userSimulator?: UserSimulator;
 }
 
 /** A rollout request's tasks could not be rendered into prompts (bad messages, template error). */
@@ -74,7 +77,11 @@ export async function createRolloutEngine(
     ? new HttpJudge(config.judge.url, { timeoutMs: config.judge.timeout_ms })
     : undefined;
   const r = config.rollout;
+  const userSimulator =
+    parts.userSimulator ??
+    (config.user_simulator === undefined ? undefined : createUserSimulator(config.user_simulator));
   const deps: LoopDeps = {
+    ...(userSimulator === undefined ? {} : { userSimulator }),
     sampler,
     tokenizer,
     format,
@@ -134,6 +141,11 @@ export async function createRolloutEngine(
       const groupSize = options.groupSize ?? r.group_size;
       const request = ++requestSeq;
       const prompts = tasks.map((task) => {
+        try {
+          checkTask(deps, task);
+        } catch (e) {
+          throw new InvalidTaskError(`task ${task.id}: ${(e as Error).message}`);
+        }
         try {
           return renderPromptIds(deps, task);
         } catch (e) {
@@ -211,7 +223,7 @@ export async function createRolloutEngine(
       }
     },
     async close() {
-      await Promise.all([sampler.close(), targets.close()]);
+      await Promise.all([sampler.close(), targets.close(), userSimulator?.close()]);
       gateway?.close();
     },
   };

@@ -50,4 +50,24 @@ describe("rollout config files", () => {
     const broken = write("broken.yaml", "gateway: [\n");
     await expect(loadRolloutConfig(broken)).rejects.toThrow(`cannot parse rollout config ${broken}`);
   });
+
+  it("a user_simulator section fills its defaults (τ-bench's stop marker) and refuses unknown keys", async () => {
+    const config = await loadRolloutConfig(
+      write("sim.yaml", `${MINIMAL}user_simulator: { url: "http://127.0.0.1:8001", model: user-llm }\n`),
+    );
+    expect(config.user_simulator).toEqual({
+      url: "http://127.0.0.1:8001",
+      model: "user-llm",
+      max_turns: 8,
+      timeout_ms: 60_000,
+      temperature: 0,
+      max_tokens: 512,
+      stop_marker: "###STOP###",
+    });
+    const bad = write(
+      "sim-bad.yaml",
+      `${MINIMAL}user_simulator: { url: "http://x", model: m, maxTurns: 3 }\n`,
+    );
+    await expect(loadRolloutConfig(bad)).rejects.toThrow(/maxTurns/);
+  });
 });

@@ -58,6 +58,27 @@ export const rolloutSectionSchema = z.strictObject({
   on_no_action: z.enum(["end", "nudge"]).default("end"),
 });
 
+/**
+ * The LLM user simulator (τ-bench style) for tasks that carry `user_simulator: {instruction}`: any
+ * OpenAI-compatible chat endpoint writes the next user message, or `stop_marker` to end the episode.
+ */
+export const userSimulatorConfigSchema = z.strictObject({
+  /** Base URL of an OpenAI-compatible server (`http://host:port`, like `inference.urls`); requests go to `/v1/chat/completions`. */
+  url: z.url(),
+  model: z.string().min(1),
+  /** Env var holding the API key, sent as `authorization: Bearer KEY`. */
+  api_key_env: z.string().optional(),
+  /** User messages the simulator writes per trajectory at most (after the task's own first one). */
+  max_turns: positiveInt.default(8),
+  /** Per request to the endpoint. */
+  timeout_ms: positiveInt.default(60_000),
+  temperature: z.number().min(0).max(2).default(0),
+  max_tokens: positiveInt.default(512),
+  /** The reply that ends the episode (anywhere in it). */
+  stop_marker: z.string().min(1).default("###STOP###"),
+});
+export type UserSimulatorConfig = z.infer<typeof userSimulatorConfigSchema>;
+
 export const advantageConfigSchema = z.strictObject({
   mode: z.enum(["grpo", "dr_grpo"]).default("grpo"),
   epsilon: z.number().positive().default(1e-6),
@@ -86,6 +107,8 @@ export const outputConfigSchema = z.strictObject({
 export const rolloutConfigSchema = z.strictObject({
   inference: inferenceConfigSchema,
   gateway: gatewayConfigSchema,
+  /** The LLM user simulator, for tasks with `user_simulator` (without it such tasks are refused). */
+  user_simulator: userSimulatorConfigSchema.optional(),
   /** The judge service, for `judge` reward components. */
   judge: z.strictObject({ url: z.url(), timeout_ms: positiveInt.default(60_000) }).optional(),
   tokenizer: tokenizerConfigSchema.default({ path: "qwen3" }),

@@ -15,6 +15,7 @@ import { type ModelTokenizer, qwen3Tokenizer } from "../tokenizer/model-tokenize
 import { createObservationDelta } from "../tokenizer/observation-delta.ts";
 import type { Trajectory } from "../trajectory.ts";
 import {
+  checkTask,
   type LoopDeps,
   type LoopLimits,
   type LoopResult,
@@ -22,6 +23,7 @@ import {
   renderPromptIds,
   runTrajectory,
 } from "./rollout-loop.ts";
+import { type UserSimulator, UserSimulatorError, type UserViewMessage } from "./user-simulator.ts";
 
 const LOGPROB = -0.25;
 const MAX_TOKENS = 64;
@@ -40,7 +42,34 @@ const TOOLS: ChatTool[] = [
       parameters: { type: "object", properties: { query: { type: "string" } }, required: ["query"] },
     },
   },
+  {
+    type: "function",
+    function: {
+      name: "calculator__calculate",
+      description: "Evaluate an arithmetic expression",
+      parameters: {
+        type: "object",
+        properties: { expression: { type: "string" } },
+        required: ["expression"],
+      },
+    },
+  },
 ];
+/** A conversation of three user turns: the prompt's question, then two scripted ones. */
+const SCRIPTED: Task = {
+  ...TASK,
+  id: "eiffel-3-turns",
+  turns: [
+    { content: "And in which country is that city?" },
+    { content: "Thanks. Give me the final answer." },
+  ],
+};
+/** The same with an LLM user simulator writing the later messages. */
+const SIMULATED: Task = {
+  ...TASK,
+  id: "eiffel-simulated",
+  user_simulator: { instruction: "You want to know where the Eiffel Tower is, then its country." },
+};
 
 const call = (query: string) =>
   `<tool_call>\n{"name": "search__search", "arguments": {"query": "${query}"}}\n</tool_call>`;
@@ -57,6 +86,9 @@ const RAMBLE = "and so on ".repeat(400);
  * clients do (InferenceError CANCELLED).
  */
 type SamplerTurn = { text: string; finish?: "abort" } | { error: Error } | { empty: true } | { hang: true };
+
+/** One reply of the scripted user simulator: a message, the stop marker, or a thrown error. */
+type UserTurn = { message: string } | { stop: true } | { error: Error };
 
 /** One turn of the scripted tool caller: outcomes for the turn's calls, a thrown error, or a hang. */
 type ToolTurn =
@@ -84,6 +116,10 @@ interface Case {
   room?: number;
   /** The run's signal is aborted before the loop starts. */
   cancelledBefore?: true;
+  /** Default: TASK (one user turn). */
+  task?: Task;
+  /** The user simulator's replies, in order (tasks with `user_simulator`). */
+  user?: UserTurn[];
   expected: {
     status: Trajectory["status"];
     reason: string | RegExp;
@@ -287,16 +323,75 @@ const CASES: Case[] = [
       toolCallerCalls: 1,
     },
   },
+  {
+    name: "scripted user turns: each reply without a tool call gets the next user message, then the answer",
+    task: SCRIPTED,
+    sampler: [{ text: "It is in Paris." }, { text: "In France." }, { text: ANSWER }],
+    expected: { status: "completed", reason: "answer", turns: "sosos", toolCalls: [], answer: "Paris" },
+  },
+  {
+    name: "scripted user turns between tool calls: a tool call keeps the user turn open",
+    task: SCRIPTED,
+    sampler: [
+      { text: call("Eiffel Tower") },
+      { text: "<answer>Paris</answer>" },
+      { text: call("Paris country") },
+      { text: "France." },
+      { text: ANSWER },
+    ],
+    limits: { maxTurns: 6 },
+    expected: {
+      status: "completed",
+      reason: "answer",
+      turns: "sosososos",
+      toolCalls: [null, null],
+      answer: "Paris",
+    },
+  },
+  {
+    name: "the script is used up and the model replies without an answer: the single-turn rule (no_action)",
+    task: SCRIPTED,
+    sampler: [{ text: "Paris." }, { text: "France." }, { text: PROSE }],
+    expected: { status: "completed", reason: "no_action", turns: "sosos", toolCalls: [] },
+  },
+  {
+    name: "max_turns reached on a reply while user turns remain: truncated, no user message appended",
+    task: SCRIPTED,
+    sampler: [{ text: "Paris." }, { text: "France." }],
+    limits: { maxTurns: 2 },
+    expected: { status: "truncated", reason: "max_turns (2) reached", turns: "sos", toolCalls: [] },
+  },
+  {
+    name: "the user simulator ends the episode (stop marker): completed (user_stop)",
+    task: SIMULATED,
+    sampler: [{ text: "It is in Paris." }, { text: "In France." }],
+    user: [{ message: "Which country is that in?" }, { stop: true }],
+    expected: { status: "completed", reason: "user_stop", turns: "sos", toolCalls: [] },
+  },
+  {
+    name: "the user simulator's endpoint is down: failed (user_simulator UNAVAILABLE), earlier turns kept",
+    task: SIMULATED,
+    sampler: [{ text: "It is in Paris." }],
+    user: [{ error: new UserSimulatorError("UNAVAILABLE", "connect ECONNREFUSED 127.0.0.1:9") }],
+    expected: {
+      status: "failed",
+      reason: "user_simulator UNAVAILABLE: connect ECONNREFUSED 127.0.0.1:9",
+      turns: "s",
+      toolCalls: [],
+    },
+  },
 ];
 
 interface Harness {
   deps: LoopDeps;
   abort: AbortController;
   /** Each generate request as it was sent (the loop's context array grows after). */
-  requests: { promptLength: number; maxTokens: number }[];
+  requests: { promptLength: number; maxTokens: number; promptIds: number[] }[];
   /** The ids the sampler returned, per generate request that returned. */
   sampled: number[][];
   toolTurns: ToolCallInput[][];
+  /** What the user simulator was given, per request. */
+  userRequests: UserViewMessage[][];
 }
 
 function harness(c: Case): Harness {
@@ -315,7 +410,11 @@ function harness(c: Case): Harness {
     trainable: true,
     kind: "scripted",
     async generate(request): Promise<GenerateResult> {
-      requests.push({ promptLength: request.promptIds.length, maxTokens: request.sampling.max_tokens });
+      requests.push({
+        promptLength: request.promptIds.length,
+        maxTokens: request.sampling.max_tokens,
+        promptIds: [...request.promptIds],
+      });
       const turn = c.sampler[requests.length - 1];
       if (turn === undefined) throw new Error(`the script has no turn ${requests.length}`);
       if ("error" in turn) throw turn.error;
@@ -384,15 +483,33 @@ function harness(c: Case): Harness {
     limits,
     sampling: { temperature: 1, top_p: 1, max_tokens: MAX_TOKENS, stop: [] },
   };
-  return { deps, abort, requests, sampled, toolTurns };
+  const userRequests: UserViewMessage[][] = [];
+  if (c.user !== undefined) {
+    const script = c.user;
+    const userSimulator: UserSimulator = {
+      maxTurns: 8,
+      async next(_task, conversation) {
+        userRequests.push(conversation.map((m) => ({ ...m })));
+        const turn = script[userRequests.length - 1];
+        if (turn === undefined) throw new Error(`the user script has no turn ${userRequests.length}`);
+        if ("error" in turn) throw turn.error;
+        if ("stop" in turn) return { kind: "stop", content: "###STOP###" };
+        return { kind: "message", content: turn.message };
+      },
+      close: async () => {},
+    };
+    deps.userSimulator = userSimulator;
+  }
+  return { deps, abort, requests, sampled, toolTurns, userRequests };
 }
 
 async function run(c: Case): Promise<{ h: Harness; loop: LoopResult; t: Trajectory }> {
   const h = harness(c);
   if (c.cancelledBefore) h.abort.abort();
-  const promptIds = renderPromptIds(h.deps, TASK);
-  const loop = await runTrajectory(h.deps, TASK, promptIds, {
-    taskId: TASK.id,
+  const task = c.task ?? TASK;
+  const promptIds = renderPromptIds(h.deps, task);
+  const loop = await runTrajectory(h.deps, task, promptIds, {
+    taskId: task.id,
     groupId: "g",
     sampleIndex: 0,
     trajectoryId: "g/0",
@@ -532,5 +649,175 @@ describe("rollout loop: what a case's turns carry", () => {
     expect(body).toMatch(/^lorem ipsum [\s\S]*\[\.\.\. truncated: \d+ tokens omitted\]$/);
     expect(tokenizer.encode(body).length).toBeLessThanOrEqual(16);
     expect(t.tool_calls[0]?.result).toBe(long); // the record keeps the whole result
+  });
+});
+
+describe("rollout loop: later user turns", () => {
+  /** Three user turns; the tools offered change at each later one. */
+  const TOOLS_CHANGING: Task = {
+    ...TASK,
+    id: "eiffel-tools-changing",
+    tools: ["search__search"],
+    turns: [
+      { content: "Now compute 324 * 3, the tower's height times three.", tools: ["calculator__calculate"] },
+      { content: "Thanks. Anything else?", tools: ["search__search", "calculator__calculate"] },
+    ],
+  };
+  const calc = (expression: string) =>
+    `<tool_call>\n{"name": "calculator__calculate", "arguments": {"expression": "${expression}"}}\n</tool_call>`;
+  const CASE: Case = {
+    name: "three user turns, tools changing",
+    task: TOOLS_CHANGING,
+    sampler: [
+      { text: "It is in Paris." },
+      { text: call("Eiffel Tower height") }, // search is no longer offered in user turn 1
+      { text: calc("324 * 3") },
+      { text: "It is 972." },
+      { text: ANSWER },
+    ],
+    limits: { maxTurns: 8 },
+    expected: { status: "completed", reason: "answer", turns: "sosososos", answer: "Paris" },
+  };
+  const textOf = (t: Trajectory, i: number) =>
+    tokenizer.decode(t.response_ids.slice(t.turns[i]!.start, t.turns[i]!.end));
+
+  it("every request's prompt is the previous prompt + its response + the appended tokens", async () => {
+    const { h, t } = await run(CASE);
+    expect(h.requests).toHaveLength(5);
+    for (let k = 1; k < h.requests.length; k++) {
+      const previous = h.requests[k - 1]!.promptIds;
+      const sampled = h.sampled[k - 1]!;
+      const appended = t.turns[2 * k - 1]!; // each sampled turn is followed by one observation turn
+      expect(t.turns[2 * k - 2]!.kind).toBe("sampled");
+      expect(appended.kind).toBe("observation");
+      expect(h.requests[k]!.promptIds).toEqual([
+        ...previous,
+        ...sampled,
+        ...t.response_ids.slice(appended.start, appended.end),
+      ]);
+    }
+    expect(h.requests[0]!.promptIds).toEqual(t.prompt_ids);
+  });
+
+  it("user messages are template-rendered observation turns with loss mask 0; a change of tools comes first", async () => {
+    const { t } = await run(CASE);
+    const user1 = textOf(t, 1);
+    expect(user1).toMatch(/^\n<\|im_start\|>system\nThe tools available from now on changed\.\n\n# Tools\n/);
+    expect(user1).toContain('"name": "calculator__calculate"');
+    expect(user1).not.toContain('"name": "search__search"');
+    expect(user1).toMatch(
+      /<\|im_end\|>\n<\|im_start\|>user\nNow compute 324 \* 3, the tower's height times three\.<\|im_end\|>\n<\|im_start\|>assistant\n$/,
+    );
+    const user2 = textOf(t, 7);
+    expect(user2).toContain('"name": "search__search"');
+    expect(user2).toContain('"name": "calculator__calculate"');
+    expect(user2).toMatch(/<\|im_start\|>user\nThanks\. Anything else\?<\|im_end\|>/);
+    for (const i of [1, 7]) {
+      const turn = t.turns[i]!;
+      expect(new Set(t.loss_mask.slice(turn.start, turn.end))).toEqual(new Set([0]));
+    }
+    // the prompt offers only the task's first tools
+    const prompt = tokenizer.decode(t.prompt_ids);
+    expect(prompt).toContain('"name": "search__search"');
+    expect(prompt).not.toContain("calculator__calculate");
+  });
+
+  it("a call to a tool not offered in the turn is answered TOOL_NOT_OFFERED, never sent to the gateway", async () => {
+    const { h, t } = await run(CASE);
+    expect(t.tool_calls.map((c) => [c.name, c.error_code, c.turn])).toEqual([
+      ["search__search", "TOOL_NOT_OFFERED", 2],
+      ["calculator__calculate", null, 4],
+    ]);
+    expect(h.toolTurns.map((calls) => calls.map((c) => c.name))).toEqual([["calculator__calculate"]]);
+    expect(textOf(t, 3)).toContain(
+      "Error [TOOL_NOT_OFFERED]: search__search is not offered in this turn (offered: calculator__calculate)",
+    );
+  });
+
+  it("records each user turn: where it starts, which turn holds it, the tools offered from then on", async () => {
+    const { t, loop } = await run(CASE);
+    expect(t.metadata?.user_turns).toEqual([
+      {
+        index: 0,
+        source: "prompt",
+        content: "In which city is the Eiffel Tower?",
+        turn: null,
+        response_start: 0,
+        tools: ["search__search"],
+      },
+      {
+        index: 1,
+        source: "script",
+        content: TOOLS_CHANGING.turns![0]!.content,
+        turn: 1,
+        response_start: t.turns[1]!.start,
+        tools: ["calculator__calculate"],
+      },
+      {
+        index: 2,
+        source: "script",
+        content: "Thanks. Anything else?",
+        turn: 7,
+        response_start: t.turns[7]!.start,
+        tools: ["search__search", "calculator__calculate"],
+      },
+    ]);
+    // a reply to the user is a well-formed turn
+    expect(loop.sampledTurnMalformed).toEqual([false, false, false, false, false]);
+  });
+
+  it("a task without later turns records none (its trajectory is as before)", async () => {
+    const { t } = await run(CASES[1]!);
+    expect(t.metadata).toEqual({ trajectory_id: "g/0", data_source: "unit", format: "hermes" });
+  });
+
+  it("the user simulator sees the conversation from the user's side: its messages and the replies, no tool traffic", async () => {
+    const c = CASES.find((x) => x.name.startsWith("the user simulator ends the episode"))!;
+    const { h, t } = await run({
+      ...c,
+      sampler: [
+        { text: call("Eiffel Tower") },
+        { text: "<think>easy</think>It is in Paris." },
+        { text: "In France." },
+      ],
+      expected: { ...c.expected, turns: "sososos" },
+    });
+    expect(t.status_reason).toBe("user_stop");
+    expect(h.userRequests).toEqual([
+      [
+        { from: "user", content: "In which city is the Eiffel Tower?" },
+        { from: "policy", content: "It is in Paris." },
+      ],
+      [
+        { from: "user", content: "In which city is the Eiffel Tower?" },
+        { from: "policy", content: "It is in Paris." },
+        { from: "user", content: "Which country is that in?" },
+        { from: "policy", content: "In France." },
+      ],
+    ]);
+    expect(t.metadata?.user_turns).toMatchObject([
+      { index: 0, source: "prompt" },
+      { index: 1, source: "simulator", content: "Which country is that in?", turn: 3 },
+    ]);
+  });
+});
+
+describe("rollout loop: what a task may ask", () => {
+  const deps = () =>
+    harness({ name: "check", sampler: [], expected: { status: "completed", reason: "", turns: "" } }).deps;
+
+  it("tool names a task or a turn gives must be configured tools (the error names the field)", () => {
+    expect(() => checkTask(deps(), { ...TASK, tools: ["sql__query"] })).toThrow(
+      "tools names sql__query, not among the configured tools (search__search, calculator__calculate)",
+    );
+    expect(() =>
+      checkTask(deps(), { ...TASK, turns: [{ content: "a" }, { content: "b", tools: ["nope"] }] }),
+    ).toThrow(/^turns\[1\]\.tools names nope, not among/);
+  });
+
+  it("a user_simulator task needs the config's user_simulator", () => {
+    expect(() => checkTask(deps(), SIMULATED)).toThrow(
+      "user_simulator needs the rollout config's `user_simulator` section (url, model)",
+    );
   });
 });

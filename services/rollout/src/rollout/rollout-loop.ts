@@ -8,7 +8,12 @@
 //     invoke     all calls of the turn in one CallTools RPC (parallel at the gateway)
 //     observe    each tool body cut to its token budget, THEN wrapped (template or Search-R1 text),
 //                tokenized as a delta and appended with loss mask 0
-//   until an answer, max turns, or the context budget (→ `truncated`, the question intact).
+//     user turn  a turn with no tool call (an answer or plain text) ends the model's turn: when the
+//                task has a later user message (its `turns` script, or the user simulator's reply),
+//                it is rendered by the chat template and appended with loss mask 0, the offered
+//                tools switch (offered-tools.ts), and the loop goes on
+//   until an answer (or an ended turn) with no user message left, max turns, or the context budget
+//   (→ `truncated`, the question intact).
 //
 // Nothing here throws for a trajectory's own failure: every exit is a status with a reason.
 import { context, type Span, SpanStatusCode, trace } from "@opentelemetry/api";
@@ -22,6 +27,13 @@ import type { ModelTokenizer } from "../tokenizer/model-tokenizer.ts";
 import type { ObservationDeltaFn } from "../tokenizer/observation-delta.ts";
 import { truncateToTokens } from "../tokenizer/truncate-to-tokens.ts";
 import { policyVersionFromText, TrajectoryBuilder, type TrajectoryStatus } from "../trajectory.ts";
+import { TOOL_NOT_OFFERED, toolListMessage, toolPlan } from "./offered-tools.ts";
+import {
+  policyTextForUser,
+  type UserSimulator,
+  UserSimulatorError,
+  type UserViewMessage,
+} from "./user-simulator.ts";
 
 const tracer = trace.getTracer("@rlfactory/rollout");
 
@@ -49,6 +61,22 @@ export interface LoopDeps {
   toolCaller: ToolCaller;
   limits: LoopLimits;
   sampling: SamplingParams;
+  /** Writes the later user messages of tasks with `user_simulator` (rollout config `user_simulator`). */
+  userSimulator?: UserSimulator;
+}
+
+/** One user message of a trajectory (`metadata.user_turns`; docs/trajectory.md). */
+export interface UserTurnRecord {
+  /** 0: the prompt's; k: the k-th later one. */
+  index: number;
+  source: "prompt" | "script" | "simulator";
+  content: string;
+  /** Index into `turns` of the observation turn holding it; null for the prompt's. */
+  turn: number | null;
+  /** Where its tokens start in `response_ids` (0 for the prompt's): the user turn's boundary. */
+  response_start: number;
+  /** Tool names offered from this user turn on (tasks that name their tools). */
+  tools?: string[];
 }
 
 export interface TrajectoryRun {
@@ -77,6 +105,17 @@ export interface LoopResult {
   statusReason: string | null;
 }
 
+/**
+ * Checks what a task asks of the engine: the tools it names exist, a `user_simulator` task has a
+ * simulator configured. Throws naming the task's field.
+ */
+export function checkTask(deps: Pick<LoopDeps, "tools" | "userSimulator">, task: Task): void {
+  toolPlan(deps.tools, task);
+  if (task.user_simulator !== undefined && deps.userSimulator === undefined) {
+    throw new Error("user_simulator needs the rollout config's `user_simulator` section (url, model)");
+  }
+}
+
 /** The prompt's ids: the task's conversation through the chat template, with the generation prompt. */
 export function renderPromptIds(
   deps: Pick<LoopDeps, "tokenizer" | "tools" | "enableThinking">,
@@ -84,7 +123,7 @@ export function renderPromptIds(
 ): number[] {
   const text = deps.tokenizer.renderChat(task.prompt, {
     addGenerationPrompt: true,
-    tools: deps.tools,
+    tools: toolPlan(deps.tools, task).perUserTurn[0]!,
     ...(deps.enableThinking === undefined ? {} : { enableThinking: deps.enableThinking }),
   });
   return deps.tokenizer.encode(text);
@@ -134,6 +173,30 @@ async function trajectoryLoop(
 ): Promise<LoopResult> {
   const { tokenizer, format, limits } = deps;
   const started = performance.now();
+  const plan = toolPlan(deps.tools, task);
+  const simulator = task.user_simulator === undefined ? undefined : deps.userSimulator;
+  const conversational = task.turns !== undefined || task.user_simulator !== undefined;
+  const toolNames = (tools: readonly ChatTool[]) => tools.map((t) => t.function.name);
+  let offered = new Set(toolNames(plan.perUserTurn[0]!));
+  const firstUser = [...task.prompt].reverse().find((m) => m.role === "user")?.content ?? "";
+  const userTurns: UserTurnRecord[] = [
+    {
+      index: 0,
+      source: "prompt",
+      content: firstUser,
+      turn: null,
+      response_start: 0,
+      ...(plan.restricted ? { tools: [...offered] } : {}),
+    },
+  ];
+  /** The conversation as the user saw it (the simulator's input). */
+  const userView: UserViewMessage[] = [{ from: "user", content: firstUser }];
+  const metadata: Record<string, unknown> = {
+    trajectory_id: run.trajectoryId,
+    data_source: task.data_source,
+    format: format.name,
+    ...(conversational ? { user_turns: userTurns } : {}),
+  };
   const builder = new TrajectoryBuilder({
     taskId: task.id,
     groupId: run.groupId,
@@ -141,7 +204,7 @@ async function trajectoryLoop(
     promptIds,
     vocabSize: tokenizer.vocabSize,
     ...(run.policyVersion === undefined ? {} : { policyVersion: run.policyVersion }),
-    metadata: { trajectory_id: run.trajectoryId, data_source: task.data_source, format: format.name },
+    metadata,
   });
   const result: LoopResult = {
     builder,
@@ -238,6 +301,12 @@ async function trajectoryLoop(
     const text = tokenizer.decode(gen.ids, { skipSpecialTokens: true });
     result.sampledTexts.push(text);
     const parsed = format.parse(text);
+    const endedTurn =
+      parsed.answer !== undefined || (parsed.calls.length === 0 && parsed.malformed.length === 0);
+    if (endedTurn && (userTurns.length - 1 < (task.turns?.length ?? 0) || simulator !== undefined)) {
+      const next = await nextUserTurn(turn, text, parsed, gen, maxTokens);
+      if (next !== "no_more_turns") return next;
+    }
     const malformed =
       parsed.malformed.length > 0 || (parsed.calls.length === 0 && parsed.answer === undefined);
     result.sampledTurnMalformed.push(malformed);
@@ -261,20 +330,24 @@ async function trajectoryLoop(
     }
     if (turn + 1 >= limits.maxTurns) return finish("truncated", `max_turns (${limits.maxTurns}) reached`);
 
-    // invoke
+    // invoke (only the tools offered in this turn, when the task names its tools)
     const toolStart = performance.now();
-    let outcomes: Awaited<ReturnType<ToolCaller["callTools"]>>;
+    const callable = parsed.calls.filter((c) => !plan.restricted || offered.has(c.name));
+    let answered: Awaited<ReturnType<ToolCaller["callTools"]>>;
     try {
-      outcomes = await inPhaseSpan("tools", () =>
-        deps.toolCaller.callTools(
-          parsed.calls.map((c) => ({ name: c.name, arguments: c.arguments })),
-          {
-            trajectoryId: run.trajectoryId,
-            deadlineMs: limits.toolDeadlineMs,
-            ...(run.signal === undefined ? {} : { signal: run.signal }),
-          },
-        ),
-      );
+      answered =
+        callable.length === 0
+          ? []
+          : await inPhaseSpan("tools", () =>
+              deps.toolCaller.callTools(
+                callable.map((c) => ({ name: c.name, arguments: c.arguments })),
+                {
+                  trajectoryId: run.trajectoryId,
+                  deadlineMs: limits.toolDeadlineMs,
+                  ...(run.signal === undefined ? {} : { signal: run.signal }),
+                },
+              ),
+            );
     } catch (e) {
       builder.addTiming("tool_ms", performance.now() - toolStart);
       if (run.signal?.aborted || (e instanceof GatewayCallError && e.code === "CANCELLED")) {
@@ -286,6 +359,18 @@ async function trajectoryLoop(
     }
     builder.addTiming("tool_ms", performance.now() - toolStart);
     const sampledTurn = builder.turns.length - 1;
+    const outcomes = parsed.calls.map((c) => {
+      const k = callable.indexOf(c);
+      if (k >= 0) return answered[k];
+      return {
+        name: c.name,
+        isError: true,
+        errorCode: TOOL_NOT_OFFERED,
+        text: `${c.name} is not offered in this turn (offered: ${[...offered].join(", ") || "none"})`,
+        structured: null,
+        latencyMs: 0,
+      };
+    });
 
     // observe: tool bodies cut to budget before the wrapper is added, in the order of the turn's attempts
     const inputs: { index: number; input: ObservationInput }[] = [];
@@ -340,6 +425,97 @@ async function trajectoryLoop(
     }
     builder.appendObservation(obsIds);
     context_.push(...obsIds);
+    return null;
+  }
+
+  /**
+   * The model ended its turn (an answer or plain text) and the task may have a later user message:
+   * append it (with the new tool list first when the set changes) and go on (null), end the
+   * trajectory (a result), or "no_more_turns" when the script or the simulator's turns are used up
+   * (the single-turn rules then apply).
+   */
+  async function nextUserTurn(
+    turn: number,
+    text: string,
+    parsed: { answer?: string; malformed: readonly unknown[] },
+    gen: { ids: readonly number[]; finishReason: string },
+    maxTokens: number,
+  ): Promise<LoopResult | null | "no_more_turns"> {
+    const index = userTurns.length;
+    let content: string;
+    let source: UserTurnRecord["source"];
+    if (simulator === undefined) {
+      const scripted = task.turns?.[index - 1];
+      if (scripted === undefined) return "no_more_turns";
+      content = scripted.content;
+      source = "script";
+    } else {
+      if (index - 1 >= simulator.maxTurns) return "no_more_turns";
+      source = "simulator";
+      content = "";
+    }
+    // a reply in plain text is well-formed: it answers the user (an answer's stray malformed calls are not)
+    const malformed = parsed.malformed.length > 0;
+    result.sampledTurnMalformed.push(malformed);
+    if (malformed) result.malformedTurns += 1;
+    const answer = parsed.answer;
+    if (answer !== undefined) result.answer = answer;
+    if (answer === undefined && gen.finishReason === "length" && maxTokens < deps.sampling.max_tokens) {
+      return finish(
+        "truncated",
+        `context budget of ${limits.maxContextTokens} tokens reached while generating`,
+      );
+    }
+    if (turn + 1 >= limits.maxTurns) return finish("truncated", `max_turns (${limits.maxTurns}) reached`);
+    userView.push({ from: "policy", content: policyTextForUser(text) });
+    if (simulator !== undefined) {
+      const userStart = performance.now();
+      try {
+        const reply = await simulator.next(task.user_simulator!, userView, run.signal);
+        if (reply.kind === "stop") return finish("completed", "user_stop");
+        content = reply.content;
+      } catch (e) {
+        if (run.signal?.aborted || (e instanceof UserSimulatorError && e.code === "CANCELLED")) {
+          return finish("aborted", "cancelled");
+        }
+        if (e instanceof UserSimulatorError) {
+          return finish("failed", `user_simulator ${e.code}: ${e.message}`);
+        }
+        throw e;
+      } finally {
+        builder.addTiming("user_ms", performance.now() - userStart);
+      }
+    }
+    userView.push({ from: "user", content });
+    const nextTools = plan.perUserTurn[Math.min(index, plan.perUserTurn.length - 1)]!;
+    const messages = [
+      ...(plan.changed[index] === true
+        ? [{ role: "system" as const, content: toolListMessage(tokenizer, nextTools) }]
+        : []),
+      { role: "user" as const, content },
+    ];
+    const lastId = gen.ids.at(-1);
+    const ids = deps.observationDelta(messages, {
+      lastAssistantEndedWithEos: lastId !== undefined && eos.has(lastId),
+    }).ids;
+    if (context_.length + ids.length >= limits.maxContextTokens) {
+      return finish(
+        "truncated",
+        `context budget of ${limits.maxContextTokens} tokens reached: user turn ${index} needs ${ids.length} more`,
+      );
+    }
+    const responseStart = builder.responseLength;
+    const at = builder.appendObservation(ids);
+    context_.push(...ids);
+    offered = new Set(toolNames(nextTools));
+    userTurns.push({
+      index,
+      source,
+      content,
+      turn: at,
+      response_start: responseStart,
+      ...(plan.restricted ? { tools: [...offered] } : {}),
+    });
     return null;
   }
 }

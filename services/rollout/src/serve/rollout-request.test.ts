@@ -136,3 +136,29 @@ describe("rollout request", () => {
     );
   });
 });
+
+describe("a conversation task in the JSON form", () => {
+  it("keeps its tools, later turns and user simulator, and names the task's bad field", () => {
+    const task = {
+      id: "chat-1",
+      prompt: [{ role: "user" as const, content: "Hello." }],
+      tools: ["calculator__calculate"],
+      turns: [{ content: "Now 6 * 7?", tools: [] }],
+    };
+    expect(parseRolloutRequest({ tasks: [task] }).tasks[0]).toMatchObject({
+      tools: task.tools,
+      turns: task.turns,
+    });
+    const simulated = {
+      id: "chat-2",
+      prompt: task.prompt,
+      user_simulator: { instruction: "Ask for 6 * 7." },
+    };
+    expect(parseRolloutRequest({ tasks: [simulated] }).tasks[0]?.user_simulator).toEqual(
+      simulated.user_simulator,
+    );
+    expect(() => parseRolloutRequest({ tasks: [{ ...task, turns: [{ content: "" }] }] })).toThrow(
+      /tasks\.0\.turns\.0\.content|tasks\[0\]\.turns\[0\]\.content/,
+    );
+  });
+});

@@ -347,6 +347,56 @@ describe("bad input", () => {
   });
 });
 
+describe("multi-turn task rows", () => {
+  const row = {
+    id: "flights-1",
+    prompt: [{ role: "user", content: "Book me a flight." }],
+    tools: ["airline__search"],
+    turns: [
+      { content: "From Paris to Rome.", tools: ["airline__search", "airline__book"] },
+      { content: "Tomorrow morning, please.", ground_truth: [{ airline__book: { from: "CDG", to: "FCO" } }] },
+    ],
+  };
+
+  it("keep their tools, later turns (with per-turn tools and ground truth) and user simulator", async () => {
+    const simulated = {
+      id: "flights-2",
+      prompt: [{ role: "user", content: "Hi." }],
+      user_simulator: { instruction: "You want a flight from Paris to Rome tomorrow." },
+    };
+    const tasks = await loadTasks({ path: await jsonl("turns.jsonl", [row, simulated]) });
+    expect(tasks[0]).toMatchObject({ tools: row.tools, turns: row.turns });
+    expect(tasks[0]!.user_simulator).toBeUndefined();
+    expect(tasks[1]).toMatchObject({ user_simulator: simulated.user_simulator });
+    expect(tasks[1]!.turns).toBeUndefined();
+  });
+
+  it("a bad turn, tool list or simulator is refused naming the file:line, the task and the field", async () => {
+    const bad = [
+      { ...row, turns: [{ content: "" }] },
+      { ...row, turns: [{ content: "ok", tools: "airline__book" }] },
+      { ...row, tools: ["a", "a"] },
+      { ...row, user_simulator: { instruction: "x" } },
+      { ...row, turns: undefined, user_simulator: {} },
+      { ...row, turns: [{ content: "ok", tool: ["a"] }] },
+    ];
+    const fields = [
+      "turns[0].content",
+      "turns[0].tools",
+      "tools",
+      "user_simulator",
+      "user_simulator.instruction",
+      "turns[0]",
+    ];
+    for (const [i, r] of bad.entries()) {
+      const path = await jsonl(`bad-turns-${i}.jsonl`, [r]);
+      const refused = loadTasks({ path });
+      await expect(refused).rejects.toThrow(`${path}:1: task row gives an invalid task "flights-1": `);
+      await expect(loadTasks({ path })).rejects.toThrow(`→ at ${fields[i]}`);
+    }
+  });
+});
+
 describe("the shared QA datasets", () => {
   it.each([
     ["hotpotqa", "hotpotqa/dev.jsonl"],

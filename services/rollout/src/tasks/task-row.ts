@@ -171,8 +171,9 @@ export function taskFromRow(row: unknown, ctx: TaskRowContext): Task {
   }
   const parsed = taskSchema.safeParse(task);
   if (!parsed.success) {
+    const id = isObject(task) && typeof task.id === "string" ? ` "${task.id}"` : "";
     throw new Error(
-      `${shape} row gives an invalid task: ${z.prettifyError(parsed.error).replaceAll("\n", "; ")}`,
+      `${shape} row gives an invalid task${id}: ${z.prettifyError(parsed.error).replaceAll("\n", "; ")}`,
     );
   }
   return parsed.data;

@@ -87,9 +87,17 @@ const results =
       isError: false,
     }));
 
-it("lists the six policies", () => {
+it("lists the seven policies", () => {
   expect([...SIMULATED_POLICY_NAMES].sort()).toEqual(
-    ["keep-searching", "malformed", "parallel-calls", "ramble", "search-r1", "search-then-answer"].sort(),
+    [
+      "converse",
+      "keep-searching",
+      "malformed",
+      "parallel-calls",
+      "ramble",
+      "search-r1",
+      "search-then-answer",
+    ].sort(),
   );
 });
 
@@ -221,5 +229,29 @@ describe("ramble", () => {
     const parsed = hermes.parse(sim.text);
     expect(parsed.calls).toEqual([]);
     expect(parsed.answer).toBeUndefined();
+  });
+});
+
+describe("converse (Hermes, multi-turn)", () => {
+  it("replies to each user message, calls --tool once for `call:`, answers `answer:`", () => {
+    const messages: ChatMessage[] = [{ role: "user", content: "Hello there." }];
+    const turn = () =>
+      sample("converse", tok.encode(tok.renderChat(messages, { addGenerationPrompt: true })), {
+        tool: "calculator__calculate",
+      }).text;
+    const first = turn();
+    expect(first).toBe("You said: Hello there.");
+    messages.push(
+      { role: "assistant", content: first },
+      { role: "user", content: 'Please call: {"expression": "2 + 2"}' },
+    );
+    const second = turn();
+    expect(hermes.parse(second).calls).toMatchObject([
+      { name: "calculator__calculate", arguments: { expression: "2 + 2" } },
+    ]);
+    messages.push({ role: "assistant", content: second }, { role: "tool", content: "4" });
+    expect(turn()).toBe("Result: 4");
+    messages.push({ role: "assistant", content: "Result: 4" }, { role: "user", content: "answer: four" });
+    expect(hermes.parse(turn()).answer).toBe("four");
   });
 });

@@ -1,4 +1,5 @@
 // Policy by name: the `--policy` values.
+import { conversePolicy } from "./converse.ts";
 import { keepSearchingPolicy } from "./keep-searching.ts";
 import { malformedPolicy } from "./malformed.ts";
 import { parallelCallsPolicy } from "./parallel-calls.ts";
@@ -14,6 +15,7 @@ const POLICIES: readonly Policy[] = [
   malformedPolicy,
   keepSearchingPolicy,
   ramblePolicy,
+  conversePolicy,
 ];
 
 export const SIMULATED_POLICY_NAMES: readonly string[] = Object.freeze(POLICIES.map((p) => p.name));
