@@ -443,3 +443,14 @@ describe("the bundled tool servers are those of their registry, on its ports, ev
     }
   });
 });
+
+describe("deploy/Dockerfile installs every workspace", () => {
+  it("copies the manifest of each workspace in the root package.json before npm install", () => {
+    const root = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { workspaces: string[] };
+    const dockerfile = readFileSync(join(DEPLOY, "Dockerfile"), "utf8");
+    const beforeInstall = dockerfile.slice(0, dockerfile.indexOf("RUN npm install"));
+    // npm refuses the install (ELSPROBLEMS) when a workspace of the lock has no manifest in the image.
+    const missing = root.workspaces.filter((w) => !beforeInstall.includes(`COPY ${w}/package.json ${w}/`));
+    expect(missing).toEqual([]);
+  });
+});
