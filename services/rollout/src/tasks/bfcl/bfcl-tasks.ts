@@ -167,7 +167,7 @@ function formatPath(path: readonly PropertyKey[]): string {
 }
 
 /** One entry as a task; `where` is the question file and line, for errors. */
-export function bfclTask(
+function bfclTask(
   entry: Entry,
   answer: { where: string; calls: string[][] },
   docs: ReadonlyMap<string, readonly BfclFuncDoc[]>,
