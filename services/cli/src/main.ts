@@ -13,6 +13,10 @@ Usage:
                                          ('rlf tool' lists them; 'rlf tool NAME --help' shows options)
   rlf data hotpotqa --in FILE --out CORPUS.jsonl
                                          build a Search-R1 passage corpus from HotpotQA JSON
+  rlf data bfcl --in FILE --answers FILE --out TASKS.jsonl [--func-docs DIR] [--server NAME]
+                                         BFCL multi-turn entries as rollout tasks (func docs default:
+                                         multi_turn_func_doc/ beside --in; tools alias SERVER__name,
+                                         default server bfcl)
   rlf rollout --config FILE [--out DIR] run a dataset through the rollout engine: trajectories,
                                          summary.json and report.html in DIR
   rlf rollout serve --config FILE        the rollout engine as a service (gRPC + HTTP JSON)

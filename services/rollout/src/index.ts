@@ -99,6 +99,16 @@ export {
 } from "./serve/trajectory-codec.ts";
 // trajectories and tasks
 export { goldAnswers, type Task, type TaskTurn, type TaskUserSimulator, taskSchema } from "./task.ts";
+export {
+  BFCL_CLASS_FUNC_DOC_FILES,
+  BFCL_HOLDOUT_TURN_MESSAGE,
+  type BfclCall,
+  type BfclConvertOptions,
+  type BfclTask,
+  type BfclTaskTurn,
+  convertBfclTasks,
+} from "./tasks/bfcl/bfcl-tasks.ts";
+export { type PythonCall, PythonCallError, parsePythonCall } from "./tasks/bfcl/python-call.ts";
 export { DatasetError } from "./tasks/dataset-rows.ts";
 export { loadTasks } from "./tasks/load-tasks.ts";
 export { SAMPLE_HOTPOTQA_DATASET, SAMPLE_HOTPOTQA_TASKS } from "./tasks/sample-data.ts";

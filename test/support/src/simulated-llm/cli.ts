@@ -7,6 +7,7 @@ import { UsageError } from "@rlfactory/cli/usage-error";
 import { loadModelTokenizer } from "@rlfactory/rollout";
 import { parseTurnMs } from "./latency-model.ts";
 import { describePolicies, SIMULATED_POLICY_NAMES } from "./policies/registry.ts";
+import { loadReplayTasks } from "./policies/replay-tasks.ts";
 import { type SimulatedLlmOptions, startSimulatedLlm } from "./server.ts";
 
 export const SIMULATE_LLM_USAGE = `rlf simulate-llm — a simulated inference server (TEST FIXTURE, not a model)
@@ -28,6 +29,7 @@ Options:
   --calls K              parallel-calls: calls per turn (default 2)
   --turns N              parallel-calls: turns with calls before the answer (default 2; 0: answer at once)
   --think                start every turn with a short <think>…</think> block
+  --tasks FILE           replay: the task file (JSON Lines, e.g. from 'rlf data bfcl') it plays back
   --seed N               seed of latency, faults and unseeded requests (default 0)
   --weight-version V     SGLang weight_version (default "default"; POST /update_weight_version changes it)
   --max-model-len N      context length (default 40960)
@@ -50,6 +52,7 @@ const OPTIONS = {
   calls: { type: "string" },
   turns: { type: "string" },
   think: { type: "boolean" },
+  tasks: { type: "string" },
   seed: { type: "string" },
   "weight-version": { type: "string" },
   "max-model-len": { type: "string" },
@@ -132,6 +135,18 @@ export async function simulateLlmOptions(values: Values): Promise<SimulatedLlmOp
       throw new UsageError((err as Error).message);
     }
   }
+  const tasksFile = str("tasks");
+  if (policy === "replay" && tasksFile === undefined)
+    throw new UsageError("--policy replay needs --tasks FILE");
+  if (policy !== "replay" && tasksFile !== undefined) throw new UsageError("--tasks is for --policy replay");
+  let tasks: Awaited<ReturnType<typeof loadReplayTasks>> | undefined;
+  if (tasksFile !== undefined) {
+    try {
+      tasks = await loadReplayTasks(tasksFile);
+    } catch (err) {
+      throw new UsageError(`--tasks: ${(err as Error).message}`);
+    }
+  }
   const tokenizerDir = str("tokenizer");
   const port = str("port");
   return {
@@ -144,6 +159,7 @@ export async function simulateLlmOptions(values: Values): Promise<SimulatedLlmOp
       calls: num("calls", { int: true, min: 1, max: 64 }),
       turns: num("turns", { int: true, min: 0 }),
       think: values.think === true ? true : undefined,
+      tasks,
     }),
     latency: defined({
       ttftMs: num("ttft-ms", { min: 0 }),

@@ -87,7 +87,7 @@ const results =
       isError: false,
     }));
 
-it("lists the seven policies", () => {
+it("lists the eight policies", () => {
   expect([...SIMULATED_POLICY_NAMES].sort()).toEqual(
     [
       "converse",
@@ -95,6 +95,7 @@ it("lists the seven policies", () => {
       "malformed",
       "parallel-calls",
       "ramble",
+      "replay",
       "search-r1",
       "search-then-answer",
     ].sort(),

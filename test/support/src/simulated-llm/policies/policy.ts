@@ -3,6 +3,7 @@
 // engine's stop / max_tokens / EOS rules; a policy never sees ids.
 import { z } from "zod";
 import type { Conversation } from "../conversation.ts";
+import { replayTaskSchema } from "./replay-tasks.ts";
 
 export const policyOptionsSchema = z.object({
   /** Tool the Hermes-format policies call (`server__tool`). */
@@ -13,6 +14,8 @@ export const policyOptionsSchema = z.object({
   turns: z.int().min(0).max(10_000).default(2),
   /** Start every turn with a short `<think>…</think>\n\n` block. */
   think: z.boolean().default(false),
+  /** `replay`: the tasks whose ground truth it plays back (`--tasks FILE`, read by `loadReplayTasks`). */
+  tasks: z.array(replayTaskSchema).optional(),
 });
 export type PolicyOptions = z.output<typeof policyOptionsSchema>;
 export type PolicyOptionsInput = z.input<typeof policyOptionsSchema>;

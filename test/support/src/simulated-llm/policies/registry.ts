@@ -5,6 +5,7 @@ import { malformedPolicy } from "./malformed.ts";
 import { parallelCallsPolicy } from "./parallel-calls.ts";
 import type { Policy } from "./policy.ts";
 import { ramblePolicy } from "./ramble.ts";
+import { replayPolicy } from "./replay.ts";
 import { searchR1Policy } from "./search-r1.ts";
 import { searchThenAnswerPolicy } from "./search-then-answer.ts";
 
@@ -16,6 +17,7 @@ const POLICIES: readonly Policy[] = [
   keepSearchingPolicy,
   ramblePolicy,
   conversePolicy,
+  replayPolicy,
 ];
 
 export const SIMULATED_POLICY_NAMES: readonly string[] = Object.freeze(POLICIES.map((p) => p.name));

@@ -10,7 +10,7 @@ export function withThink(ctx: PolicyContext, plan: string, body: string): strin
 }
 
 /** One Hermes call, JSON written the way Qwen3 writes it (Python `json.dumps` separators). */
-export function hermesCall(name: string, args: Record<string, string | number>): string {
+export function hermesCall(name: string, args: Record<string, unknown>): string {
   const body = Object.entries(args)
     .map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`)
     .join(", ");
