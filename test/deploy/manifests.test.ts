@@ -125,9 +125,21 @@ function validatorTest(name: string, available: boolean, install: string, body: 
   }
 }
 
+// Each `rlf` run loads a service's modules (about 2 s of CPU); eight at once on a loaded 2-core
+// machine took over 30 s. Two at a time, each with room to spare.
+const RLF_RUNS_TIMEOUT_MS = 240_000;
+
+async function twoAtATime<T>(items: readonly T[], fn: (item: T) => Promise<void>): Promise<void> {
+  const queue = [...items];
+  const worker = async () => {
+    for (let item = queue.shift(); item !== undefined; item = queue.shift()) await fn(item);
+  };
+  await Promise.all([worker(), worker()]);
+}
+
 async function validates(cmd: string, args: string[]): Promise<{ ok: boolean; output: string }> {
   try {
-    const { stdout, stderr } = await run(cmd, args, { cwd: DEPLOY, timeout: 30_000 });
+    const { stdout, stderr } = await run(cmd, args, { cwd: DEPLOY, timeout: 120_000 });
     return { ok: true, output: stdout + stderr };
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string; message: string };
@@ -203,19 +215,21 @@ describe("deploy/compose.yaml matches the code", () => {
     expect(service("redis").build?.context).toBe("redis");
   });
 
-  it("gives every command to rlf as a command it accepts, with options it knows", async () => {
-    // Each command runs with one extra, unknown option: rlf's strict parser must get past every
-    // real option and stop at that one (an unknown command or option fails differently).
-    await Promise.all(
-      apps.map(async ([name, s]) => {
+  it(
+    "gives every command to rlf as a command it accepts, with options it knows",
+    async () => {
+      // Each command runs with one extra, unknown option: rlf's strict parser must get past every
+      // real option and stop at that one (an unknown command or option fails differently).
+      await twoAtATime(apps, async ([name, s]) => {
         const args = [...(s.command ?? []), "--not-an-rlf-option"];
         const res = await validates(process.execPath, [RLF, ...args]);
         expect(res.ok, name).toBe(false);
         expect(res.output, `${name}: rlf ${args.join(" ")}`).toMatch(/Unknown option '--not-an-rlf-option'/);
         expect(res.output, name).not.toMatch(/unknown command/);
-      }),
-    );
-  });
+      });
+    },
+    RLF_RUNS_TIMEOUT_MS,
+  );
 
   it("puts the tool servers, the judge and the trainer on the ports of `npm start` and the CLI", () => {
     for (const tool of TOOLS) {
@@ -319,33 +333,35 @@ describe("deploy/k8s matches the code", () => {
     }
   });
 
-  it("uses the CLI's ports and real rlf commands, and probes each service's health endpoint", async () => {
-    for (const tool of TOOLS) {
-      const c = container(tool);
-      expect(c.args.slice(0, 2)).toEqual(["tool", tool]);
-      expect(Number(flagValue(c.args, "--http")), tool).toBe(TOOL_PORTS[tool]);
-      expect(c.readinessProbe.httpGet.path).toBe("/healthz");
-    }
-    expect(Number(flagValue(container("judge").args, "--http-port"))).toBe(JUDGE_HTTP_PORT);
-    expect(Number(flagValue(container("judge").args, "--grpc-port"))).toBe(JUDGE_GRPC_PORT);
-    expect(container("trainer").args.slice(0, 2)).toEqual(["rollout", "serve"]);
-    expect(Number(flagValue(container("trainer").args, "--grpc-port"))).toBe(TRAINER_GRPC_PORT);
-    expect(Number(flagValue(container("trainer").args, "--http-port"))).toBe(TRAINER_HTTP_PORT);
-    expect(container("gateway").startupProbe.httpGet.path).toBe("/readyz");
-    expect(container("gateway").livenessProbe.httpGet.path).toBe("/healthz");
-    expect(container("gateway").readinessProbe.grpc.port).toBe(localGateway.grpc.port);
+  it(
+    "uses the CLI's ports and real rlf commands, and probes each service's health endpoint",
+    async () => {
+      for (const tool of TOOLS) {
+        const c = container(tool);
+        expect(c.args.slice(0, 2)).toEqual(["tool", tool]);
+        expect(Number(flagValue(c.args, "--http")), tool).toBe(TOOL_PORTS[tool]);
+        expect(c.readinessProbe.httpGet.path).toBe("/healthz");
+      }
+      expect(Number(flagValue(container("judge").args, "--http-port"))).toBe(JUDGE_HTTP_PORT);
+      expect(Number(flagValue(container("judge").args, "--grpc-port"))).toBe(JUDGE_GRPC_PORT);
+      expect(container("trainer").args.slice(0, 2)).toEqual(["rollout", "serve"]);
+      expect(Number(flagValue(container("trainer").args, "--grpc-port"))).toBe(TRAINER_GRPC_PORT);
+      expect(Number(flagValue(container("trainer").args, "--http-port"))).toBe(TRAINER_HTTP_PORT);
+      expect(container("gateway").startupProbe.httpGet.path).toBe("/readyz");
+      expect(container("gateway").livenessProbe.httpGet.path).toBe("/healthz");
+      expect(container("gateway").readinessProbe.grpc.port).toBe(localGateway.grpc.port);
 
-    const apps = ["gateway", "judge", "trainer", ...TOOLS].map((n) => [n, container(n)] as const);
-    await Promise.all(
-      apps.map(async ([name, c]) => {
+      const apps = ["gateway", "judge", "trainer", ...TOOLS].map((n) => [n, container(n)] as const);
+      await twoAtATime(apps, async ([name, c]) => {
         expect(c.image, name).toBe("rlfactory:dev");
         const res = await validates(process.execPath, [RLF, ...c.args, "--not-an-rlf-option"]);
         expect(res.output, `${name}: rlf ${c.args.join(" ")}`).toMatch(
           /Unknown option '--not-an-rlf-option'/,
         );
-      }),
-    );
-  });
+      });
+    },
+    RLF_RUNS_TIMEOUT_MS,
+  );
 
   it("has ConfigMaps that load with the services' own loaders and point at the Services", async () => {
     const configFile = (configMap: string, key: string): string => {
