@@ -1,7 +1,10 @@
 // `npm run bench -- episodes --out FILE.json [--episodes N] [--forks N] [--live N] [--workers N]`:
 // stateful episodes through the gateway, on BFCL's GorillaFileSystem served by `rlf env bfcl --stdio`
 // (the gateway, in its own process, spawns it):
-//   episodes_per_s   start + 10 calls + snapshot + end, at concurrency 1 and 64
+//   episodes_per_s   start + 10 calls + snapshot + end, at concurrency 1 and 64, three ways:
+//                    gateway (one CallTool per call), gateway_batched (the 10 calls in one CallTools),
+//                    direct_mcp (an MCP client on `rlf env bfcl --stdio`, no gateway: the floor the
+//                    gateway adds to)
 //   fork_16_ms       ForkEpisode of one episode into 16 (p50 / p99 / mean over --forks runs)
 //   memory           resident memory of the environment server's process tree per live episode
 //                    (--live episodes held at once, against the tree with none)
@@ -12,6 +15,8 @@ import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { GatewayClient } from "@rlfactory/gateway";
 import { measure } from "./measure.ts";
 
@@ -115,7 +120,13 @@ function treeRssKiB(pid: number): number {
 export async function benchEpisodes(out: string, options: EpisodesBenchOptions): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "rlf-bench-episodes-"));
   const config = join(dir, "gateway.json");
-  const envArgs = [RLF, "env", "bfcl", "--stdio", ...(options.workers ? ["--workers", String(options.workers)] : [])];
+  const envArgs = [
+    RLF,
+    "env",
+    "bfcl",
+    "--stdio",
+    ...(options.workers ? ["--workers", String(options.workers)] : []),
+  ];
   const limit = Math.max(1_024, options.live + 64);
   writeFileSync(
     config,
@@ -157,16 +168,57 @@ export async function benchEpisodes(out: string, options: EpisodesBenchOptions):
     // The server process is up once the gateway lists it; warm up (JIT, workers, connections).
     await measure(episode, 16, 64);
     callErrors = 0;
-    const c1 = await measure(episode, 1, Math.max(50, Math.floor(options.episodes / 4)));
-    const c64 = await measure(episode, 64, options.episodes);
-    process.stderr.write(
-      `episodes  c1: ${c1.throughput_per_s}/s p50 ${c1.p50_ms} ms | c64: ${c64.throughput_per_s}/s p50 ${c64.p50_ms} ms p99 ${c64.p99_ms} ms\n`,
-    );
+    const both = async (name: string, fn: () => Promise<boolean>) => {
+      const c1 = await measure(fn, 1, Math.max(50, Math.floor(options.episodes / 4)));
+      const c64 = await measure(fn, 64, options.episodes);
+      process.stderr.write(
+        `${name.padEnd(16)} c1: ${c1.throughput_per_s}/s p50 ${c1.p50_ms} ms | c64: ${c64.throughput_per_s}/s p50 ${c64.p50_ms} ms p99 ${c64.p99_ms} ms\n`,
+      );
+      return { c1, c64 };
+    };
+    const viaGateway = await both("gateway", episode);
+    const batched = async (): Promise<boolean> => {
+      const id = await client.startEpisode("bfcl", CONFIG);
+      const results = await client.callTools({
+        calls: CALLS.map(([tool, args], i) => ({
+          name: `bfcl__${tool}`,
+          arguments_json: JSON.stringify(args),
+          episode_id: id,
+          call_id: String(i),
+        })),
+      });
+      callErrors += results.filter((r) => r.error_code !== "OK").length;
+      await client.snapshotEpisode(id);
+      return "GorillaFileSystem" in ((await client.endEpisode(id)) as Record<string, unknown>);
+    };
+    const viaGatewayBatched = await both("gateway_batched", batched);
+
+    // The same episodes on the environment server directly (its own process, stdio), no gateway.
+    const mcp = new Client({ name: "bench", version: "0" }, { versionNegotiation: { mode: "auto" } });
+    await mcp.connect(new StdioClientTransport({ command: process.execPath, args: envArgs }));
+    const direct = async (): Promise<boolean> => {
+      const created = await mcp.callTool({ name: "episode_create", arguments: { config: CONFIG } });
+      const handle = (created.structuredContent as { episode: string }).episode;
+      for (const [tool, args] of CALLS) {
+        const r = await mcp.callTool({ name: tool, arguments: { ...args, episode: handle } });
+        if (r.isError) callErrors++;
+      }
+      await mcp.callTool({ name: "episode_snapshot", arguments: { episode: handle } });
+      const closed = await mcp.callTool({ name: "episode_close", arguments: { episode: handle } });
+      return !closed.isError;
+    };
+    await measure(direct, 16, 64);
+    const directMcp = await both("direct_mcp", direct);
+    await mcp.close();
 
     const forkMs: number[] = [];
     const parent = await client.startEpisode("bfcl", CONFIG);
     for (const [tool, args] of CALLS.slice(0, 5))
-      await client.callTool({ name: `bfcl__${tool}`, arguments_json: JSON.stringify(args), episode_id: parent });
+      await client.callTool({
+        name: `bfcl__${tool}`,
+        arguments_json: JSON.stringify(args),
+        episode_id: parent,
+      });
     for (let i = 0; i < options.forks; i++) {
       const t0 = performance.now();
       const ids = await client.forkEpisode(parent, 16);
@@ -195,11 +247,15 @@ export async function benchEpisodes(out: string, options: EpisodesBenchOptions):
     const held: string[] = [];
     for (let i = 0; i < options.live; i += 64) {
       const batch = Math.min(64, options.live - i);
-      held.push(...(await Promise.all(Array.from({ length: batch }, () => client.startEpisode("bfcl", CONFIG)))));
+      held.push(
+        ...(await Promise.all(Array.from({ length: batch }, () => client.startEpisode("bfcl", CONFIG)))),
+      );
       await Promise.all(
-        held.slice(-batch).map((id) =>
-          client.callTool({ name: "bfcl__cd", arguments_json: '{"folder":"document"}', episode_id: id }),
-        ),
+        held
+          .slice(-batch)
+          .map((id) =>
+            client.callTool({ name: "bfcl__cd", arguments_json: '{"folder":"document"}', episode_id: id }),
+          ),
       );
     }
     const after = treeRssKiB(serverPid);
@@ -210,7 +266,9 @@ export async function benchEpisodes(out: string, options: EpisodesBenchOptions):
       server_tree_rss_live_kib: after,
       kib_per_live_episode: round((after - before) / Math.max(1, held.length)),
     };
-    process.stderr.write(`memory  ${memory.kib_per_live_episode} KiB per live episode (${held.length} live)\n`);
+    process.stderr.write(
+      `memory  ${memory.kib_per_live_episode} KiB per live episode (${held.length} live)\n`,
+    );
     client.close();
 
     const report = {
@@ -221,11 +279,11 @@ export async function benchEpisodes(out: string, options: EpisodesBenchOptions):
       workers: options.workers ?? "default (CPUs)",
       operations_per_episode: "start + 10 calls + snapshot + end",
       call_errors: callErrors,
-      episodes_per_s: { c1, c64 },
+      episodes_per_s: { gateway: viaGateway, gateway_batched: viaGatewayBatched, direct_mcp: directMcp },
       fork_16: fork16,
       memory,
       targets: {
-        episodes_per_s_at_64: { min: 500, met: c64.throughput_per_s >= 500 },
+        episodes_per_s_at_64: { min: 500, met: viaGateway.c64.throughput_per_s >= 500 },
         fork_16_ms: { max: 5, met: fork16.p50_ms <= 5 },
       },
     };
@@ -250,7 +308,8 @@ export function episodesBenchArgs(argv: string[]): { out: string; options: Episo
   });
   const int = (flag: string, text: string) => {
     const n = Number(text);
-    if (!Number.isInteger(n) || n < 1) throw new Error(`--${flag} must be a positive integer\nusage: ${EPISODES_BENCH_USAGE}`);
+    if (!Number.isInteger(n) || n < 1)
+      throw new Error(`--${flag} must be a positive integer\nusage: ${EPISODES_BENCH_USAGE}`);
     return n;
   };
   return {
