@@ -7,7 +7,8 @@
 //                    gateway adds to)
 //   fork_16_ms       ForkEpisode of one episode into 16 (p50 / p99 / mean over --forks runs)
 //   memory           resident memory of the environment server's process tree per live episode
-//                    (--live episodes held at once, against the tree with none)
+//                    (--live episodes held at once, against the tree after one episode; measured
+//                    first, before the throughput runs have grown the heaps)
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
@@ -165,6 +166,40 @@ export async function benchEpisodes(out: string, options: EpisodesBenchOptions):
       const final = (await client.endEpisode(id)) as Record<string, unknown>;
       return "GorillaFileSystem" in final;
     };
+    // Memory first, before any load has grown the heaps: the server's process tree (node + Python
+    // workers) after one episode, then with `live` live.
+    await episode();
+    const serverPid = (await import("node:child_process"))
+      .execFileSync("ps", ["-o", "pid=", "--ppid", String(gateway.pid)], { encoding: "utf8" })
+      .trim()
+      .split(/\s+/)
+      .map(Number)[0]!;
+    const before = treeRssKiB(serverPid);
+    const held: string[] = [];
+    for (let i = 0; i < options.live; i += 64) {
+      const batch = Math.min(64, options.live - i);
+      held.push(
+        ...(await Promise.all(Array.from({ length: batch }, () => client.startEpisode("bfcl", CONFIG)))),
+      );
+      await Promise.all(
+        held
+          .slice(-batch)
+          .map((id) =>
+            client.callTool({ name: "bfcl__cd", arguments_json: '{"folder":"document"}', episode_id: id }),
+          ),
+      );
+    }
+    const after = treeRssKiB(serverPid);
+    await Promise.all(held.map((id) => client.endEpisode(id)));
+    const memory = {
+      live_episodes: held.length,
+      server_tree_rss_before_kib: before,
+      server_tree_rss_live_kib: after,
+      kib_per_live_episode: round((after - before) / Math.max(1, held.length)),
+    };
+    process.stderr.write(
+      `memory  ${memory.kib_per_live_episode} KiB per live episode (${held.length} live)\n`,
+    );
     // The server process is up once the gateway lists it; warm up (JIT, workers, connections).
     await measure(episode, 16, 64);
     callErrors = 0;
@@ -237,38 +272,6 @@ export async function benchEpisodes(out: string, options: EpisodesBenchOptions):
     };
     process.stderr.write(`fork of 16  p50 ${fork16.p50_ms} ms, mean ${fork16.mean_ms} ms\n`);
 
-    // Memory: the server's process tree (node + Python workers) with none live, then with `live` live.
-    const serverPid = (await import("node:child_process"))
-      .execFileSync("ps", ["-o", "pid=", "--ppid", String(gateway.pid)], { encoding: "utf8" })
-      .trim()
-      .split(/\s+/)
-      .map(Number)[0]!;
-    const before = treeRssKiB(serverPid);
-    const held: string[] = [];
-    for (let i = 0; i < options.live; i += 64) {
-      const batch = Math.min(64, options.live - i);
-      held.push(
-        ...(await Promise.all(Array.from({ length: batch }, () => client.startEpisode("bfcl", CONFIG)))),
-      );
-      await Promise.all(
-        held
-          .slice(-batch)
-          .map((id) =>
-            client.callTool({ name: "bfcl__cd", arguments_json: '{"folder":"document"}', episode_id: id }),
-          ),
-      );
-    }
-    const after = treeRssKiB(serverPid);
-    await Promise.all(held.map((id) => client.endEpisode(id)));
-    const memory = {
-      live_episodes: held.length,
-      server_tree_rss_before_kib: before,
-      server_tree_rss_live_kib: after,
-      kib_per_live_episode: round((after - before) / Math.max(1, held.length)),
-    };
-    process.stderr.write(
-      `memory  ${memory.kib_per_live_episode} KiB per live episode (${held.length} live)\n`,
-    );
     client.close();
 
     const report = {
