@@ -91,8 +91,8 @@ function waitForLine(child: ChildProcess, pick: (rec: Record<string, unknown>) =
   });
 }
 
-/** Resident KiB of `pid` and all its descendants. */
-function treeRssKiB(pid: number): number {
+/** `pid` and all its descendants. */
+function processTree(pid: number): number[] {
   const children = new Map<number, number[]>();
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
@@ -103,19 +103,42 @@ function treeRssKiB(pid: number): number {
       // gone meanwhile
     }
   }
-  let total = 0;
+  const tree: number[] = [];
   const stack = [pid];
   while (stack.length > 0) {
     const p = stack.pop()!;
+    tree.push(p);
+    stack.push(...(children.get(p) ?? []));
+  }
+  return tree;
+}
+
+/** Resident KiB of `pid` and all its descendants. */
+function treeRssKiB(pid: number): number {
+  let total = 0;
+  for (const p of processTree(pid)) {
     try {
       const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, "utf8"));
       total += Number(m?.[1] ?? 0);
     } catch {
       // gone meanwhile
     }
-    stack.push(...(children.get(p) ?? []));
   }
   return total;
+}
+
+/** CPU milliseconds (user + system) the processes have used so far (clock ticks of 10 ms). */
+function cpuMs(pids: number[]): number {
+  let ticks = 0;
+  for (const p of pids) {
+    try {
+      const fields = readFileSync(`/proc/${p}/stat`, "utf8").split(") ")[1]!.split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ticks * 10;
 }
 
 export async function benchEpisodes(out: string, options: EpisodesBenchOptions): Promise<void> {
@@ -211,7 +234,21 @@ export async function benchEpisodes(out: string, options: EpisodesBenchOptions):
       );
       return { c1, c64 };
     };
+    // Where the CPU goes in the gateway runs: per episode, per process (client = this process).
+    const python = processTree(serverPid).filter((p) => p !== serverPid);
+    const parts = {
+      client: [process.pid],
+      gateway: [gateway.pid!],
+      environment_server: [serverPid],
+      python_workers: python,
+    };
+    const cpuBefore = Object.fromEntries(Object.entries(parts).map(([k, pids]) => [k, cpuMs(pids)]));
+    const gatewayEpisodes = Math.max(50, Math.floor(options.episodes / 4)) + options.episodes;
     const viaGateway = await both("gateway", episode);
+    const cpuMsPerEpisode = Object.fromEntries(
+      Object.entries(parts).map(([k, pids]) => [k, round((cpuMs(pids) - cpuBefore[k]!) / gatewayEpisodes)]),
+    );
+    process.stderr.write(`CPU ms per episode through the gateway: ${JSON.stringify(cpuMsPerEpisode)}\n`);
     const batched = async (): Promise<boolean> => {
       const id = await client.startEpisode("bfcl", CONFIG);
       const results = await client.callTools({
@@ -283,6 +320,7 @@ export async function benchEpisodes(out: string, options: EpisodesBenchOptions):
       operations_per_episode: "start + 10 calls + snapshot + end",
       call_errors: callErrors,
       episodes_per_s: { gateway: viaGateway, gateway_batched: viaGatewayBatched, direct_mcp: directMcp },
+      cpu_ms_per_episode_via_gateway: cpuMsPerEpisode,
       fork_16: fork16,
       memory,
       targets: {
