@@ -89,6 +89,8 @@ export interface Environment {
 }
 
 const Handle = z.string().min(1).describe("The episode handle (from episode_create or episode_fork)");
+/** The handle's JSON Schema, as a property of a JSON-Schema tool's input. */
+const { $schema: _dialect, ...HANDLE_JSON_SCHEMA } = z.toJSONSchema(Handle) as Record<string, unknown>;
 
 export function defineEnvironment<S>(spec: EnvironmentSpec<S>): Environment {
   const store = new EpisodeStore<S>(
@@ -133,7 +135,7 @@ export function defineEnvironment<S>(spec: EnvironmentSpec<S>): Environment {
       inputJsonSchema: {
         ...inputSchema,
         type: "object",
-        properties: { ...properties, [EPISODE_HANDLE_ARG]: z.toJSONSchema(Handle) },
+        properties: { ...properties, [EPISODE_HANDLE_ARG]: HANDLE_JSON_SCHEMA },
         required: [...required, EPISODE_HANDLE_ARG],
       },
       handler: async (args: Record<string, unknown>, ctx) => {

@@ -72,7 +72,11 @@ describe("defineEnvironment over state held elsewhere", () => {
     const schema = toolDescriptor(env.tools.find((t) => t.name === "add")!).inputSchema;
     expect(schema.required).toEqual(["item", "episode"]);
     expect(Object.keys(schema.properties ?? {})).toEqual(["item", "episode"]);
-    expect((schema.properties as Record<string, { type: string }>).episode!.type).toBe("string");
+    expect((schema.properties as Record<string, unknown>).episode).toEqual({
+      type: "string",
+      minLength: 1,
+      description: "The episode handle (from episode_create or episode_fork)",
+    });
   });
 
   it("hands the arguments without the handle to the handler, forks in one request, closes there", async () => {
