@@ -2,6 +2,7 @@
 // stdio through a gateway): the reserved tools, the handle argument in the listed schemas, the state as
 // the instance's attributes, tool errors the model sees, and "unknown episode" for a closed handle.
 import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { promisify } from "node:util";
@@ -12,6 +13,34 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const KV = join(ROOT, "test/support/python/kv_environment.py");
 const run = promisify(execFile);
+
+/** The Python worker processes (an interpreter running env_worker.py, not its bwrap) among `pid`'s descendants. */
+function workerPids(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const ppid = Number(readFileSync(`/proc/${name}/stat`, "utf8").split(") ")[1]?.split(" ")[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const found: number[] = [];
+  const stack = [...(children.get(pid) ?? [])];
+  while (stack.length > 0) {
+    const p = stack.pop()!;
+    try {
+      const cmd = readFileSync(`/proc/${p}/cmdline`, "utf8");
+      const argv0 = cmd.split("\0")[0] ?? "";
+      if (cmd.includes("env_worker.py") && /(^|\/)python[\d.]*$/.test(argv0)) found.push(p);
+    } catch {
+      // gone meanwhile
+    }
+    stack.push(...(children.get(p) ?? []));
+  }
+  return found;
+}
 
 async function rlfFails(...args: string[]): Promise<{ code: number; stderr: string }> {
   try {
@@ -100,6 +129,56 @@ describe("rlf env python --http", () => {
     expect(r.isError).toBe(true);
     expect((r.content as { text: string }[])[0]!.text).toMatch(/^BAD_CONFIG: /);
   });
+});
+
+describe("rlf env python: a worker that dies", () => {
+  it("answers its episodes' calls with unknown episode (the gateway's EPISODE_LOST); new episodes go on", async () => {
+    const child = spawn(
+      process.execPath,
+      [RLF, "env", "python", "--module", KV, "--class", "KV", "--workers", "1", "--http", "0"],
+      { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, LOG_LEVEL: "info" } },
+    );
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        child.once("exit", (code) => reject(new Error(`rlf env python exited with ${code}`)));
+        createInterface({ input: child.stderr! }).on("line", (line) => {
+          try {
+            const rec = JSON.parse(line) as { msg?: string; url?: string };
+            if (rec.msg === "listening" && rec.url) resolve(rec.url);
+          } catch {
+            // not JSON
+          }
+        });
+      });
+      const client = await connectHttp(url, "2025-11-25");
+      const created = await client.callTool({ name: "episode_create", arguments: { config: {} } });
+      const episode = (created.structuredContent as { episode: string }).episode;
+      await client.callTool({ name: "put", arguments: { key: "a", value: "1", episode } });
+      const workers = workerPids(child.pid!);
+      expect(workers).toHaveLength(1);
+      process.kill(workers[0]!, "SIGKILL");
+      const texts: string[] = [];
+      for (const name of ["get", "episode_snapshot"]) {
+        const r = await client.callTool({
+          name,
+          arguments: name === "get" ? { key: "a", episode } : { episode },
+        });
+        expect(r.isError).toBe(true);
+        texts.push((r.content as { text: string }[])[0]!.text);
+      }
+      for (const text of texts) expect(text).toMatch(/^unknown episode /);
+      const fresh = await client.callTool({ name: "episode_create", arguments: { config: {} } });
+      const next = (fresh.structuredContent as { episode: string }).episode;
+      expect(
+        (await client.callTool({ name: "get", arguments: { key: "a", episode: next } })).structuredContent,
+      ).toEqual({
+        value: null,
+      });
+      await client.close();
+    } finally {
+      child.kill("SIGTERM");
+    }
+  }, 60_000);
 });
 
 describe("rlf env usage", () => {
