@@ -4,6 +4,7 @@ import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { bfclPackageDir } from "@rlfactory/environments";
 import { ROOT, tempDir } from "@rlfactory/test-support/gateway-harness";
 import { describe, expect, it } from "vitest";
 
@@ -62,3 +63,35 @@ describe("npm run bench -- rollout", () => {
     }
   });
 });
+
+describe.skipIf(!haveBfclVenv())("npm run bench -- episodes", () => {
+  it("runs every episode's calls without an error and writes episodes/s three ways, the fork of 16 and memory", async () => {
+    const out = join(tempDir(), "episodes.json");
+    const small = ["--episodes", "64", "--forks", "5", "--live", "32", "--workers", "1"];
+    await run("npm", ["run", "-s", "bench", "--", "episodes", "--out", out, ...small], {
+      cwd: ROOT,
+      timeout: 120_000,
+    });
+    const report = JSON.parse(readFileSync(out, "utf8"));
+    expect(report.call_errors).toBe(0);
+    for (const name of ["gateway", "gateway_batched", "direct_mcp"]) {
+      expect(report.episodes_per_s[name].c64, name).toMatchObject({
+        errors: 0,
+        concurrency: 64,
+        requests: 64,
+      });
+      expect(report.episodes_per_s[name].c1, name).toMatchObject({ errors: 0, concurrency: 1 });
+    }
+    expect(report.fork_16.runs).toBe(5);
+    expect(report.memory.live_episodes).toBe(32);
+    expect(typeof report.memory.kib_per_live_episode).toBe("number");
+  });
+});
+
+/** The episodes bench serves BFCL from the environments venv (`npm run setup:environments`). */
+function haveBfclVenv(): boolean {
+  if (bfclPackageDir() !== undefined) return true;
+  if (process.env.CI) throw new Error("the episodes bench needs npm run setup:environments");
+  console.warn("skipping the episodes bench: run npm run setup:environments");
+  return false;
+}

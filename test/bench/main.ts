@@ -3,6 +3,7 @@
 //   npm run bench -- gateway --out FILE.json [--requests N] [--tool-transport http|stdio]
 //   npm run bench -- search --out FILE.json [--passages N]     (test/bench/search.ts)
 //   npm run bench -- rollout --out FILE.json                   (test/bench/rollout.ts)
+//   npm run bench -- episodes --out FILE.json                  (test/bench/episodes.ts)
 //
 // `gateway` measures, in one run on loopback, each at concurrency 1 and 64:
 //   raw_grpc          a raw grpc-js unary echo (the floor any gRPC service pays)
@@ -176,6 +177,7 @@ async function benchGateway(out: string, requests: number, toolTransport: "http"
 const USAGE = `usage: npm run bench -- gateway --out FILE.json [--requests N] [--tool-transport http|stdio]
        npm run bench -- search --out FILE.json [--passages N] [--queries N] [--dir DIR]
        npm run bench -- rollout --out FILE.json   (options: test/bench/rollout.ts)
+       npm run bench -- episodes --out FILE.json [--episodes N] [--forks N] [--live N] [--workers N]
 `;
 
 const [which, ...rest] = process.argv.slice(2);
@@ -210,6 +212,10 @@ if (which === "gateway") {
   const { benchRollout, rolloutBenchArgs } = await import("./rollout.ts");
   const { out, options } = rolloutBenchArgs(rest);
   await benchRollout(out, options);
+} else if (which === "episodes") {
+  const { benchEpisodes, episodesBenchArgs } = await import("./episodes.ts");
+  const { out, options } = episodesBenchArgs(rest);
+  await benchEpisodes(out, options);
 } else {
   process.stderr.write(USAGE);
   process.exit(2);

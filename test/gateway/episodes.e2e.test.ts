@@ -27,6 +27,22 @@ const ENVIRONMENTS: [name: string, entry: EnvironmentEntry][] = [
     "TypeScript toolkit (defineEnvironment)",
     { command: process.execPath, args: [join(ROOT, "test/support/src/kv-environment.ts"), "--stdio"] },
   ],
+  [
+    "Python class (rlf env python)",
+    {
+      command: process.execPath,
+      args: [
+        RLF,
+        "env",
+        "python",
+        "--module",
+        join(ROOT, "test/support/python/kv_environment.py"),
+        "--class",
+        "KV",
+        "--stdio",
+      ],
+    },
+  ],
 ];
 
 /** The marker env var that tells this suite's environment server processes apart (to kill one). */

@@ -11,6 +11,10 @@ Usage:
   rlf tool NAME [options] [--stdio | --http PORT]
                                          run a bundled MCP tool server: search, calculator, code, sql
                                          ('rlf tool' lists them; 'rlf tool NAME --help' shows options)
+  rlf env python --module FILE_OR_MODULE --class NAME [--schemas FILE] (--http PORT | --stdio)
+                                         serve a Python class's public methods as an MCP environment,
+                                         one instance per episode ('rlf env' lists all flags)
+  rlf env bfcl (--http PORT | --stdio)   the eight BFCL multi-turn API classes as an environment
   rlf data hotpotqa --in FILE --out CORPUS.jsonl
                                          build a Search-R1 passage corpus from HotpotQA JSON
   rlf data bfcl --in FILE --answers FILE --out TASKS.jsonl [--func-docs DIR] [--server NAME]
@@ -50,6 +54,8 @@ export async function main(argv: string[]): Promise<number> {
       return (await import("./tool-command.ts")).runToolCommand(rest);
     case "tools":
       return (await import("./tools-command.ts")).runToolsCommand(rest);
+    case "env":
+      return (await import("./env-command.ts")).runEnvCommand(rest);
     case "episodes":
       return (await import("./episodes-command.ts")).runEpisodesCommand(rest);
     case "data":

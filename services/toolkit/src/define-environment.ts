@@ -15,6 +15,7 @@ import {
   defineTool,
   type ToolContext,
   type ToolDefinition,
+  type ToolHints,
   type ToolReturn,
   type ToolSpec,
 } from "./define-tool.ts";
@@ -28,6 +29,22 @@ export interface EnvironmentToolSpec<S, I extends AnyObject, O extends AnyObject
   handler: (args: z.output<I>, state: S, ctx: ToolContext) => Promise<ToolReturn<O>>;
 }
 
+/**
+ * A stateful tool whose input schema is JSON Schema from elsewhere (an environment whose state lives
+ * in another process or language, which checks the arguments itself). The handler gets the arguments
+ * as sent, without the handle.
+ */
+export interface JsonSchemaEnvironmentToolSpec<S> {
+  name: string;
+  description: string;
+  /** An object schema; the `episode` property is added to it on the wire. */
+  inputSchema: Record<string, unknown>;
+  annotations?: ToolHints;
+  handler: (args: Record<string, unknown>, state: S, ctx: ToolContext) => Promise<ToolReturn<undefined>>;
+}
+
+export type JsonSchemaEnvironmentToolBuilder<S> = (spec: JsonSchemaEnvironmentToolSpec<S>) => ToolDefinition;
+
 /** Builds one stateful tool of an environment whose state is `S` (argument types inferred from `input`). */
 export type EnvironmentToolBuilder<S> = <I extends AnyObject, O extends AnyObject | undefined = undefined>(
   spec: EnvironmentToolSpec<S, I, O>,
@@ -36,14 +53,29 @@ export type EnvironmentToolBuilder<S> = <I extends AnyObject, O extends AnyObjec
 export interface EnvironmentSpec<S> extends EpisodeLimits {
   /** The server's name (what the gateway config names it is up to the operator). */
   name: string;
-  /** The stateful tools: `tools: (tool) => [tool({...}), ...]`. Each gains the `episode` argument on the wire. */
-  tools: (tool: EnvironmentToolBuilder<S>) => readonly ToolDefinition[];
+  /**
+   * The stateful tools: `tools: (tool) => [tool({...}), ...]` (`jsonTool` for JSON-Schema inputs).
+   * Each gains the `episode` argument on the wire.
+   */
+  tools: (
+    tool: EnvironmentToolBuilder<S>,
+    jsonTool: JsonSchemaEnvironmentToolBuilder<S>,
+  ) => readonly ToolDefinition[];
   /** A new episode's state from the caller's config (`StartEpisode.config_json`). */
   create(config: Record<string, unknown>): S | Promise<S>;
   /** An independent copy of `state` (later changes to either never show in the other). */
   fork(state: S): S | Promise<S>;
   /** The state as JSON-serialisable data (SnapshotEpisode, and EndEpisode's final state). */
   snapshot(state: S): unknown;
+  /**
+   * `count` independent copies at once (default: `fork` `count` times). For state that lives elsewhere
+   * (`S` a reference to it), where one request can copy many times.
+   */
+  forkMany?(state: S, count: number): Promise<S[]>;
+  /** The final state, releasing the episode (default: `snapshot`). For state that lives elsewhere. */
+  close?(state: S): unknown;
+  /** Releases an episode dropped without `episode_close` (idle expiry, `Environment.close()`). */
+  drop?(state: S): void;
 }
 
 export interface Environment {
@@ -57,15 +89,23 @@ export interface Environment {
 }
 
 const Handle = z.string().min(1).describe("The episode handle (from episode_create or episode_fork)");
+/** The handle's JSON Schema, as a property of a JSON-Schema tool's input. */
+const { $schema: _dialect, ...HANDLE_JSON_SCHEMA } = z.toJSONSchema(Handle) as Record<string, unknown>;
 
 export function defineEnvironment<S>(spec: EnvironmentSpec<S>): Environment {
-  const store = new EpisodeStore<S>({
-    ...(spec.maxEpisodes !== undefined ? { maxEpisodes: spec.maxEpisodes } : {}),
-    ...(spec.idleTimeoutMs !== undefined ? { idleTimeoutMs: spec.idleTimeoutMs } : {}),
-  });
+  const store = new EpisodeStore<S>(
+    {
+      ...(spec.maxEpisodes !== undefined ? { maxEpisodes: spec.maxEpisodes } : {}),
+      ...(spec.idleTimeoutMs !== undefined ? { idleTimeoutMs: spec.idleTimeoutMs } : {}),
+    },
+    spec.drop?.bind(spec),
+  );
+  const checkName = (name: string) => {
+    if (RESERVED_EPISODE_TOOLS.includes(name))
+      throw new Error(`tool name ${name} is reserved for episode management`);
+  };
   const tool: EnvironmentToolBuilder<S> = (t) => {
-    if (RESERVED_EPISODE_TOOLS.includes(t.name))
-      throw new Error(`tool name ${t.name} is reserved for episode management`);
+    checkName(t.name);
     if (EPISODE_HANDLE_ARG in t.input.shape)
       throw new Error(
         `tool ${t.name}: the argument "${EPISODE_HANDLE_ARG}" is reserved for the episode handle`,
@@ -80,7 +120,31 @@ export function defineEnvironment<S>(spec: EnvironmentSpec<S>): Environment {
       },
     } as ToolSpec<AnyObject, AnyObject | undefined>);
   };
-  const stateful = spec.tools(tool);
+  const jsonTool: JsonSchemaEnvironmentToolBuilder<S> = (t) => {
+    checkName(t.name);
+    const properties = (t.inputSchema.properties ?? {}) as Record<string, unknown>;
+    if (EPISODE_HANDLE_ARG in properties)
+      throw new Error(
+        `tool ${t.name}: the argument "${EPISODE_HANDLE_ARG}" is reserved for the episode handle`,
+      );
+    const required = Array.isArray(t.inputSchema.required) ? (t.inputSchema.required as string[]) : [];
+    const { handler, inputSchema, ...rest } = t;
+    return defineTool({
+      ...rest,
+      input: z.looseObject({ [EPISODE_HANDLE_ARG]: Handle }),
+      inputJsonSchema: {
+        ...inputSchema,
+        type: "object",
+        properties: { ...properties, [EPISODE_HANDLE_ARG]: HANDLE_JSON_SCHEMA },
+        required: [...required, EPISODE_HANDLE_ARG],
+      },
+      handler: async (args: Record<string, unknown>, ctx) => {
+        const { [EPISODE_HANDLE_ARG]: handle, ...own } = args;
+        return store.run(handle as string, (state) => handler(own, state, ctx));
+      },
+    });
+  };
+  const stateful = spec.tools(tool, jsonTool);
 
   const reserved = [
     defineTool({
@@ -100,6 +164,7 @@ export function defineEnvironment<S>(spec: EnvironmentSpec<S>): Environment {
         const { count } = args;
         store.checkRoom(count);
         const copies = await store.run(args[EPISODE_HANDLE_ARG], async (state) => {
+          if (spec.forkMany) return spec.forkMany(state, count);
           const out: S[] = [];
           for (let i = 0; i < count; i++) out.push(await spec.fork(state));
           return out;
@@ -121,7 +186,9 @@ export function defineEnvironment<S>(spec: EnvironmentSpec<S>): Environment {
       description: "Ends an episode; answers {state} (its final state)",
       input: z.object({ [EPISODE_HANDLE_ARG]: Handle }),
       handler: async (args) => ({
-        state: await store.close(args[EPISODE_HANDLE_ARG], (s) => spec.snapshot(s)),
+        state: await store.close(args[EPISODE_HANDLE_ARG], (s) =>
+          (spec.close ?? spec.snapshot).call(spec, s),
+        ),
       }),
     }),
   ];

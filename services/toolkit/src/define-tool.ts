@@ -40,6 +40,12 @@ export interface ToolSpec<I extends AnyObject, O extends AnyObject | undefined> 
   title?: string;
   description: string;
   input: I;
+  /**
+   * The input's JSON Schema as listed, in place of `input`'s own conversion: for tools whose schema
+   * comes from elsewhere (another language) and whose arguments are checked there. `input` still
+   * validates what it declares (use a loose object).
+   */
+  inputJsonSchema?: Record<string, unknown>;
   output?: O;
   annotations?: ToolHints;
   handler: (args: z.output<I>, ctx: ToolContext) => Promise<ToolReturn<O>>;
@@ -59,6 +65,7 @@ export interface ToolDefinition {
   readonly title?: string;
   readonly description: string;
   readonly input: AnyObject;
+  readonly inputJsonSchema?: Record<string, unknown>;
   readonly output?: AnyObject;
   readonly annotations?: ToolHints;
   readonly handler: (args: unknown, ctx: ToolContext) => Promise<unknown>;

@@ -25,8 +25,12 @@ export class EpisodeStore<S> {
   readonly limits: Required<EpisodeLimits>;
   #episodes = new Map<string, Episode<S>>();
 
-  constructor(limits: EpisodeLimits = {}) {
+  readonly #drop: ((state: S) => void) | undefined;
+
+  /** `drop` releases an episode that goes without being closed (idle expiry, `clear`). */
+  constructor(limits: EpisodeLimits = {}, drop?: (state: S) => void) {
     this.limits = { ...DEFAULT_EPISODE_LIMITS, ...limits };
+    this.#drop = drop;
   }
 
   get size(): number {
@@ -46,7 +50,11 @@ export class EpisodeStore<S> {
   add(state: S): string {
     this.checkRoom(1);
     const handle = randomUUID();
-    const idle = setTimeout(() => this.#episodes.delete(handle), this.limits.idleTimeoutMs).unref();
+    const idle = setTimeout(() => {
+      const episode = this.#episodes.get(handle);
+      this.#episodes.delete(handle);
+      if (episode) this.#release(episode);
+    }, this.limits.idleTimeoutMs).unref();
     this.#episodes.set(handle, { state, idle, tail: Promise.resolve() });
     return handle;
   }
@@ -70,8 +78,18 @@ export class EpisodeStore<S> {
   }
 
   clear(): void {
-    for (const e of this.#episodes.values()) clearTimeout(e.idle);
+    const dropped = [...this.#episodes.values()];
     this.#episodes.clear();
+    for (const e of dropped) {
+      clearTimeout(e.idle);
+      this.#release(e);
+    }
+  }
+
+  /** Hands a dropped episode's state to `drop` once its operations have settled. */
+  #release(episode: Episode<S>): void {
+    const drop = this.#drop;
+    if (drop) void episode.tail.then(() => drop(episode.state));
   }
 
   #get(handle: string): Episode<S> {

@@ -4,6 +4,8 @@ export type {
   EnvironmentSpec,
   EnvironmentToolBuilder,
   EnvironmentToolSpec,
+  JsonSchemaEnvironmentToolBuilder,
+  JsonSchemaEnvironmentToolSpec,
 } from "./define-environment.ts";
 export { defineEnvironment } from "./define-environment.ts";
 export type {

@@ -18,7 +18,7 @@ export function toolDescriptor(def: ToolDefinition): Tool {
   const tool: Tool = {
     name: def.name,
     description: def.description,
-    inputSchema: jsonSchema(def.input, "input") as Tool["inputSchema"],
+    inputSchema: (def.inputJsonSchema ?? jsonSchema(def.input, "input")) as Tool["inputSchema"],
   };
   if (def.title !== undefined) tool.title = def.title;
   if (def.output !== undefined) tool.outputSchema = jsonSchema(def.output, "output") as Tool["outputSchema"];

@@ -1,0 +1,66 @@
+// A PythonEnvironmentHost as an MCP environment server: defineEnvironment over state that lives in the
+// host's workers (the episode's state in this process is the host's handle). The wire contract is the
+// toolkit's (docs/environments.md): random handles, limits and idle expiry, one operation at a time
+// per episode. A handle the host no longer holds (its worker died, or never created) answers the
+// contract's "unknown episode" tool error, which the gateway turns into EPISODE_LOST.
+import { EnvironmentError, type PythonEnvironmentHost } from "@rlfactory/environments";
+import { UNKNOWN_EPISODE_PREFIX } from "@rlfactory/proto/environment-contract";
+import { defineEnvironment, type Environment, type EpisodeLimits, ToolError } from "@rlfactory/toolkit";
+
+export interface PythonEnvironmentOptions extends EpisodeLimits {
+  /** The server's name. */
+  name: string;
+  /**
+   * With one class: the state is that instance's public attributes (not `{ClassName: ...}`), as the
+   * config is its constructor's keyword arguments.
+   */
+  unwrapClass?: string;
+}
+
+/** Maps the host's failures onto the contract: lost or unknown handles → "unknown episode", else one line. */
+async function contract<T>(handle: string | undefined, op: () => Promise<T>): Promise<T> {
+  try {
+    return await op();
+  } catch (error) {
+    if (!(error instanceof EnvironmentError)) throw error;
+    if (error.code === "EPISODE_LOST" || error.code === "UNKNOWN_EPISODE")
+      throw new ToolError(`${UNKNOWN_EPISODE_PREFIX} ${JSON.stringify(handle)} (${error.message})`);
+    throw new ToolError(`${error.code}: ${error.message.split("\n")[0]}`);
+  }
+}
+
+export function pythonEnvironment(
+  host: PythonEnvironmentHost,
+  options: PythonEnvironmentOptions,
+): Environment {
+  const { name, unwrapClass, ...limits } = options;
+  const state = (s: Record<string, Record<string, unknown>>): unknown =>
+    unwrapClass === undefined ? s : (s[unwrapClass] ?? {});
+  return defineEnvironment<string>({
+    name,
+    ...limits,
+    create: (config) => contract(undefined, () => host.create(config)),
+    fork: async (h) => (await contract(h, () => host.fork(h, 1)))[0] as string,
+    forkMany: (h, count) => contract(h, () => host.fork(h, count)),
+    snapshot: async (h) => state(await contract(h, () => host.snapshot(h))),
+    close: async (h) => state(await contract(h, () => host.close(h))),
+    drop: (h) => void host.close(h).catch(() => {}),
+    tools: (_tool, jsonTool) =>
+      host.tools().map((t) =>
+        jsonTool({
+          name: t.name,
+          description: t.description,
+          inputSchema: t.inputSchema,
+          handler: async (args, h) => {
+            const result = await contract(h, () => host.call(h, t.name, args));
+            if (!result.ok) throw new ToolError(`${result.error.code}: ${result.error.message}`);
+            const value = result.value;
+            // An object is the structured result; anything else goes back as its JSON text.
+            if (typeof value === "object" && value !== null && !Array.isArray(value))
+              return value as Record<string, unknown>;
+            return JSON.stringify(value ?? null);
+          },
+        }),
+      ),
+  });
+}
