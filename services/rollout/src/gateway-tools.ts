@@ -17,6 +17,8 @@ export interface ToolCallInput {
   /** Gateway tool name (`server__tool`). */
   name: string;
   arguments: Record<string, unknown>;
+  /** The episode the call runs in (a tool of the task's environment server); omitted: stateless. */
+  episodeId?: string;
 }
 
 /** One tool call's outcome (the gateway's two error channels kept apart). */
@@ -83,6 +85,7 @@ export function gatewayTools(client: GatewayClient): GatewayTools {
             name: c.name,
             arguments_json: JSON.stringify(c.arguments),
             call_id: `${trajectoryId}:${i}`,
+            ...(c.episodeId === undefined ? {} : { episode_id: c.episodeId }),
           })),
           deadline_ms: deadlineMs,
           trajectory_id: trajectoryId,

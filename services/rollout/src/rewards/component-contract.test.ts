@@ -28,6 +28,8 @@ const CASES: { readonly [T in RewardComponentType]: Extract<ComponentEntry, { ty
   tool_call_penalty: { type: "tool_call_penalty", mode: "per_call" },
   tool_verified: { type: "tool_verified", tool: "sql__verify", arguments: { predicted: "{{answer}}" } },
   judge: { type: "judge" },
+  tool_precision: { type: "tool_precision" },
+  state_match: { type: "state_match", checks: [{ path: "$.a", equals: "1" }] },
 };
 
 /** Finished rollouts of every shape a component meets. */
@@ -56,6 +58,31 @@ const INPUTS: [string, RewardInput][] = [
     }),
   ],
   ["a task without gold answers", rewardInput({ task: qaTask([]) })],
+  [
+    "an environment's final state",
+    rewardInput({
+      trajectory: {
+        ...trajectoryWith([{ kind: "sampled" }]),
+        metadata: {
+          environment: { server: "kv", snapshots: [{ user_turn: 0, final: true, state: { a: "1" } }] },
+        },
+      },
+    }),
+  ],
+  [
+    "an environment's final state stored truncated",
+    rewardInput({
+      trajectory: {
+        ...trajectoryWith([{ kind: "sampled" }]),
+        metadata: {
+          environment: {
+            server: "kv",
+            snapshots: [{ user_turn: 0, final: true, truncated: true, bytes: 9e6 }],
+          },
+        },
+      },
+    }),
+  ],
 ];
 
 const outcome = (over: Partial<ToolCallOutcome>): ToolCallOutcome => ({

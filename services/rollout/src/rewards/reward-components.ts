@@ -8,7 +8,9 @@ import { exactMatchComponent } from "./exact-match.ts";
 import { f1Component } from "./f1.ts";
 import { formatComponent } from "./format.ts";
 import { judgeComponent } from "./judge.ts";
+import { stateMatchComponent } from "./state-match.ts";
 import { toolPenaltyComponent } from "./tool-penalty.ts";
+import { toolPrecisionComponent } from "./tool-precision.ts";
 import { toolVerifiedComponent } from "./tool-verified.ts";
 import type { RewardComponent, RewardComponentDefinition } from "./types.ts";
 
@@ -19,6 +21,8 @@ const COMPONENTS = {
   tool_call_penalty: toolPenaltyComponent,
   tool_verified: toolVerifiedComponent,
   judge: judgeComponent,
+  tool_precision: toolPrecisionComponent,
+  state_match: stateMatchComponent,
 } as const;
 
 /** A registered component's `type`. */
