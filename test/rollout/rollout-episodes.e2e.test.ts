@@ -52,10 +52,22 @@ function kvServerPids(): number[] {
 /** Episode RPCs as the engine made them. */
 function countingEpisodes(api: EpisodeApi, log: string[]): EpisodeApi {
   return {
-    start: (server, config) => (log.push(`start ${server}`), api.start(server, config)),
-    fork: (id, count) => (log.push(`fork ${count}`), api.fork(id, count)),
-    snapshot: (id) => (log.push("snapshot"), api.snapshot(id)),
-    end: (id) => (log.push("end"), api.end(id)),
+    start(server, config) {
+      log.push(`start ${server}`);
+      return api.start(server, config);
+    },
+    fork(id, count) {
+      log.push(`fork ${count}`);
+      return api.fork(id, count);
+    },
+    snapshot(id) {
+      log.push("snapshot");
+      return api.snapshot(id);
+    },
+    end(id) {
+      log.push("end");
+      return api.end(id);
+    },
   };
 }
 
