@@ -71,7 +71,18 @@ function countingEpisodes(api: EpisodeApi, log: string[]): EpisodeApi {
   };
 }
 
-function config(groupSize: number): RolloutConfigInput {
+const STATE_COMPONENTS = [
+  {
+    type: "state_match",
+    checks: [
+      { path: "$.log", equals: "abc" },
+      { path: "$.seed", equals: "s" },
+    ],
+  },
+  { type: "tool_precision" },
+];
+
+function config(groupSize: number, components: unknown[] = STATE_COMPONENTS): RolloutConfigInput {
   return {
     inference: { engine: "vllm", urls: [sim.url] },
     gateway: { address: gateway.gateway.grpcAddress, deadline_ms: 30_000 },
@@ -83,18 +94,7 @@ function config(groupSize: number): RolloutConfigInput {
       max_context_tokens: 8192,
       sampling: { temperature: 0.7, top_p: 0.9, max_tokens: 128 },
     },
-    reward: {
-      components: [
-        {
-          type: "state_match",
-          checks: [
-            { path: "$.log", equals: "abc" },
-            { path: "$.seed", equals: "s" },
-          ],
-        },
-        { type: "tool_precision" },
-      ],
-    },
+    reward: { components: components as never },
     seed: 11,
   };
 }
@@ -102,13 +102,16 @@ function config(groupSize: number): RolloutConfigInput {
 const appendCall = (value?: string) =>
   `call: ${JSON.stringify(value === undefined ? { key: "log" } : { key: "log", value })}`;
 
+/** The model appends `values` (one per user turn); the ground truth appends a, b, c. */
 function task(id: string, values: (string | undefined)[]): Task {
+  const truth = (v: string) => [{ name: "append", arguments: { key: "log", value: v } }];
   return {
     id,
     data_source: "e2e",
     prompt: [{ role: "user", content: appendCall(values[0]) }],
+    ground_truth: truth("a"),
     extra_info: {},
-    turns: values.slice(1).map((v) => ({ content: appendCall(v) })),
+    turns: values.slice(1).map((v, k) => ({ content: appendCall(v), ground_truth: truth("bc"[k]!) })),
     environment: { server: "kv", config: { initial: { seed: "s" } } },
     tool_aliases: { append: "kv__append" },
   };
@@ -238,6 +241,27 @@ describe("rewards on known trajectories", () => {
     });
     expect(t!.reward).toBeNull();
     expect(t!.reward_error).toMatchObject({ component: "state_match", code: "SNAPSHOT_TRUNCATED" });
+  }, 90_000);
+});
+
+describe("bfcl_state and task_completion: the ground truth replayed in a fresh episode", () => {
+  it("compares each user turn's stored state with the replay's: all turns → 1, a wrong turn 1 → 0 and 1/3", async () => {
+    const { trajectories, calls } = await rollOut(
+      config(2, [{ type: "bfcl_state" }, { type: "task_completion" }]),
+      [task("kv-right", ["a", "b", "c"]), task("kv-wrong", ["a", undefined, "c"])],
+    );
+    expect(trajectories).toHaveLength(4);
+    for (const t of trajectories) {
+      const seen = JSON.stringify({ status: t.status_reason, error: t.reward_error, env: environmentOf(t) });
+      expect(t.reward_components, seen).toEqual(
+        t.task_id === "kv-right"
+          ? { bfcl_state: 1, task_completion: 1 }
+          : { bfcl_state: 0, task_completion: 1 / 3 },
+      );
+    }
+    // 2 groups: 2 starts for the rollout + one replay per trajectory (both components share it)
+    expect(calls.filter((c) => c.startsWith("start"))).toHaveLength(2 + 4);
+    expect(await metric("rlf_gateway_episodes_live")).toBe(0);
   }, 90_000);
 });
 

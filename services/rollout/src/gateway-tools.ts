@@ -53,7 +53,7 @@ export interface ToolInvoker {
   call(
     name: string,
     args: Record<string, unknown>,
-    opts: { deadlineMs?: number; signal?: AbortSignal },
+    opts: { deadlineMs?: number; signal?: AbortSignal; episodeId?: string },
   ): Promise<ToolCallOutcome>;
 }
 
@@ -122,13 +122,16 @@ export function gatewayTools(client: GatewayClient): GatewayTools {
 
   return {
     callTools,
-    async call(name, args, { deadlineMs, signal } = {}) {
+    async call(name, args, { deadlineMs, signal, episodeId } = {}) {
       try {
-        const [outcome] = await callTools([{ name, arguments: args }], {
-          trajectoryId: "",
-          deadlineMs: deadlineMs ?? 0,
-          ...(signal === undefined ? {} : { signal }),
-        });
+        const [outcome] = await callTools(
+          [{ name, arguments: args, ...(episodeId === undefined ? {} : { episodeId }) }],
+          {
+            trajectoryId: "",
+            deadlineMs: deadlineMs ?? 0,
+            ...(signal === undefined ? {} : { signal }),
+          },
+        );
         // callTools checked that there is one result per call
         const { isError, errorCode, text, structured } = outcome!;
         return { isError, errorCode, text, structured };

@@ -30,6 +30,8 @@ const CASES: { readonly [T in RewardComponentType]: Extract<ComponentEntry, { ty
   judge: { type: "judge" },
   tool_precision: { type: "tool_precision" },
   state_match: { type: "state_match", checks: [{ path: "$.a", equals: "1" }] },
+  bfcl_state: { type: "bfcl_state" },
+  task_completion: { type: "task_completion" },
 };
 
 /** Finished rollouts of every shape a component meets. */
@@ -61,6 +63,7 @@ const INPUTS: [string, RewardInput][] = [
   [
     "an environment's final state",
     rewardInput({
+      task: { ...qaTask([]), environment: { server: "kv", config: {} } },
       trajectory: {
         ...trajectoryWith([{ kind: "sampled" }]),
         metadata: {
@@ -101,6 +104,12 @@ const CONTEXTS: [string, RewardContext][] = [
     "healthy tools and judge",
     {
       tools: tools(outcome({ structured: { match: true } })),
+      episodes: {
+        start: async () => "ep",
+        fork: async (_id, n) => Array.from({ length: n }, (_, i) => `ep${i}`),
+        snapshot: async () => ({ a: "1" }),
+        end: async () => ({ a: "1" }),
+      },
       judge: judge(async () => ({ score: 0.75, explanation: "close" })),
     },
   ],

@@ -4,6 +4,7 @@
 // literal `type`, a factory, its value range, declared with `defineRewardComponent`) plus one entry
 // here, and its case in component-contract.test.ts (which the typecheck then demands).
 import { z } from "zod";
+import { bfclStateComponent, taskCompletionComponent } from "./bfcl-state.ts";
 import { exactMatchComponent } from "./exact-match.ts";
 import { f1Component } from "./f1.ts";
 import { formatComponent } from "./format.ts";
@@ -23,6 +24,8 @@ const COMPONENTS = {
   judge: judgeComponent,
   tool_precision: toolPrecisionComponent,
   state_match: stateMatchComponent,
+  bfcl_state: bfclStateComponent,
+  task_completion: taskCompletionComponent,
 } as const;
 
 /** A registered component's `type`. */

@@ -140,7 +140,12 @@ export async function createRolloutEngine(
         malformedTurns: loop.malformedTurns,
         sampledTurnMalformed: loop.sampledTurnMalformed,
       },
-      { tools: toolInvoker, ...(judge === undefined ? {} : { judge }), signal },
+      {
+        tools: toolInvoker,
+        ...(judge === undefined ? {} : { judge }),
+        ...(episodes === undefined ? {} : { episodes }),
+        signal,
+      },
     );
     trajectory.reward = scored.reward;
     trajectory.reward_components = scored.components;
