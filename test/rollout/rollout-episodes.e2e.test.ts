@@ -117,7 +117,12 @@ function task(id: string, values: (string | undefined)[]): Task {
   };
 }
 
-async function rollOut(raw: RolloutConfigInput, batch: Task[], parts: { sampler?: TokenSampler } = {}) {
+async function rollOut(
+  raw: RolloutConfigInput,
+  batch: Task[],
+  parts: { sampler?: TokenSampler } = {},
+  signal?: AbortSignal,
+) {
   const calls: string[] = [];
   const engine = await createRolloutEngine(parseRolloutConfig(raw), {
     ...parts,
@@ -125,7 +130,8 @@ async function rollOut(raw: RolloutConfigInput, batch: Task[], parts: { sampler?
   });
   try {
     const out: Trajectory[] = [];
-    for await (const group of engine.rollout(batch)) out.push(...group.trajectories);
+    for await (const group of engine.rollout(batch, signal === undefined ? {} : { signal }))
+      out.push(...group.trajectories);
     return { trajectories: out, calls };
   } finally {
     await engine.close();
@@ -261,6 +267,45 @@ describe("bfcl_state and task_completion: the ground truth replayed in a fresh e
     }
     // 2 groups: 2 starts for the rollout + one replay per trajectory (both components share it)
     expect(calls.filter((c) => c.startsWith("start"))).toHaveLength(2 + 4);
+    expect(await metric("rlf_gateway_episodes_live")).toBe(0);
+  }, 90_000);
+});
+
+describe("every episode is ended, whatever the ending", () => {
+  it("max_turns reached (truncated) and a cancelled request (aborted): ended, none left live", async () => {
+    const short = config(2);
+    short.rollout = { ...short.rollout, max_turns: 3 };
+    const truncated = await rollOut(short, [task("kv-short", ["a", "b", "c"])]);
+    for (const t of truncated.trajectories) {
+      expect([t.status, t.status_reason]).toEqual(["truncated", "max_turns (3) reached"]);
+      expect(environmentOf(t).snapshots.at(-1)).toEqual({
+        user_turn: 1,
+        final: true,
+        state: { seed: "s", log: "a" }, // the third turn's call to append "b" is never made
+      });
+    }
+    expect(truncated.calls.filter((c) => c === "end")).toHaveLength(3);
+
+    // cancelled at the third generate request: every sample is in the middle of its conversation
+    const raw = config(2);
+    const made = createSampler(parseRolloutConfig(raw).inference);
+    if (!made.trainable) throw new Error("vllm samplers are trainable");
+    const inner = made;
+    const cancel = new AbortController();
+    let requests = 0;
+    const sampler: TokenSampler = {
+      trainable: true,
+      kind: inner.kind,
+      generate(request) {
+        requests += 1;
+        if (requests === 3) cancel.abort();
+        return inner.generate(request);
+      },
+      close: () => inner.close(),
+    };
+    const aborted = await rollOut(raw, [task("kv-cancelled", ["a", "b", "c"])], { sampler }, cancel.signal);
+    expect(aborted.trajectories.map((t) => t.status)).toEqual(["aborted", "aborted"]);
+    expect(aborted.calls.filter((c) => c === "end")).toHaveLength(3);
     expect(await metric("rlf_gateway_episodes_live")).toBe(0);
   }, 90_000);
 });
