@@ -310,6 +310,22 @@ describe("every episode is ended, whatever the ending", () => {
   }, 90_000);
 });
 
+describe("an episode that cannot be started", () => {
+  it("fails every sample of the group with the gateway's code, unscored, before any generation", async () => {
+    const before = sim.requests.length;
+    const bad = { ...task("kv-nowhere", ["a"]), environment: { server: "nowhere", config: {} } };
+    const { trajectories, calls } = await rollOut(config(2), [bad]);
+    expect(calls).toEqual(["start nowhere"]);
+    expect(trajectories).toHaveLength(2);
+    for (const t of trajectories) {
+      expect(t.status).toBe("failed");
+      expect(t.status_reason).toMatch(/^environment [A-Z_]+: StartEpisode: /);
+      expect([t.reward, t.turns]).toEqual([null, []]);
+    }
+    expect(sim.requests.length).toBe(before);
+  }, 60_000);
+});
+
 describe("the environment server killed mid-trajectory", () => {
   it("ends the trajectories `failed` with EPISODE_LOST, unscored; no episode is left live", async () => {
     // One sample, so nothing is in flight at the kill (an operation on its way then answers UNAVAILABLE).
