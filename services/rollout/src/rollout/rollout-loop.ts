@@ -14,6 +14,9 @@
 //                tools switch (offered-tools.ts), and the loop goes on
 //   until an answer (or an ended turn) with no user message left, max turns, or the context budget
 //   (→ `truncated`, the question intact).
+//   A task with an `environment` runs in this sample's episode (episodes.ts): its calls to the
+//   environment's tools carry the episode id, its state is snapshotted when a user turn ends, and the
+//   episode is ended on every exit; an episode gone (EPISODE_LOST / EPISODE_NOT_FOUND) fails the trajectory.
 //
 // Nothing here throws for a trajectory's own failure: every exit is a status with a reason.
 import { context, type Span, SpanStatusCode, trace } from "@opentelemetry/api";
@@ -262,7 +265,15 @@ async function trajectoryLoop(
       return close(finish("failed", episodeFailureReason(e)));
     }
   }
-  return close(await body());
+  let out: LoopResult;
+  try {
+    out = await body();
+  } catch (e) {
+    // a broken invariant after the status was set: the episode is still ended
+    if (episodeId !== undefined) await deps.episodes?.end(episodeId).catch(() => undefined);
+    throw e;
+  }
+  return close(out);
 
   /** Ends the episode (its final state is the last snapshot), then the trajectory. */
   async function close(out: LoopResult): Promise<LoopResult> {
