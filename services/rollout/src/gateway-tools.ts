@@ -17,6 +17,8 @@ export interface ToolCallInput {
   /** Gateway tool name (`server__tool`). */
   name: string;
   arguments: Record<string, unknown>;
+  /** The episode the call runs in (a tool of the task's environment server); omitted: stateless. */
+  episodeId?: string;
 }
 
 /** One tool call's outcome (the gateway's two error channels kept apart). */
@@ -51,7 +53,7 @@ export interface ToolInvoker {
   call(
     name: string,
     args: Record<string, unknown>,
-    opts: { deadlineMs?: number; signal?: AbortSignal },
+    opts: { deadlineMs?: number; signal?: AbortSignal; episodeId?: string },
   ): Promise<ToolCallOutcome>;
 }
 
@@ -83,6 +85,7 @@ export function gatewayTools(client: GatewayClient): GatewayTools {
             name: c.name,
             arguments_json: JSON.stringify(c.arguments),
             call_id: `${trajectoryId}:${i}`,
+            ...(c.episodeId === undefined ? {} : { episode_id: c.episodeId }),
           })),
           deadline_ms: deadlineMs,
           trajectory_id: trajectoryId,
@@ -119,13 +122,16 @@ export function gatewayTools(client: GatewayClient): GatewayTools {
 
   return {
     callTools,
-    async call(name, args, { deadlineMs, signal } = {}) {
+    async call(name, args, { deadlineMs, signal, episodeId } = {}) {
       try {
-        const [outcome] = await callTools([{ name, arguments: args }], {
-          trajectoryId: "",
-          deadlineMs: deadlineMs ?? 0,
-          ...(signal === undefined ? {} : { signal }),
-        });
+        const [outcome] = await callTools(
+          [{ name, arguments: args, ...(episodeId === undefined ? {} : { episodeId }) }],
+          {
+            trajectoryId: "",
+            deadlineMs: deadlineMs ?? 0,
+            ...(signal === undefined ? {} : { signal }),
+          },
+        );
         // callTools checked that there is one result per call
         const { isError, errorCode, text, structured } = outcome!;
         return { isError, errorCode, text, structured };

@@ -55,6 +55,13 @@ export {
 export type { Judge, RewardComponent, RewardInput } from "./rewards/types.ts";
 // the rollout loop and engine
 export { createRolloutEngine, type EngineParts, InvalidTaskError } from "./rollout/create-rollout-engine.ts";
+export {
+  type EnvironmentRecord,
+  type EpisodeApi,
+  EpisodeError,
+  gatewayEpisodes,
+  type StoredSnapshot,
+} from "./rollout/episodes.ts";
 export { TOOL_NOT_OFFERED, toolListMessage } from "./rollout/offered-tools.ts";
 export {
   loadRolloutConfig,

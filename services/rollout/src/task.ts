@@ -16,7 +16,8 @@ export const taskTurnSchema = z.strictObject({
   tools: toolNames.optional(),
   /**
    * What a per-turn reward compares this user turn's outcome against (BFCL's per-turn ground truth);
-   * carried with the task, not read by the rollout loop.
+   * carried with the task, not read by the rollout loop. `bfcl_state` / `task_completion` read it as a
+   * list of `{name, arguments}` calls with the model-visible (alias) names.
    */
   ground_truth: z.unknown().optional(),
 });
@@ -28,6 +29,21 @@ export const taskUserSimulatorSchema = z.looseObject({
   instruction: z.string().min(1),
 });
 export type TaskUserSimulator = z.infer<typeof taskUserSimulatorSchema>;
+
+/** The stateful environment a task runs in (docs/environments.md): one episode per trajectory. */
+export const taskEnvironmentSchema = z.strictObject({
+  /** The gateway server name of the environment server (its tools are `server__tool`). */
+  server: z.string().min(1),
+  /** The episode config (`StartEpisode` `config`), e.g. BFCL's `{involved_classes, initial_config}`. */
+  config: z.record(z.string(), z.unknown()).default({}),
+});
+export type TaskEnvironment = z.infer<typeof taskEnvironmentSchema>;
+
+/** Model-visible tool names → gateway tool names (`server__tool`). */
+export const toolAliasesSchema = z.record(
+  z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, "an alias is 1-64 letters, digits, '_', '.', '-'"),
+  z.string().min(1),
+);
 
 export const taskSchema = z
   .object({
@@ -48,6 +64,13 @@ export const taskSchema = z
     turns: z.array(taskTurnSchema).optional(),
     /** The alternative to `turns`: an LLM writes the later user messages (rollout config `user_simulator`). */
     user_simulator: taskUserSimulatorSchema.optional(),
+    /** Its own environment: an episode per GRPO group, forked into the group's samples. */
+    environment: taskEnvironmentSchema.optional(),
+    /**
+     * Names the model sees and calls → the gateway tools they run (BFCL's `cd` → `bfcl__cd`). The
+     * tools are rendered under the alias names; a task with aliases and no `tools` offers its aliases.
+     */
+    tool_aliases: toolAliasesSchema.optional(),
   })
   .refine((t) => t.turns === undefined || t.user_simulator === undefined, {
     message: "a task carries either scripted `turns` or a `user_simulator`, not both",

@@ -28,6 +28,10 @@ const CASES: { readonly [T in RewardComponentType]: Extract<ComponentEntry, { ty
   tool_call_penalty: { type: "tool_call_penalty", mode: "per_call" },
   tool_verified: { type: "tool_verified", tool: "sql__verify", arguments: { predicted: "{{answer}}" } },
   judge: { type: "judge" },
+  tool_precision: { type: "tool_precision" },
+  state_match: { type: "state_match", checks: [{ path: "$.a", equals: "1" }] },
+  bfcl_state: { type: "bfcl_state" },
+  task_completion: { type: "task_completion" },
 };
 
 /** Finished rollouts of every shape a component meets. */
@@ -56,6 +60,32 @@ const INPUTS: [string, RewardInput][] = [
     }),
   ],
   ["a task without gold answers", rewardInput({ task: qaTask([]) })],
+  [
+    "an environment's final state",
+    rewardInput({
+      task: { ...qaTask([]), environment: { server: "kv", config: {} } },
+      trajectory: {
+        ...trajectoryWith([{ kind: "sampled" }]),
+        metadata: {
+          environment: { server: "kv", snapshots: [{ user_turn: 0, final: true, state: { a: "1" } }] },
+        },
+      },
+    }),
+  ],
+  [
+    "an environment's final state stored truncated",
+    rewardInput({
+      trajectory: {
+        ...trajectoryWith([{ kind: "sampled" }]),
+        metadata: {
+          environment: {
+            server: "kv",
+            snapshots: [{ user_turn: 0, final: true, truncated: true, bytes: 9e6 }],
+          },
+        },
+      },
+    }),
+  ],
 ];
 
 const outcome = (over: Partial<ToolCallOutcome>): ToolCallOutcome => ({
@@ -74,6 +104,12 @@ const CONTEXTS: [string, RewardContext][] = [
     "healthy tools and judge",
     {
       tools: tools(outcome({ structured: { match: true } })),
+      episodes: {
+        start: async () => "ep",
+        fork: async (_id, n) => Array.from({ length: n }, (_, i) => `ep${i}`),
+        snapshot: async () => ({ a: "1" }),
+        end: async () => ({ a: "1" }),
+      },
       judge: judge(async () => ({ score: 0.75, explanation: "close" })),
     },
   ],

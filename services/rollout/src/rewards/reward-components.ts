@@ -4,11 +4,14 @@
 // literal `type`, a factory, its value range, declared with `defineRewardComponent`) plus one entry
 // here, and its case in component-contract.test.ts (which the typecheck then demands).
 import { z } from "zod";
+import { bfclStateComponent, taskCompletionComponent } from "./bfcl-state.ts";
 import { exactMatchComponent } from "./exact-match.ts";
 import { f1Component } from "./f1.ts";
 import { formatComponent } from "./format.ts";
 import { judgeComponent } from "./judge.ts";
+import { stateMatchComponent } from "./state-match.ts";
 import { toolPenaltyComponent } from "./tool-penalty.ts";
+import { toolPrecisionComponent } from "./tool-precision.ts";
 import { toolVerifiedComponent } from "./tool-verified.ts";
 import type { RewardComponent, RewardComponentDefinition } from "./types.ts";
 
@@ -19,6 +22,10 @@ const COMPONENTS = {
   tool_call_penalty: toolPenaltyComponent,
   tool_verified: toolVerifiedComponent,
   judge: judgeComponent,
+  tool_precision: toolPrecisionComponent,
+  state_match: stateMatchComponent,
+  bfcl_state: bfclStateComponent,
+  task_completion: taskCompletionComponent,
 } as const;
 
 /** A registered component's `type`. */

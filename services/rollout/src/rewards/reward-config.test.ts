@@ -47,12 +47,14 @@ describe("reward config", () => {
     });
   });
 
-  it("parses the YAML example of the README", () => {
+  it("parses the YAML examples of the README", () => {
     const readme = readFileSync(new URL("./README.md", import.meta.url), "utf8");
-    const yaml = /```yaml\n([\s\S]*?)```/.exec(readme)?.[1];
-    expect(yaml).toBeDefined();
-    const fn = createRewardFn((parseYaml(yaml!) as { reward: unknown }).reward as never);
-    expect(fn.names).toEqual(["exact_match", "f1", "format", "tool_call_penalty", "sql_match"]);
+    const blocks = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    const names = blocks.map(
+      (yaml) => createRewardFn((parseYaml(yaml) as { reward: unknown }).reward as never).names,
+    );
+    expect(names).toContainEqual(["exact_match", "f1", "format", "tool_call_penalty", "sql_match"]);
+    expect(names).toContainEqual(["state_match", "expected_state", "tool_precision"]);
   });
 
   it.each([

@@ -4,6 +4,7 @@
 // composes them.
 import { z } from "zod";
 import type { ToolInvoker } from "../gateway-tools.ts";
+import type { EpisodeApi } from "../rollout/episodes.ts";
 import type { Task } from "../task.ts";
 import type { Trajectory } from "../trajectory.ts";
 
@@ -51,6 +52,8 @@ export interface RewardContext {
   /** Verify tools: the gateway adapter (gateway-tools.ts), or a test double. */
   tools: ToolInvoker;
   judge?: Judge;
+  /** The gateway's episode RPCs: components that replay a task's ground truth in a fresh episode. */
+  episodes?: EpisodeApi;
   /** Aborts scoring (the rollout was cancelled): pending tool and judge calls stop. */
   signal?: AbortSignal;
 }

@@ -19,6 +19,7 @@ import { configuredTokenizer, type ModelTokenizer } from "../tokenizer/model-tok
 import { createObservationDelta } from "../tokenizer/observation-delta.ts";
 import type { Trajectory } from "../trajectory.ts";
 import { AsyncQueue } from "./async-queue.ts";
+import { type EpisodeApi, gatewayEpisodes, groupEpisodes } from "./episodes.ts";
 import type { RolloutConfig } from "./rollout-config.ts";
 import type { InferenceTarget, RolloutEngine, RolloutOptions, TrajectoryGroup } from "./rollout-engine.ts";
 import { checkTask, type LoopDeps, type LoopResult, renderPromptIds, runTrajectory } from "./rollout-loop.ts";
@@ -35,6 +36,10 @@ export interface EngineParts {
   tokenizer?: ModelTokenizer;
   /** Replaces the user simulator the config's `user_simulator` section would build. */
   userSimulator?: UserSimulator;
+  /** Replaces the gateway's episode RPCs (tasks with `environment`). */
+  episodes?: EpisodeApi;
+  /** Where `tool_aliases` targets are looked up; default: the gateway's whole catalog. */
+  catalog?: ChatTool[];
 }
 
 /** A rollout request's tasks could not be rendered into prompts (bad messages, template error). */
@@ -67,7 +72,13 @@ export async function createRolloutEngine(
   const format: ToolCallFormat = toolCallFormat(config.format.name, {
     ...(config.format.search_tool === undefined ? {} : { searchTool: config.format.search_tool }),
   });
-  const tools = parts.tools ?? (format.name === "search-r1" ? [] : await catalogTools(gateway!, config));
+  const listed =
+    parts.tools !== undefined || format.name === "search-r1"
+      ? undefined
+      : await catalogTools(gateway!, config);
+  const tools = parts.tools ?? listed?.offered ?? [];
+  const catalog = parts.catalog ?? listed?.all;
+  const episodes = parts.episodes ?? (gateway === undefined ? undefined : gatewayEpisodes(gateway));
   // One adapter for the loop's calls and the rewards' verify calls (gateway-tools.ts).
   const viaGateway = gateway === undefined ? undefined : gatewayTools(gateway);
   const toolCaller = parts.toolCaller ?? viaGateway!;
@@ -96,6 +107,9 @@ export async function createRolloutEngine(
         : { enableThinking: config.tokenizer.enable_thinking }),
     }),
     toolCaller,
+    ...(catalog === undefined ? {} : { catalog }),
+    ...(episodes === undefined ? {} : { episodes }),
+    maxSnapshotBytes: r.max_snapshot_bytes,
     limits: {
       maxTurns: r.max_turns,
       maxContextTokens: r.max_context_tokens,
@@ -126,7 +140,12 @@ export async function createRolloutEngine(
         malformedTurns: loop.malformedTurns,
         sampledTurnMalformed: loop.sampledTurnMalformed,
       },
-      { tools: toolInvoker, ...(judge === undefined ? {} : { judge }), signal },
+      {
+        tools: toolInvoker,
+        ...(judge === undefined ? {} : { judge }),
+        ...(episodes === undefined ? {} : { episodes }),
+        signal,
+      },
     );
     trajectory.reward = scored.reward;
     trajectory.reward_components = scored.components;
@@ -170,6 +189,11 @@ export async function createRolloutEngine(
         const groupId = `${task.id}#r${request}`;
         const done: (Trajectory | undefined)[] = new Array(groupSize);
         let remaining = groupSize;
+        // a task with an environment: one episode for the group, forked into its samples
+        const episodeOf =
+          task.environment === undefined || episodes === undefined
+            ? undefined
+            : groupEpisodes(episodes, task.environment, groupSize);
         for (let i = 0; i < groupSize; i++) {
           const trajectoryId = `${groupId}/${i}`;
           const run = {
@@ -180,6 +204,7 @@ export async function createRolloutEngine(
             signal: abort.signal,
             ...(options.policyVersion === undefined ? {} : { policyVersion: options.policyVersion }),
             ...(config.seed === undefined ? {} : { seed: config.seed + (t * groupSize + i) * 1000 }),
+            ...(episodeOf === undefined ? {} : { episode: () => episodeOf(i) }),
           };
           slots
             // a trajectory whose slot comes after cancellation ends at once as `aborted`
@@ -287,8 +312,14 @@ class TargetSamplers {
   }
 }
 
-/** The gateway's catalog as chat-template tools, filtered by `gateway.tools` (unknown names are an error). */
-async function catalogTools(gateway: GatewayClient, config: RolloutConfig): Promise<ChatTool[]> {
+/**
+ * The gateway's catalog as chat-template tools: all of it (where task aliases point) and the offered
+ * part, filtered by `gateway.tools` (unknown names are an error).
+ */
+async function catalogTools(
+  gateway: GatewayClient,
+  config: RolloutConfig,
+): Promise<{ all: ChatTool[]; offered: ChatTool[] }> {
   let catalog: Awaited<ReturnType<GatewayClient["listTools"]>>;
   try {
     catalog = await gateway.listTools();
@@ -305,14 +336,15 @@ async function catalogTools(gateway: GatewayClient, config: RolloutConfig): Prom
       );
     }
   }
-  return catalog
-    .filter((t) => wanted === undefined || wanted.includes(t.name))
-    .map((t) => ({
+  const all = catalog.map(
+    (t): ChatTool => ({
       type: "function" as const,
       function: {
         name: t.name,
         description: t.description,
         parameters: t.input_schema_json ? (JSON.parse(t.input_schema_json) as Record<string, unknown>) : {},
       },
-    }));
+    }),
+  );
+  return { all, offered: all.filter((t) => wanted === undefined || wanted.includes(t.function.name)) };
 }

@@ -56,6 +56,11 @@ export const rolloutSectionSchema = z.strictObject({
    * `no_action`), or `nudge`: show the model a short UNKNOWN_ACTION observation and sample again.
    */
   on_no_action: z.enum(["end", "nudge"]).default("end"),
+  /**
+   * Each environment snapshot stored with a trajectory (tasks with `environment`) at most this many
+   * bytes of JSON; a bigger one is stored as `{truncated: true, bytes}` and rewards needing it fail.
+   */
+  max_snapshot_bytes: positiveInt.default(262_144),
 });
 
 /**

@@ -312,6 +312,31 @@ const CASES: Case[] = [
     },
   },
   {
+    name: "the task's environment episode is lost (its server died): failed (environment EPISODE_LOST), not shown to the model",
+    task: { ...TASK, environment: { server: "search", config: {} } },
+    sampler: [{ text: call("x") }],
+    tools: [
+      {
+        outcomes: (calls) =>
+          calls.map((c) => ({
+            name: c.name,
+            isError: false,
+            errorCode: "EPISODE_LOST",
+            text: "episode ep1.x was lost: its server process exited",
+            structured: null,
+            latencyMs: 1,
+          })),
+      },
+    ],
+    expected: {
+      status: "failed",
+      reason: "environment EPISODE_LOST: episode ep1.x was lost: its server process exited",
+      turns: "s",
+      toolCalls: [],
+      toolCallerCalls: 1,
+    },
+  },
+  {
     name: "a bug below the loop (a tool caller throwing anything else): failed (internal error)",
     sampler: [{ text: call("x") }],
     tools: [{ error: new TypeError("results is not iterable") }],

@@ -14,6 +14,9 @@
 //                tools switch (offered-tools.ts), and the loop goes on
 //   until an answer (or an ended turn) with no user message left, max turns, or the context budget
 //   (→ `truncated`, the question intact).
+//   A task with an `environment` runs in this sample's episode (episodes.ts): its calls to the
+//   environment's tools carry the episode id, its state is snapshotted when a user turn ends, and the
+//   episode is ended on every exit; an episode gone (EPISODE_LOST / EPISODE_NOT_FOUND) fails the trajectory.
 //
 // Nothing here throws for a trajectory's own failure: every exit is a status with a reason.
 import { context, type Span, SpanStatusCode, trace } from "@opentelemetry/api";
@@ -27,7 +30,15 @@ import type { ModelTokenizer } from "../tokenizer/model-tokenizer.ts";
 import type { ObservationDeltaFn } from "../tokenizer/observation-delta.ts";
 import { truncateToTokens } from "../tokenizer/truncate-to-tokens.ts";
 import { policyVersionFromText, TrajectoryBuilder, type TrajectoryStatus } from "../trajectory.ts";
-import { TOOL_NOT_OFFERED, toolListMessage, toolPlan } from "./offered-tools.ts";
+import {
+  boundedSnapshot,
+  type EnvironmentRecord,
+  EPISODE_GONE_CODES,
+  type EpisodeApi,
+  episodeFailureReason,
+} from "./episodes.ts";
+import { TOOL_NOT_OFFERED, toolListMessage } from "./offered-tools.ts";
+import { taskTools } from "./task-tools.ts";
 import {
   policyTextForUser,
   type UserSimulator,
@@ -63,7 +74,15 @@ export interface LoopDeps {
   sampling: SamplingParams;
   /** Writes the later user messages of tasks with `user_simulator` (rollout config `user_simulator`). */
   userSimulator?: UserSimulator;
+  /** The gateway's whole catalog, where `tool_aliases` targets are looked up (default: `tools`). */
+  catalog?: readonly ChatTool[];
+  /** The gateway's episode RPCs, for tasks with an `environment`. */
+  episodes?: EpisodeApi;
+  /** Each stored snapshot's size bound (`rollout.max_snapshot_bytes`); default 262144. */
+  maxSnapshotBytes?: number;
 }
+
+export const DEFAULT_MAX_SNAPSHOT_BYTES = 262_144;
 
 /** One user message of a trajectory (`metadata.user_turns`; docs/trajectory.md). */
 export interface UserTurnRecord {
@@ -88,6 +107,8 @@ export interface TrajectoryRun {
   /** Base sampling seed of this trajectory (turn t uses seed + t); omitted: the engine's randomness. */
   seed?: number;
   signal?: AbortSignal;
+  /** This sample's episode id (a task with `environment`: fork i of the group's episode); it is ended here. */
+  episode?: () => Promise<string>;
 }
 
 /** A finished trajectory plus what the rewards read from it. */
@@ -109,8 +130,14 @@ export interface LoopResult {
  * Checks what a task asks of the engine: the tools it names exist, a `user_simulator` task has a
  * simulator configured. Throws naming the task's field.
  */
-export function checkTask(deps: Pick<LoopDeps, "tools" | "userSimulator">, task: Task): void {
-  toolPlan(deps.tools, task);
+export function checkTask(
+  deps: Pick<LoopDeps, "tools" | "catalog" | "userSimulator" | "episodes">,
+  task: Task,
+): void {
+  taskTools(deps, task);
+  if (task.environment !== undefined && deps.episodes === undefined) {
+    throw new Error("environment needs the gateway's episode API (the engine was built without a gateway)");
+  }
   if (task.user_simulator !== undefined && deps.userSimulator === undefined) {
     throw new Error("user_simulator needs the rollout config's `user_simulator` section (url, model)");
   }
@@ -118,12 +145,12 @@ export function checkTask(deps: Pick<LoopDeps, "tools" | "userSimulator">, task:
 
 /** The prompt's ids: the task's conversation through the chat template, with the generation prompt. */
 export function renderPromptIds(
-  deps: Pick<LoopDeps, "tokenizer" | "tools" | "enableThinking">,
+  deps: Pick<LoopDeps, "tokenizer" | "tools" | "catalog" | "enableThinking">,
   task: Task,
 ): number[] {
   const text = deps.tokenizer.renderChat(task.prompt, {
     addGenerationPrompt: true,
-    tools: toolPlan(deps.tools, task).perUserTurn[0]!,
+    tools: taskTools(deps, task).plan.perUserTurn[0]!,
     ...(deps.enableThinking === undefined ? {} : { enableThinking: deps.enableThinking }),
   });
   return deps.tokenizer.encode(text);
@@ -173,7 +200,8 @@ async function trajectoryLoop(
 ): Promise<LoopResult> {
   const { tokenizer, format, limits } = deps;
   const started = performance.now();
-  const plan = toolPlan(deps.tools, task);
+  const resolved = taskTools(deps, task);
+  const plan = resolved.plan;
   const simulator = task.user_simulator === undefined ? undefined : deps.userSimulator;
   const conversational = task.turns !== undefined || task.user_simulator !== undefined;
   const toolNames = (tools: readonly ChatTool[]) => tools.map((t) => t.function.name);
@@ -217,40 +245,82 @@ async function trajectoryLoop(
   };
   const context_ = [...promptIds];
   const eos = new Set(tokenizer.eosTokenIds);
+  // The status is set here; the builder is finished by the caller, once the episode (if any) is ended.
   const finish = (status: TrajectoryStatus, reason: string): LoopResult => {
-    builder.addTiming("total_ms", performance.now() - started);
-    builder.finish(status, reason);
     result.status = status;
     result.statusReason = reason;
     return result;
   };
 
-  if (promptIds.length >= limits.maxContextTokens) {
-    return finish(
-      "truncated",
-      `prompt is ${promptIds.length} tokens, the context budget is ${limits.maxContextTokens}`,
-    );
+  // The environment: this sample's episode (ended below on every path), its snapshots per user turn.
+  let episodeId: string | undefined;
+  const environment: EnvironmentRecord | undefined =
+    task.environment === undefined ? undefined : { server: task.environment.server, snapshots: [] };
+  if (environment !== undefined) metadata.environment = environment;
+  const maxSnapshotBytes = deps.maxSnapshotBytes ?? DEFAULT_MAX_SNAPSHOT_BYTES;
+  if (run.episode !== undefined) {
+    try {
+      episodeId = await run.episode();
+    } catch (e) {
+      return close(finish("failed", episodeFailureReason(e)));
+    }
+  }
+  let out: LoopResult;
+  try {
+    out = await body();
+  } catch (e) {
+    // a broken invariant after the status was set: the episode is still ended
+    if (episodeId !== undefined) await deps.episodes?.end(episodeId).catch(() => undefined);
+    throw e;
+  }
+  return close(out);
+
+  /** Ends the episode (its final state is the last snapshot), then the trajectory. */
+  async function close(out: LoopResult): Promise<LoopResult> {
+    if (episodeId !== undefined && deps.episodes !== undefined) {
+      const id = episodeId;
+      episodeId = undefined;
+      try {
+        const state = await deps.episodes.end(id);
+        environment?.snapshots.push(boundedSnapshot(userTurns.length - 1, state, maxSnapshotBytes, true));
+      } catch (e) {
+        // the final state is part of the record: without it a finished trajectory cannot be scored
+        if (out.status !== "failed" && out.status !== "aborted") finish("failed", episodeFailureReason(e));
+      }
+    }
+    builder.addTiming("total_ms", performance.now() - started);
+    builder.finish(out.status ?? "failed", out.statusReason ?? "internal error: no status");
+    return out;
   }
 
-  try {
-    for (let turn = 0; ; turn++) {
-      const done = await tracer.startActiveSpan(
-        "rollout.turn",
-        { attributes: { "rlf.turn": turn } },
-        async (span): Promise<LoopResult | null> => {
-          try {
-            return await step(turn);
-          } finally {
-            span.end();
-          }
-        },
+  async function body(): Promise<LoopResult> {
+    if (promptIds.length >= limits.maxContextTokens) {
+      return finish(
+        "truncated",
+        `prompt is ${promptIds.length} tokens, the context budget is ${limits.maxContextTokens}`,
       );
-      if (done !== null) return done;
     }
-  } catch (e) {
-    // A bug or a broken invariant: the trajectory still comes back, failed, with the reason.
-    if (result.status === null) return finish("failed", `internal error: ${(e as Error).message}`);
-    throw e;
+
+    try {
+      for (let turn = 0; ; turn++) {
+        const done = await tracer.startActiveSpan(
+          "rollout.turn",
+          { attributes: { "rlf.turn": turn } },
+          async (span): Promise<LoopResult | null> => {
+            try {
+              return await step(turn);
+            } finally {
+              span.end();
+            }
+          },
+        );
+        if (done !== null) return done;
+      }
+    } catch (e) {
+      // A bug or a broken invariant: the trajectory still comes back, failed, with the reason.
+      if (result.status === null) return finish("failed", `internal error: ${(e as Error).message}`);
+      throw e;
+    }
   }
 
   /** One turn; null to go on, the result when the trajectory ended. */
@@ -333,20 +403,25 @@ async function trajectoryLoop(
     // invoke (only the tools offered in this turn, when the task names its tools)
     const toolStart = performance.now();
     const callable = parsed.calls.filter((c) => !plan.restricted || offered.has(c.name));
+    const toGateway = (c: { name: string; arguments: Record<string, unknown> }) => {
+      const name = resolved.gatewayName(c.name);
+      return {
+        name,
+        arguments: c.arguments,
+        ...(episodeId !== undefined && resolved.inEpisode(name) ? { episodeId } : {}),
+      };
+    };
     let answered: Awaited<ReturnType<ToolCaller["callTools"]>>;
     try {
       answered =
         callable.length === 0
           ? []
           : await inPhaseSpan("tools", () =>
-              deps.toolCaller.callTools(
-                callable.map((c) => ({ name: c.name, arguments: c.arguments })),
-                {
-                  trajectoryId: run.trajectoryId,
-                  deadlineMs: limits.toolDeadlineMs,
-                  ...(run.signal === undefined ? {} : { signal: run.signal }),
-                },
-              ),
+              deps.toolCaller.callTools(callable.map(toGateway), {
+                trajectoryId: run.trajectoryId,
+                deadlineMs: limits.toolDeadlineMs,
+                ...(run.signal === undefined ? {} : { signal: run.signal }),
+              }),
             );
     } catch (e) {
       builder.addTiming("tool_ms", performance.now() - toolStart);
@@ -358,6 +433,9 @@ async function trajectoryLoop(
       throw e;
     }
     builder.addTiming("tool_ms", performance.now() - toolStart);
+    // The episode is gone (its server died, it expired): the trajectory cannot go on in a fresh state.
+    const gone = answered.find((o) => EPISODE_GONE_CODES.has(o.errorCode));
+    if (gone !== undefined) return finish("failed", `environment ${gone.errorCode}: ${gone.text}`);
     const sampledTurn = builder.turns.length - 1;
     const outcomes = parsed.calls.map((c) => {
       const k = callable.indexOf(c);
@@ -467,6 +545,15 @@ async function trajectoryLoop(
       );
     }
     if (turn + 1 >= limits.maxTurns) return finish("truncated", `max_turns (${limits.maxTurns}) reached`);
+    // The user turn that ends here: its state, for per-turn rewards.
+    if (episodeId !== undefined && deps.episodes !== undefined) {
+      try {
+        const state = await deps.episodes.snapshot(episodeId);
+        environment?.snapshots.push(boundedSnapshot(index - 1, state, maxSnapshotBytes));
+      } catch (e) {
+        return finish("failed", episodeFailureReason(e));
+      }
+    }
     userView.push({ from: "policy", content: policyTextForUser(text) });
     if (simulator !== undefined) {
       const userStart = performance.now();
