@@ -10,7 +10,7 @@
 //                    (--live episodes held at once, against the tree after one episode; measured
 //                    first, before the throughput runs have grown the heaps)
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
@@ -19,6 +19,7 @@ import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { GatewayClient } from "@rlfactory/gateway";
+import { descendantsOf } from "@rlfactory/test-support/process-tree";
 import { measure } from "./measure.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -93,24 +94,7 @@ function waitForLine(child: ChildProcess, pick: (rec: Record<string, unknown>) =
 
 /** `pid` and all its descendants. */
 function processTree(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const ppid = Number(readFileSync(`/proc/${name}/stat`, "utf8").split(") ")[1]?.split(" ")[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const tree: number[] = [];
-  const stack = [pid];
-  while (stack.length > 0) {
-    const p = stack.pop()!;
-    tree.push(p);
-    stack.push(...(children.get(p) ?? []));
-  }
-  return tree;
+  return descendantsOf(pid, { includeSelf: true });
 }
 
 /** Resident KiB of `pid` and all its descendants. */

@@ -2,7 +2,7 @@
 // multi_turn_base entry runs its first turn's ground-truth calls as `bfcl__<function>` and ends in the
 // state a PythonEnvironmentHost reaches by itself; a fork into 16 gives independent copies; a killed
 // server answers EPISODE_LOST.
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { bfclPackageDir, type PythonEnvironmentHost, startBfclHost } from "@rlfactory/environments";
 import {
   type InProcessGateway,
@@ -10,6 +10,7 @@ import {
   startTestGateway,
   waitFor,
 } from "@rlfactory/test-support/gateway-harness";
+import { childrenWithEnv } from "@rlfactory/test-support/process-tree";
 import { haveSharedData, sharedDataPath } from "@rlfactory/test-support/shared-data";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -27,19 +28,7 @@ function haveVenv(): boolean {
 
 /** PIDs of this process's children started with `${ROLE}=role`. */
 function childrenWithRole(role: string): number[] {
-  const pids: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const ppid = Number(readFileSync(`/proc/${name}/stat`, "utf8").split(") ")[1]?.split(" ")[1]);
-      if (ppid !== process.pid) continue;
-      if (readFileSync(`/proc/${name}/environ`, "utf8").split("\0").includes(`${ROLE}=${role}`))
-        pids.push(Number(name));
-    } catch {
-      // the process went away meanwhile
-    }
-  }
-  return pids;
+  return childrenWithEnv(`${ROLE}=${role}`);
 }
 
 interface Entry {

@@ -3,7 +3,6 @@
 // suite: each serves the reference key-value environment (tools put / get / append, see
 // test/support/src/kv-environment.ts). A new implementation joins with one line in ENVIRONMENTS.
 import { execFile } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { ServiceError } from "@grpc/grpc-js";
@@ -14,6 +13,7 @@ import {
   startTestGateway,
   waitFor,
 } from "@rlfactory/test-support/gateway-harness";
+import { childrenWithEnv } from "@rlfactory/test-support/process-tree";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 interface EnvironmentEntry {
@@ -50,19 +50,7 @@ const ROLE = "RLF_TEST_ENV_ROLE";
 
 /** PIDs of this process's children started with `${ROLE}=role`. */
 function childrenWithRole(role: string): number[] {
-  const pids: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const ppid = Number(readFileSync(`/proc/${name}/stat`, "utf8").split(") ")[1]?.split(" ")[1]);
-      if (ppid !== process.pid) continue;
-      if (readFileSync(`/proc/${name}/environ`, "utf8").split("\0").includes(`${ROLE}=${role}`))
-        pids.push(Number(name));
-    } catch {
-      // the process went away meanwhile
-    }
-  }
-  return pids;
+  return childrenWithEnv(`${ROLE}=${role}`);
 }
 
 describe.each(ENVIRONMENTS)("episode lifecycle: %s", (_name, entry) => {

@@ -4,30 +4,21 @@
 // (not a connection reset), and a multi grader over rule_graders.max_sub_graders is refused. Proven by
 // order and by answers, never by elapsed time.
 import { request } from "node:http";
-import { type ChildJudge, spawnJudge, writeConfig } from "@rlfactory/test-support/judge-harness";
+import {
+  type ChildJudge,
+  longGradingText,
+  spawnJudge,
+  writeConfig,
+} from "@rlfactory/test-support/judge-harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const WORKERS = 2;
 
-/** ~99,000 characters of words: Levenshtein and LCS over two of these take seconds each. */
-function longText(seed: number): string {
-  const words: string[] = [];
-  let x = seed;
-  let length = 0;
-  while (length < 99_000) {
-    x = (x * 1103515245 + 12345) % 2 ** 31;
-    const word = `w${x % 977}`;
-    words.push(word);
-    length += word.length + 1;
-  }
-  return words.join(" ").slice(0, 99_000);
-}
-
 /** A multi grader of four fuzzy matches over ~99,000 characters: tens of seconds of CPU, unbounded. */
 const heavyRule = (seed: number) => ({
   mode: "rule",
-  response: longText(seed),
-  reference: longText(seed + 1),
+  response: longGradingText(seed),
+  reference: longGradingText(seed + 1),
   grader: {
     type: "multi",
     graders: Object.fromEntries(

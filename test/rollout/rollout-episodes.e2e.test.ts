@@ -4,7 +4,6 @@
 // one ForkEpisode(n) per group, every sample's state its own, a snapshot per user turn plus the final
 // one, state_match / tool_precision on known trajectories, the environment server killed mid-trajectory
 // → `failed` with EPISODE_LOST and not scored, and no episode left live afterwards.
-import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   createRolloutEngine,
@@ -24,6 +23,7 @@ import {
   startTestGateway,
   waitFor,
 } from "@rlfactory/test-support/gateway-harness";
+import { childrenWithEnv } from "@rlfactory/test-support/process-tree";
 import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/test-support/simulated-llm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -34,19 +34,7 @@ let sim: SimulatedLlm;
 
 /** The kv server processes this test's gateway spawned (children of this process with our role). */
 function kvServerPids(): number[] {
-  const pids: number[] = [];
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const ppid = Number(readFileSync(`/proc/${name}/stat`, "utf8").split(") ")[1]?.split(" ")[1]);
-      if (ppid !== process.pid) continue;
-      if (readFileSync(`/proc/${name}/environ`, "utf8").split("\0").includes(`${ROLE}=episodes-e2e`))
-        pids.push(Number(name));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return pids;
+  return childrenWithEnv(`${ROLE}=episodes-e2e`);
 }
 
 /** Episode RPCs as the engine made them. */

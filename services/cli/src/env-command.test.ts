@@ -2,13 +2,14 @@
 // stdio through a gateway): the reserved tools, the handle argument in the listed schemas, the state as
 // the instance's attributes, tool errors the model sees, and "unknown episode" for a closed handle.
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { promisify } from "node:util";
 import type { Client } from "@modelcontextprotocol/client";
 import { RLF, ROOT } from "@rlfactory/test-support/gateway-harness";
 import { connectHttp } from "@rlfactory/test-support/mcp-client";
+import { descendantsOf } from "@rlfactory/test-support/process-tree";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const KV = join(ROOT, "test/support/python/kv_environment.py");
@@ -16,30 +17,15 @@ const run = promisify(execFile);
 
 /** The Python worker processes (an interpreter running env_worker.py, not its bwrap) among `pid`'s descendants. */
 function workerPids(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const ppid = Number(readFileSync(`/proc/${name}/stat`, "utf8").split(") ")[1]?.split(" ")[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const found: number[] = [];
-  const stack = [...(children.get(pid) ?? [])];
-  while (stack.length > 0) {
-    const p = stack.pop()!;
+  return descendantsOf(pid).filter((p) => {
     try {
       const cmd = readFileSync(`/proc/${p}/cmdline`, "utf8");
       const argv0 = cmd.split("\0")[0] ?? "";
-      if (cmd.includes("env_worker.py") && /(^|\/)python[\d.]*$/.test(argv0)) found.push(p);
+      return cmd.includes("env_worker.py") && /(^|\/)python[\d.]*$/.test(argv0);
     } catch {
-      // gone meanwhile
+      return false; // gone meanwhile
     }
-    stack.push(...(children.get(p) ?? []));
-  }
-  return found;
+  });
 }
 
 async function rlfFails(...args: string[]): Promise<{ code: number; stderr: string }> {

@@ -14,7 +14,12 @@
 import { readFileSync } from "node:fs";
 import { sanitizeJudgedText } from "@rlfactory/judge";
 import { startAdversarialJudge } from "@rlfactory/test-support/adversarial-judge-fixture";
-import { type ChildJudge, spawnJudge, writeConfig } from "@rlfactory/test-support/judge-harness";
+import {
+  type ChildJudge,
+  longGradingText,
+  spawnJudge,
+  writeConfig,
+} from "@rlfactory/test-support/judge-harness";
 import { startSimulatedJudge } from "@rlfactory/test-support/simulated-judge";
 import { type ChaosCheck, type ChaosScenario, check, emptyTallies } from "../scenario.ts";
 
@@ -40,19 +45,6 @@ function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return Math.round((sorted[i] ?? 0) * 10) / 10;
-}
-
-function longText(seed: number): string {
-  const words: string[] = [];
-  let x = seed;
-  let length = 0;
-  while (length < 99_000) {
-    x = (x * 1103515245 + 12345) % 2 ** 31;
-    const word = `w${x % 977}`;
-    words.push(word);
-    length += word.length + 1;
-  }
-  return words.join(" ").slice(0, 99_000);
 }
 
 const scenario: ChaosScenario = {
@@ -253,8 +245,8 @@ const scenario: ChaosScenario = {
       const running = requests.map((h, i) =>
         post(judge, {
           mode: "rule",
-          response: longText(i),
-          reference: longText(i + 100),
+          response: longGradingText(i),
+          reference: longGradingText(i + 100),
           grader: h.grader,
         }).then((a) => {
           settled[i] = true;

@@ -103,3 +103,20 @@ export async function spawnJudge(args: string[], env: NodeJS.ProcessEnv = cleanE
     },
   };
 }
+
+/**
+ * About 99,000 characters of pseudo-random words from `seed`: rule graders (Levenshtein, LCS) over two
+ * of these take seconds each, which is what the judge's grader deadline and pool are tested against.
+ */
+export function longGradingText(seed: number): string {
+  const words: string[] = [];
+  let x = seed;
+  let length = 0;
+  while (length < 99_000) {
+    x = (x * 1103515245 + 12345) % 2 ** 31;
+    const word = `w${x % 977}`;
+    words.push(word);
+    length += word.length + 1;
+  }
+  return words.join(" ").slice(0, 99_000);
+}
