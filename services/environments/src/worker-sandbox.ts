@@ -4,12 +4,10 @@
 // uid/gid 65534 inside; the shared seccomp filter; rlimits (address space, processes, open files,
 // file size, no core dumps) set just before Python starts.
 import { dirname } from "node:path";
-import { seccompFilter } from "@rlfactory/sandbox";
+import { bwrapIsolationArgs, SANDBOX_UID, sandboxIdentityFiles, seccompFilter } from "@rlfactory/sandbox";
 
-const SANDBOX_UID = 65534;
 const MIB = 1024 * 1024;
-const PASSWD = `root:x:0:0:root:/:/usr/sbin/nologin\nnobody:x:${SANDBOX_UID}:${SANDBOX_UID}:nobody:/tmp:/usr/sbin/nologin\n`;
-const GROUP = `root:x:0:\nnogroup:x:${SANDBOX_UID}:\n`;
+const IDENTITY = sandboxIdentityFiles("/tmp");
 
 /** The limits every worker of a host is held to (the operator's, not the episode's). */
 export interface WorkerLimits {
@@ -47,23 +45,11 @@ export function workerCommand(input: WorkerCommandInput): WorkerCommand {
   const { limits } = input;
   const binds = [...new Set([dirname(input.workerScript), ...input.readOnly])].sort();
   const argv = [
-    "--unshare-all",
-    "--unshare-user",
-    "--disable-userns",
-    "--die-with-parent",
-    "--new-session",
-    "--hostname",
-    "environment",
-    "--ro-bind",
-    "/usr",
-    "/usr",
-    ...["--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64"],
-    ...["--symlink", "usr/bin", "/bin", "--symlink", "usr/sbin", "/sbin"],
-    ...["--proc", "/proc", "--dev", "/dev"],
+    ...bwrapIsolationArgs("environment"),
     ...["--size", String(limits.tmpMb * MIB), "--tmpfs", "/tmp"],
     ...binds.flatMap((dir) => ["--ro-bind", dir, dir]),
-    ...["--ro-bind-data", fromFd(Buffer.from(PASSWD)), "/etc/passwd"],
-    ...["--ro-bind-data", fromFd(Buffer.from(GROUP)), "/etc/group"],
+    ...["--ro-bind-data", fromFd(Buffer.from(IDENTITY.passwd)), "/etc/passwd"],
+    ...["--ro-bind-data", fromFd(Buffer.from(IDENTITY.group)), "/etc/group"],
     ...["--remount-ro", "/"],
     ...["--chdir", "/tmp", "--uid", String(SANDBOX_UID), "--gid", String(SANDBOX_UID)],
     // No memory cgroup here: memory that no rlimit counts (memfd_create, shmget) is denied too.

@@ -1,4 +1,6 @@
 // Sandbox building blocks shared by the services that run untrusted code under bubblewrap.
+
+export { bwrapIsolationArgs, SANDBOX_UID, sandboxIdentityFiles } from "./bwrap-isolation.ts";
 export {
   AUDIT_ARCH_X86_64,
   type BpfInstruction,

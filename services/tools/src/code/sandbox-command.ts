@@ -3,7 +3,7 @@
 // /dev/shm, nothing else from the host; uid/gid 65534 inside; a seccomp filter; rlimits set just
 // before the program.
 
-import { seccompFilter } from "@rlfactory/sandbox";
+import { bwrapIsolationArgs, SANDBOX_UID, sandboxIdentityFiles, seccompFilter } from "@rlfactory/sandbox";
 import type { Language, RunRequest } from "./run-request.ts";
 import { PROGRAM_FILE } from "./run-request.ts";
 import type { SandboxSettings } from "./sandbox-limits.ts";
@@ -11,13 +11,11 @@ import type { SandboxSettings } from "./sandbox-limits.ts";
 export const SANDBOX_DIR = "/sandbox";
 /** Where the Node binary appears inside the sandbox. */
 const SANDBOX_NODE = "/opt/node/bin/node";
-const SANDBOX_UID = 65534;
 /** Headroom of address space for V8's up-front reservations (Node 22 starts at ~750 MiB virtual). */
 const NODE_ADDRESS_SPACE_EXTRA_MB = 1024;
 const MIB = 1024 * 1024;
 
-const PASSWD = `root:x:0:0:root:/:/usr/sbin/nologin\nnobody:x:${SANDBOX_UID}:${SANDBOX_UID}:nobody:${SANDBOX_DIR}:/usr/sbin/nologin\n`;
-const GROUP = `root:x:0:\nnogroup:x:${SANDBOX_UID}:\n`;
+const IDENTITY = sandboxIdentityFiles(SANDBOX_DIR);
 
 export interface SandboxCommand {
   argv: string[];
@@ -69,25 +67,13 @@ export function sandboxCommand(
   const plan = memoryPlan(settings, req, accounting);
   const seccomp = seccompFilter({ denyUnaccountedMemory: accounting === "rlimit" });
   const argv = [
-    "--unshare-all", // user, PID, network (own loopback only), IPC, UTS, cgroup namespaces
-    "--unshare-user",
-    "--disable-userns", // no nested user namespaces (less kernel surface, no regaining capabilities)
-    "--die-with-parent",
-    "--new-session",
-    "--hostname",
-    "sandbox",
-    "--ro-bind",
-    "/usr",
-    "/usr",
-    ...["--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64"],
-    ...["--symlink", "usr/bin", "/bin", "--symlink", "usr/sbin", "/sbin"],
-    ...["--proc", "/proc", "--dev", "/dev"],
+    ...bwrapIsolationArgs("sandbox"),
     ...["--size", String(plan.shmMb * MIB), "--tmpfs", "/dev/shm"],
     ...["--size", String(plan.tmpMb * MIB), "--tmpfs", "/tmp"],
     ...["--size", String(plan.sandboxMb * MIB), "--tmpfs", SANDBOX_DIR],
     ...(req.language === "javascript" ? ["--ro-bind", settings.nodePath, SANDBOX_NODE] : []),
-    ...["--ro-bind-data", fromFd(Buffer.from(PASSWD)), "/etc/passwd"],
-    ...["--ro-bind-data", fromFd(Buffer.from(GROUP)), "/etc/group"],
+    ...["--ro-bind-data", fromFd(Buffer.from(IDENTITY.passwd)), "/etc/passwd"],
+    ...["--ro-bind-data", fromFd(Buffer.from(IDENTITY.group)), "/etc/group"],
   ];
   for (const [name, content] of Object.entries(req.files)) {
     argv.push("--perms", "0644", "--file", fromFd(content), `${SANDBOX_DIR}/${name}`);
