@@ -8,6 +8,7 @@ import { bfclStateComponent, taskCompletionComponent } from "./bfcl-state.ts";
 import { exactMatchComponent } from "./exact-match.ts";
 import { f1Component } from "./f1.ts";
 import { formatComponent } from "./format.ts";
+import { ftrlSolveComponent } from "./ftrl-solve.ts";
 import { judgeComponent } from "./judge.ts";
 import { stateMatchComponent } from "./state-match.ts";
 import { toolPenaltyComponent } from "./tool-penalty.ts";
@@ -26,6 +27,7 @@ const COMPONENTS = {
   state_match: stateMatchComponent,
   bfcl_state: bfclStateComponent,
   task_completion: taskCompletionComponent,
+  ftrl_solve: ftrlSolveComponent,
 } as const;
 
 /** A registered component's `type`. */
