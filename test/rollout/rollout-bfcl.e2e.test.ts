@@ -188,6 +188,12 @@ describe.skipIf(!READY)(
       }
     }
 
+    /** Episodes live on the gateway's bfcl server (every one ended: 0). */
+    async function liveEpisodes(): Promise<number> {
+      const text = await (await fetch(`${gateway.gateway.adminUrl}/metrics`)).text();
+      return Number(/^rlf_gateway_episodes_live\{server="bfcl"\} (\S+)$/m.exec(text)?.[1] ?? 0);
+    }
+
     /** Why `t` is not the replay's perfect score ("" when it is). */
     function whyNotPerfect(task: Task, t: Trajectory | undefined): string {
       if (t === undefined) return "no trajectory";
@@ -261,6 +267,7 @@ describe.skipIf(!READY)(
       const perfect = tasks.length - failures.length;
       console.log(`BFCL multi_turn_base replay: ${perfect} of ${tasks.length} tasks at bfcl_state = 1`);
       expect(failures).toEqual([]);
+      expect(await liveEpisodes()).toBe(0);
       expect(trajectories.size).toBe(200);
     }, 1_200_000);
 
@@ -340,6 +347,7 @@ describe.skipIf(!READY)(
         `BFCL perturbed replay: ${perturbed.length - failures.length} of ${perturbed.length} perturbed tasks at bfcl_state 0`,
       );
       expect(failures).toEqual([]);
+      expect(await liveEpisodes()).toBe(0);
     }, 1_200_000);
   },
 );
