@@ -215,10 +215,19 @@ function bfclTask(
   if (answer.calls.length !== turnCount) {
     failAnswer("ground_truth", `${answer.calls.length} turns, but the entry (${where}) has ${turnCount}`);
   }
+  // A call whose arguments contradict its function's schema is refused by the gateway before it reaches
+  // the environment (the model's identical call too): it changes no state, so it is left out of the
+  // replayed ground truth and kept in extra_info.refused_ground_truth. (bfcl-eval runs it unchecked;
+  // multi_turn_base_173's close_ticket(ticket_id='ticket_001') then answers "not found", no state change.)
+  const refused: { user_turn: number; call: string; reason: string }[] = [];
   const groundTruth = answer.calls.map((calls, turn) =>
-    calls.map((text, k) =>
-      groundTruthCall(text, functions, (m) => failAnswer(`ground_truth[${turn}][${k}]`, m)),
-    ),
+    calls.flatMap((text, k) => {
+      const call = groundTruthCall(text, functions, (m) => failAnswer(`ground_truth[${turn}][${k}]`, m));
+      const problem = schemaProblem(call, functions.get(call.name)!);
+      if (problem === undefined) return [call];
+      refused.push({ user_turn: turn, call: text, reason: problem });
+      return [];
+    }),
   );
 
   const firstTurn = entry.question[0]!;
@@ -262,6 +271,7 @@ function bfclTask(
       category,
       ...(entry.path === undefined ? {} : { path: entry.path }),
       ...(entry.excluded_function === undefined ? {} : { excluded_function: entry.excluded_function }),
+      ...(refused.length === 0 ? {} : { refused_ground_truth: refused }),
     },
     environment: {
       server,
@@ -305,4 +315,34 @@ function groundTruthCall(
     Object.defineProperty(args, k, { value: v, enumerable: true, writable: true, configurable: true });
   }
   return { name: call.name, arguments: args };
+}
+
+/** JSON types of BFCL's func-doc parameter types (the environment server publishes the same schema). */
+const BFCL_JSON_TYPES: Readonly<Record<string, (v: unknown) => boolean>> = {
+  string: (v) => typeof v === "string",
+  integer: (v) => Number.isInteger(v),
+  int: (v) => Number.isInteger(v),
+  float: (v) => typeof v === "number",
+  number: (v) => typeof v === "number",
+  boolean: (v) => typeof v === "boolean",
+  bool: (v) => typeof v === "boolean",
+  array: Array.isArray,
+  tuple: Array.isArray,
+  dict: (v) => v !== null && typeof v === "object" && !Array.isArray(v),
+  object: (v) => v !== null && typeof v === "object" && !Array.isArray(v),
+};
+
+/** Why `call`'s arguments break its func doc's schema (a missing required or a mistyped argument), if they do. */
+function schemaProblem(call: BfclCall, doc: BfclFuncDoc): string | undefined {
+  const required = Array.isArray(doc.parameters.required) ? (doc.parameters.required as unknown[]) : [];
+  for (const name of required)
+    if (typeof name === "string" && !Object.hasOwn(call.arguments, name))
+      return `required argument "${name}" is missing`;
+  for (const [name, value] of Object.entries(call.arguments)) {
+    const type = (doc.parameters.properties[name] as { type?: unknown } | undefined)?.type;
+    const check = typeof type === "string" ? BFCL_JSON_TYPES[type] : undefined;
+    if (check !== undefined && !check(value))
+      return `argument "${name}" is ${JSON.stringify(value)}, not of its schema's type ${type}`;
+  }
+  return undefined;
 }
