@@ -269,14 +269,14 @@ class Worker:
                 descriptors.append(descriptor)
         return {"tools": descriptors, "python": sys.version.split()[0]}
 
-    def build(self, name, config):
+    def build(self, name, config, long_context=False):
         cls = self.classes[name]
         if self.construct == "load_scenario":
             instance = cls()
             load = getattr(instance, "_load_scenario", None)
             if load is not None:
                 if "long_context" in inspect.signature(load).parameters:
-                    load(copy.deepcopy(config or {}), long_context=False)
+                    load(copy.deepcopy(config or {}), long_context=long_context)
                 else:
                     load(copy.deepcopy(config or {}))
             return instance
@@ -290,6 +290,9 @@ class Worker:
         config = req.get("config") or {}
         if not isinstance(config, dict):
             raise Failure("BAD_CONFIG", "an episode's config must be a JSON object")
+        long_context = config.get("long_context", False) if "involved_classes" in config else False
+        if not isinstance(long_context, bool):
+            raise Failure("BAD_CONFIG", "long_context must be true or false")
         if "involved_classes" in config:
             involved = config["involved_classes"]
             initial = config.get("initial_config") or {}
@@ -306,7 +309,7 @@ class Worker:
         else:
             raise Failure("BAD_CONFIG", f"this environment has several classes {sorted(self.classes)}: the config names involved_classes")
         try:
-            instances = {name: self.build(name, cfg) for name, cfg in configs.items()}
+            instances = {name: self.build(name, cfg, long_context) for name, cfg in configs.items()}
         except Failure:
             raise
         except Exception as err:

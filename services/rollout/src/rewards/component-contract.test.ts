@@ -32,6 +32,7 @@ const CASES: { readonly [T in RewardComponentType]: Extract<ComponentEntry, { ty
   state_match: { type: "state_match", checks: [{ path: "$.a", equals: "1" }] },
   bfcl_state: { type: "bfcl_state" },
   task_completion: { type: "task_completion" },
+  bfcl_response: { type: "bfcl_response" },
 };
 
 /** Finished rollouts of every shape a component meets. */
