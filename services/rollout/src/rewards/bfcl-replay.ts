@@ -136,8 +136,10 @@ async function replay(
           ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
           ...(name.startsWith(prefix) ? { episodeId: id } : {}),
         });
-        if (out.errorCode === "OK") {
-          // a tool's own error is part of the ground truth's effect (and its result)
+        if (out.errorCode === "OK" || out.errorCode === "INVALID_ARGUMENTS") {
+          // a tool's own error is part of the ground truth's effect (and its result); so is the
+          // gateway refusing arguments off the tool's schema (BFCL's own ground truth has such calls,
+          // which Python runs regardless): no effect, and the same refusal the model's same call gets
           results.push(out.text);
           continue;
         }

@@ -32,6 +32,20 @@ function environment(log: string[] = []): RewardContext {
         if (name === "env__push") items.push(String(args.item));
         if (name === "env__boom")
           return { isError: true, errorCode: "OK", text: "boom failed", structured: null };
+        if (name === "env__strict" && typeof args.n !== "number")
+          return {
+            isError: false,
+            errorCode: "INVALID_ARGUMENTS",
+            text: "env__strict: n must be a number",
+            structured: null,
+          };
+        if (name === "env__nowhere")
+          return {
+            isError: false,
+            errorCode: "UNKNOWN_TOOL",
+            text: "no tool env__nowhere",
+            structured: null,
+          };
         return {
           isError: false,
           errorCode: "OK",
@@ -56,7 +70,7 @@ function task(truth: { name: string; arguments: Record<string, unknown> }[][]): 
     extra_info: {},
     turns: truth.slice(1).map((ground_truth) => ({ content: "more", ground_truth })),
     environment: { server: "env", config: {} },
-    tool_aliases: { push: "env__push", size: "env__size", boom: "env__boom" },
+    tool_aliases: { push: "env__push", size: "env__size", boom: "env__boom", strict: "env__strict" },
   };
 }
 
@@ -230,6 +244,33 @@ describe("bfcl_response", () => {
     );
     expect(result.reward).toBeNull();
     expect(result.error).toMatchObject({ component: "bfcl_response", code: "TIMEOUT" });
+  });
+
+  it("a ground-truth call the gateway refuses for its arguments: the refusal is its result (the model's same call matches); an unknown tool is a reward_error", async () => {
+    const refused = task([[push("a"), { name: "strict", arguments: { n: "1" } }]]);
+    const same = trajectory(
+      [
+        [
+          { name: "push", result: sized(1) },
+          { name: "strict", result: "env__strict: n must be a number", error_code: "INVALID_ARGUMENTS" },
+        ],
+      ],
+      [["a"]],
+    );
+    expect((await score(refused, same)).components).toEqual({ bfcl_state: 1, bfcl_response: 1 });
+    const other = trajectory(
+      [
+        [
+          { name: "push", result: sized(1) },
+          { name: "strict", result: sized(1) },
+        ],
+      ],
+      [["a"]],
+    );
+    expect((await score(refused, other)).components).toEqual({ bfcl_state: 1, bfcl_response: 0 });
+    const unknown = task([[push("a"), { name: "env__nowhere", arguments: {} }]]);
+    const result = await score(unknown, same);
+    expect([result.reward, result.error]).toMatchObject([null, { code: "UNKNOWN_TOOL" }]);
   });
 
   it("multiset inclusion, as BFCL's _is_subsequence_unordered", () => {

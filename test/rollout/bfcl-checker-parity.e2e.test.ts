@@ -1,0 +1,363 @@
+// Our BFCL multi-turn verdicts against bfcl-eval's own multi_turn_checker, on the same executed call
+// lists. Cases from BFCL_v4_multi_turn_base: the ground truth replayed as is (120 entries), one wrong
+// argument in one call (80 other entries), and a few other kinds (a call dropped, a call duplicated, a
+// later turn's calls made one turn early, two calls of a turn swapped), each chosen deterministically.
+// Ours: every case's calls run as the model's through a real gateway and `rlf env bfcl --stdio` (an
+// episode, a snapshot after each user turn, the results recorded as a trajectory's tool calls), then
+// scored by `bfcl_state` and `bfcl_response` (one ground-truth replay in a fresh episode); valid ⇔ both
+// are 1. Theirs: test/support/python/bfcl_checker_verdicts.py runs bfcl-eval's multi_turn_checker on
+// the same calls as Python source (the ground truth's own strings; the wrong argument edited with ast).
+// The verdicts must agree case by case.
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { BFCL_VENV, bfclPackageDir } from "@rlfactory/environments";
+import {
+  type BfclTask,
+  convertBfclTasks,
+  createRewardFn,
+  gatewayEpisodes,
+  gatewayTools,
+  parsePythonCall,
+  type RewardContext,
+  type Trajectory,
+  taskSchema,
+} from "@rlfactory/rollout";
+import { type InProcessGateway, RLF, ROOT, startTestGateway } from "@rlfactory/test-support/gateway-harness";
+import { trajectoryWith } from "@rlfactory/test-support/reward-fixtures";
+import { haveSharedData, sharedDataPath } from "@rlfactory/test-support/shared-data";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const QUESTIONS = "bfcl/BFCL_v4_multi_turn_base.json";
+const ANSWERS = "bfcl/possible_answer/BFCL_v4_multi_turn_base.json";
+const FUNC_DOCS = "bfcl/multi_turn_func_doc";
+const VERDICTS_SCRIPT = join(ROOT, "test/support/python/bfcl_checker_verdicts.py");
+/** Cases scored at once (each holds one episode at a time); the server runs 2 workers. */
+const CONCURRENCY = 4;
+
+function haveVenv(): boolean {
+  if (bfclPackageDir() !== undefined) return true;
+  const message = "BFCL checker parity: bfcl-eval is not installed (run npm run setup:environments)";
+  if (process.env.CI) throw new Error(message);
+  console.warn(`skipping: ${message}`);
+  return false;
+}
+
+const READY = haveVenv() && haveSharedData("BFCL checker parity", QUESTIONS, ANSWERS, FUNC_DOCS);
+
+type Json = Record<string, unknown>;
+interface Call {
+  name: string;
+  arguments: Json;
+}
+/** The Python source of a call: the ground truth's own string, or it with one argument replaced. */
+type PythonSource = string | { text: string; keyword?: string; position?: number; value: unknown };
+interface ModelCall {
+  call: Call;
+  python: PythonSource;
+}
+type Kind = "original" | "wrong_argument" | "dropped" | "duplicated" | "moved_early" | "swapped";
+interface Case {
+  name: string;
+  kind: Kind;
+  task: BfclTask;
+  entry: Json;
+  truth: string[][];
+  model: ModelCall[][];
+}
+
+const readJsonLines = (relative: string) =>
+  readFileSync(sharedDataPath(relative), "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l) as Json);
+
+/** The ground truth, call by call, as the model's calls. */
+function replayed(task: BfclTask, truth: string[][]): ModelCall[][] {
+  const calls = [task.ground_truth, ...task.turns.map((u) => u.ground_truth)];
+  return calls.map((turn, k) => turn.map((call, j) => ({ call, python: truth[k]![j]! })));
+}
+
+const positions = (model: ModelCall[][]) => model.flatMap((turn, k) => turn.map((_, j) => [k, j] as const));
+
+/** One argument of one call changed: a string gets `_x`, a number +1 (+1.5 if not whole), a boolean flips. */
+function wrongArgument(model: ModelCall[][], seed: number): ModelCall[][] | undefined {
+  const candidates = positions(model).filter(([k, j]) =>
+    Object.values(model[k]![j]!.call.arguments).some((v) =>
+      ["string", "number", "boolean"].includes(typeof v),
+    ),
+  );
+  if (candidates.length === 0) return undefined;
+  const [k, j] = candidates[(seed * 7) % candidates.length]!;
+  const { call, python } = model[k]![j]!;
+  const key = Object.keys(call.arguments)
+    .sort()
+    .find((a) => ["string", "number", "boolean"].includes(typeof call.arguments[a]))!;
+  const old = call.arguments[key];
+  const value =
+    typeof old === "string"
+      ? `${old}_x`
+      : typeof old === "boolean"
+        ? !old
+        : Number.isInteger(old)
+          ? (old as number) + 1
+          : (old as number) + 1.5;
+  const text = python as string;
+  // positional arguments come first in `arguments`, in order (the converter's reading)
+  const parsed = parsePythonCall(text);
+  const where = Object.hasOwn(parsed.kwargs, key)
+    ? { keyword: key }
+    : { position: Object.keys(call.arguments).indexOf(key) };
+  const out = model.map((turn) => [...turn]);
+  out[k]![j] = {
+    call: { name: call.name, arguments: { ...call.arguments, [key]: value } },
+    python: { text, ...where, value },
+  };
+  return out;
+}
+
+function dropped(model: ModelCall[][], seed: number): ModelCall[][] {
+  const all = positions(model);
+  const [k, j] = all[(seed * 3) % all.length]!;
+  return model.map((turn, i) => (i === k ? turn.filter((_, x) => x !== j) : [...turn]));
+}
+
+function duplicated(model: ModelCall[][], seed: number): ModelCall[][] {
+  const all = positions(model);
+  const [k, j] = all[(seed * 5) % all.length]!;
+  return model.map((turn, i) => (i === k ? [...turn.slice(0, j + 1), ...turn.slice(j)] : [...turn]));
+}
+
+/** A later turn's calls made at the end of the turn before; that turn then makes none. */
+function movedEarly(model: ModelCall[][], seed: number): ModelCall[][] | undefined {
+  const later = model.map((_, k) => k).filter((k) => k > 0 && model[k]!.length > 0);
+  if (later.length === 0) return undefined;
+  const k = later[seed % later.length]!;
+  return model.map((turn, i) => (i === k - 1 ? [...turn, ...model[k]!] : i === k ? [] : [...turn]));
+}
+
+function swapped(model: ModelCall[][], seed: number): ModelCall[][] | undefined {
+  const turns = model.map((_, k) => k).filter((k) => model[k]!.length >= 2);
+  if (turns.length === 0) return undefined;
+  const k = turns[seed % turns.length]!;
+  return model.map((turn, i) => (i === k ? [turn[1]!, turn[0]!, ...turn.slice(2)] : [...turn]));
+}
+
+function buildCases(tasks: BfclTask[], entries: Map<string, Json>, truths: Map<string, string[][]>): Case[] {
+  const cases: Case[] = [];
+  const add = (kind: Kind, i: number, model: ModelCall[][] | undefined) => {
+    if (model === undefined) return;
+    const task = tasks[i]!;
+    cases.push({
+      name: `${task.id}/${kind}`,
+      kind,
+      task,
+      entry: entries.get(task.id)!,
+      truth: truths.get(task.id)!,
+      model,
+    });
+  };
+  const base = (i: number) => replayed(tasks[i]!, truths.get(tasks[i]!.id)!);
+  for (let i = 0; i < tasks.length; i++) add("original", i, base(i));
+  for (let i = 0; i < tasks.length; i += 2) add("wrong_argument", i, wrongArgument(base(i), i));
+  for (let i = 0; i < 12; i++) add("dropped", i, dropped(base(i), i));
+  for (let i = 12; i < 24; i++) add("duplicated", i, duplicated(base(i), i));
+  for (let i = 24; i < 32; i++) add("moved_early", i, movedEarly(base(i), i));
+  for (let i = 32; i < 40; i++) add("swapped", i, swapped(base(i), i));
+  return cases;
+}
+
+/** bfcl-eval's verdict per case name, from its own multi_turn_checker. */
+function theirVerdicts(cases: Case[]): Promise<Map<string, { valid: boolean; error_type: string | null }>> {
+  const input = cases
+    .map((c) =>
+      JSON.stringify({
+        case: c.name,
+        entry: {
+          id: c.entry.id,
+          involved_classes: c.entry.involved_classes,
+          initial_config: c.entry.initial_config,
+        },
+        ground_truth: c.truth,
+        // one call per step, as a model that calls one function at a time
+        model: c.model.map((turn) => turn.map((m) => [m.python])),
+      }),
+    )
+    .join("\n");
+  return new Promise((resolve, reject) => {
+    const child = spawn(join(BFCL_VENV, "bin/python"), [VERDICTS_SCRIPT], {
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => {
+      out += d;
+    });
+    child.stderr.setEncoding("utf8").on("data", (d: string) => {
+      err = (err + d).slice(-4000);
+    });
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (code !== 0) return reject(new Error(`bfcl_checker_verdicts.py exited ${code}: ${err}`));
+      const lines = out
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as { case: string; valid: boolean; error_type: string | null });
+      resolve(new Map(lines.map((l) => [l.case, { valid: l.valid, error_type: l.error_type }])));
+    });
+    child.stdin.end(`${input}\n`);
+  });
+}
+
+interface OurVerdict {
+  valid: boolean;
+  components: Record<string, number>;
+  error: unknown;
+  details: Record<string, string>;
+}
+
+/** The case's calls as the model's, through the gateway, recorded as a trajectory; then scored. */
+async function ourVerdict(gw: InProcessGateway, c: Case): Promise<OurVerdict> {
+  const episodes = gatewayEpisodes(gw.client);
+  const tools = gatewayTools(gw.client);
+  const spec: Parameters<typeof trajectoryWith>[0] = [];
+  const userTurns: { index: number; turn: number | null }[] = [];
+  const snapshots: Json[] = [];
+  const id = await episodes.start("bfcl", c.task.environment.config);
+  try {
+    for (const [k, turn] of c.model.entries()) {
+      userTurns.push({ index: k, turn: k === 0 ? null : spec.length });
+      if (k > 0) spec.push({ kind: "observation" });
+      for (const { call } of turn) {
+        const [o] = await tools.callTools(
+          [{ name: `bfcl__${call.name}`, arguments: call.arguments, episodeId: id }],
+          { trajectoryId: c.name, deadlineMs: 30_000 },
+        );
+        const code = o!.errorCode !== "OK" ? o!.errorCode : o!.isError ? "TOOL_ERROR" : null;
+        spec.push({
+          kind: "sampled",
+          calls: [{ name: call.name, result: o!.text, error_code: code, is_error: code !== null }],
+        });
+        spec.push({ kind: "observation" });
+      }
+      spec.push({ kind: "sampled" });
+      const final = k === c.model.length - 1;
+      snapshots.push({ user_turn: k, ...(final ? { final: true } : {}), state: await episodes.snapshot(id) });
+    }
+  } finally {
+    await episodes.end(id);
+  }
+  const trajectory: Trajectory = {
+    ...trajectoryWith(spec),
+    metadata: { user_turns: userTurns, environment: { server: "bfcl", snapshots } },
+  };
+  const ctx: RewardContext = { tools, episodes };
+  const result = await createRewardFn([{ type: "bfcl_state" }, { type: "bfcl_response" }]).score(
+    { task: taskSchema.parse(c.task), trajectory, sampledTexts: [], answer: null, malformedTurns: 0 },
+    ctx,
+  );
+  return {
+    valid: result.components.bfcl_state === 1 && result.components.bfcl_response === 1,
+    components: result.components,
+    error: result.error,
+    details: result.details,
+  };
+}
+
+async function ourVerdicts(gw: InProcessGateway, cases: Case[]): Promise<Map<string, OurVerdict>> {
+  const out = new Map<string, OurVerdict>();
+  let next = 0;
+  const worker = async () => {
+    while (next < cases.length) {
+      const c = cases[next++]!;
+      out.set(c.name, await ourVerdict(gw, c));
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  return out;
+}
+
+describe.skipIf(!READY)("bfcl_state + bfcl_response against bfcl-eval's multi_turn_checker", () => {
+  let gw: InProcessGateway;
+  let cases: Case[];
+  beforeAll(async () => {
+    const [tasks] = await Promise.all([
+      convertBfclTasks({
+        questions: sharedDataPath(QUESTIONS),
+        answers: sharedDataPath(ANSWERS),
+        funcDocs: sharedDataPath(FUNC_DOCS),
+      }),
+      (async () => {
+        gw = await startTestGateway({
+          servers: {
+            bfcl: { command: process.execPath, args: [RLF, "env", "bfcl", "--workers", "2", "--stdio"] },
+          },
+        });
+      })(),
+    ]);
+    const entries = new Map(readJsonLines(QUESTIONS).map((e) => [e.id as string, e]));
+    const truths = new Map(readJsonLines(ANSWERS).map((a) => [a.id as string, a.ground_truth as string[][]]));
+    cases = buildCases(tasks, entries, truths);
+  }, 90_000);
+  afterAll(async () => {
+    await gw?.stop();
+  });
+
+  it("agrees case by case on ≥ 100 entries, original and perturbed", async () => {
+    const [theirs, ours] = await Promise.all([theirVerdicts(cases), ourVerdicts(gw, cases)]);
+    const kinds = [...new Set(cases.map((c) => c.kind))];
+    const table = kinds.map((kind) => {
+      const of = cases.filter((c) => c.kind === kind);
+      return {
+        kind,
+        cases: of.length,
+        bfcl_valid: of.filter((c) => theirs.get(c.name)?.valid).length,
+        ours_valid: of.filter((c) => ours.get(c.name)?.valid).length,
+      };
+    });
+    // why bfcl-eval failed a case (its first failing turn's check), and which of ours failed it
+    const reasons = new Map<string, number>();
+    for (const c of cases) {
+      const t = theirs.get(c.name);
+      const o = ours.get(c.name);
+      if (t === undefined || t.valid || o === undefined) continue;
+      const mine = ["bfcl_state", "bfcl_response"].filter((n) => o.components[n] !== 1).join("+");
+      const key = `${t.error_type} → ours ${mine}`;
+      reasons.set(key, (reasons.get(key) ?? 0) + 1);
+    }
+    console.log(
+      `BFCL checker parity (${cases.length} cases):\n${table.map((r) => JSON.stringify(r)).join("\n")}\n` +
+        [...reasons].map(([k, n]) => `${n} × ${k}`).join("\n"),
+    );
+
+    expect(new Set(cases.map((c) => c.task.id)).size).toBeGreaterThanOrEqual(100);
+    expect(cases.filter((c) => c.kind === "wrong_argument").length).toBeGreaterThanOrEqual(50);
+    expect(theirs.size).toBe(cases.length);
+    // never a reward_error: every replay and call went through
+    expect(
+      cases.filter((c) => ours.get(c.name)?.error !== null).map((c) => [c.name, ours.get(c.name)?.error]),
+    ).toEqual([]);
+    const disagreements = cases
+      .filter((c) => theirs.get(c.name)?.valid !== ours.get(c.name)?.valid)
+      .map((c) => ({ case: c.name, bfcl: theirs.get(c.name), ours: ours.get(c.name) }));
+    expect(disagreements).toEqual([]);
+    // component by component: bfcl-eval's first failing check fails the same component of ours
+    const failing = (c: Case, type: string) =>
+      theirs.get(c.name)?.error_type === type ? [c.name, ours.get(c.name)?.components] : [];
+    for (const [type, component] of [
+      ["multi_turn:instance_state_mismatch", "bfcl_state"],
+      ["multi_turn:execution_response_mismatch", "bfcl_response"],
+      ["multi_turn:empty_turn_model_response", "bfcl_response"],
+    ] as const) {
+      const named = cases.map((c) => failing(c, type)).filter((x) => x.length > 0);
+      expect(
+        named.filter(([, components]) => (components as Record<string, number>)[component] !== 0),
+        type,
+      ).toEqual([]);
+    }
+    // the original ground truth is valid on both sides; most perturbations are caught by both
+    const row = (kind: Kind) => table.find((r) => r.kind === kind)!;
+    expect(row("original").ours_valid).toBe(row("original").cases);
+    expect(row("wrong_argument").bfcl_valid).toBeLessThan(row("wrong_argument").cases / 2);
+  }, 600_000);
+});
