@@ -168,7 +168,14 @@ function buildCases(tasks: BfclTask[], entries: Map<string, Json>, truths: Map<s
 }
 
 /** bfcl-eval's verdict per case name, from its own multi_turn_checker. */
-function theirVerdicts(cases: Case[]): Promise<Map<string, { valid: boolean; error_type: string | null }>> {
+interface TheirVerdict {
+  valid: boolean;
+  error_type: string | null;
+  /** The model calls' result texts per turn, as bfcl-eval's execution gives them. */
+  results: string[][];
+}
+
+function theirVerdicts(cases: Case[]): Promise<Map<string, TheirVerdict>> {
   const input = cases
     .map((c) =>
       JSON.stringify({
@@ -202,8 +209,8 @@ function theirVerdicts(cases: Case[]): Promise<Map<string, { valid: boolean; err
       const lines = out
         .trim()
         .split("\n")
-        .map((l) => JSON.parse(l) as { case: string; valid: boolean; error_type: string | null });
-      resolve(new Map(lines.map((l) => [l.case, { valid: l.valid, error_type: l.error_type }])));
+        .map((l) => JSON.parse(l) as TheirVerdict & { case: string });
+      resolve(new Map(lines.map(({ case: name, ...verdict }) => [name, verdict])));
     });
     child.stdin.end(`${input}\n`);
   });
@@ -211,6 +218,8 @@ function theirVerdicts(cases: Case[]): Promise<Map<string, { valid: boolean; err
 
 interface OurVerdict {
   valid: boolean;
+  /** The model calls' result texts per user turn, as the gateway answered them. */
+  results: string[][];
   components: Record<string, number>;
   error: unknown;
   details: Record<string, string>;
@@ -223,17 +232,20 @@ async function ourVerdict(gw: InProcessGateway, c: Case): Promise<OurVerdict> {
   const spec: Parameters<typeof trajectoryWith>[0] = [];
   const userTurns: { index: number; turn: number | null }[] = [];
   const snapshots: Json[] = [];
+  const results: string[][] = [];
   const id = await episodes.start("bfcl", c.task.environment.config);
   try {
     for (const [k, turn] of c.model.entries()) {
       userTurns.push({ index: k, turn: k === 0 ? null : spec.length });
       if (k > 0) spec.push({ kind: "observation" });
+      results.push([]);
       for (const { call } of turn) {
         const [o] = await tools.callTools(
           [{ name: `bfcl__${call.name}`, arguments: call.arguments, episodeId: id }],
           { trajectoryId: c.name, deadlineMs: 30_000 },
         );
         const code = o!.errorCode !== "OK" ? o!.errorCode : o!.isError ? "TOOL_ERROR" : null;
+        results[k]!.push(o!.text);
         spec.push({
           kind: "sampled",
           calls: [{ name: call.name, result: o!.text, error_code: code, is_error: code !== null }],
@@ -258,6 +270,7 @@ async function ourVerdict(gw: InProcessGateway, c: Case): Promise<OurVerdict> {
   );
   return {
     valid: result.components.bfcl_state === 1 && result.components.bfcl_response === 1,
+    results,
     components: result.components,
     error: result.error,
     details: result.details,
@@ -341,6 +354,40 @@ describe.skipIf(!READY)("bfcl_state + bfcl_response against bfcl-eval's multi_tu
       .filter((c) => theirs.get(c.name)?.valid !== ours.get(c.name)?.valid)
       .map((c) => ({ case: c.name, bfcl: theirs.get(c.name), ours: ours.get(c.name) }));
     expect(disagreements).toEqual([]);
+
+    // Result texts: ours (the gateway's: JSON of the returned value, "TOOL_ERROR: Type: message" for a
+    // raise) are not bfcl-eval's (json.dumps / str(), "Error during execution: message"), but they
+    // must be equal exactly when bfcl-eval's are, call by call: a one-to-one map between the two. One
+    // known difference: tool calls and results travel as JSON, where 50.0 is 50 (bfcl-eval's texts
+    // tell `{"fuelLevel": 50.0}` from `{"fuelLevel": 50}`), so whole floats are read as integers here.
+    const wholeFloats = (text: string) => text.replace(/([:[,(]\s*)(-?\d+)\.0(?=[,\])}\s]|$)/g, "$1$2");
+    const toOurs = new Map<string, Set<string>>();
+    const toTheirs = new Map<string, Set<string>>();
+    const link = (m: Map<string, Set<string>>, a: string, b: string) =>
+      m.set(a, (m.get(a) ?? new Set()).add(b));
+    let texts = 0;
+    for (const c of cases) {
+      const t = theirs.get(c.name)!.results;
+      const o = ours.get(c.name)!.results;
+      expect(
+        o.map((turn) => turn.length),
+        c.name,
+      ).toEqual(t.map((turn) => turn.length));
+      t.forEach((turn, k) =>
+        turn.map(wholeFloats).forEach((text, j) => {
+          link(toOurs, text, o[k]![j]!);
+          link(toTheirs, o[k]![j]!, text);
+          texts++;
+        }),
+      );
+    }
+    const ambiguous = (m: Map<string, Set<string>>) =>
+      [...m].filter(([, s]) => s.size > 1).map(([a, s]) => [a, [...s]]);
+    console.log(
+      `${texts} result texts, ${toOurs.size} distinct in bfcl-eval, ${toTheirs.size} distinct in ours`,
+    );
+    expect(ambiguous(toOurs)).toEqual([]);
+    expect(ambiguous(toTheirs)).toEqual([]);
     // component by component: bfcl-eval's first failing check fails the same component of ours
     const failing = (c: Case, type: string) =>
       theirs.get(c.name)?.error_type === type ? [c.name, ours.get(c.name)?.components] : [];

@@ -17,6 +17,7 @@ import importlib.util
 import inspect
 import json
 import math
+import numbers
 import os
 import sys
 import types
@@ -27,7 +28,8 @@ import typing
 
 def to_json(value, stack=None):
     """A JSON value for any Python value: objects as their public attributes, sets as sorted lists,
-    a reference back to an object being encoded (a parent pointer) as {"$cycle": ClassName}."""
+    numbers other than int and float (Decimal, mpmath's mpf, ...) as their text, a reference back to
+    an object being encoded (a parent pointer) as {"$cycle": ClassName}."""
     if value is None or isinstance(value, (bool, str)):
         return value
     if isinstance(value, int):
@@ -38,7 +40,8 @@ def to_json(value, stack=None):
         return to_json(value.value, stack)
     if isinstance(value, (datetime.datetime, datetime.date, datetime.time)):
         return value.isoformat()
-    if isinstance(value, (decimal.Decimal, complex)):
+    if isinstance(value, (decimal.Decimal, complex, numbers.Number)):
+        # other number types (mpmath's mpf, Fraction) as their exact text, never as an empty object
         return str(value)
     if stack is None:
         stack = set()

@@ -182,6 +182,16 @@ describe.skipIf(!READY)("the BFCL multi-turn pack", () => {
     for (const { id, state } of theirs) expect(ours.get(id), id).toEqual(state);
   });
 
+  it("answers a result holding an mpmath number with the number's text (MathAPI.logarithm), not an empty object", async () => {
+    const h = await host.create({ involved_classes: ["MathAPI"], initial_config: {} });
+    const out = await host.call(h, "logarithm", { value: 10, base: 3, precision: 25 });
+    expect(out).toMatchObject({
+      ok: true,
+      value: { result: expect.stringMatching(/^2\.0959032742893846042\d*$/) },
+    });
+    await host.close(h);
+  });
+
   it("refuses a long_context that is not a boolean", async () => {
     const entry = readJsonLines<Entry>(ENTRIES)[0]!;
     await expect(

@@ -5,11 +5,13 @@ Reads JSON lines on stdin, one per case:
     {"case": NAME, "entry": {"id", "involved_classes", "initial_config"},
      "ground_truth": [[call, ...], ...],            # BFCL's possible answer, one list per turn
      "model": [[[call, ...], ...], ...]}            # per turn, per step: the calls
-where a model call is a python-call string, or {"text", "keyword" | "position", "value"}: that string
-with one argument (by keyword, or positional index) replaced by a literal (edited with ast), and prints one JSON line per case: {"case", "valid", "error_type"}, the result of bfcl-eval's
+where a model call is a python-call string, or {"text", "keyword" | "position", "value"}: that
+string with one argument (by keyword, or positional index) replaced by a literal (edited with ast).
+Prints one JSON line per case, {"case", "valid", "error_type", "results"}: the result of bfcl-eval's
 multi_turn_checker on them (as bfcl-eval's evaluation runs it: decoded model results, the entry,
-its category). Each case gets its own model name, since bfcl-eval keeps instances across calls in
-module globals keyed by model name and entry id.
+its category), and the model calls' result texts per turn as bfcl-eval's execute_multi_turn_func_call
+gives them (what its response checker compares). Each case gets its own model names, since bfcl-eval
+keeps instances across calls in module globals keyed by model name and entry id.
 """
 
 import ast
@@ -18,6 +20,7 @@ import re
 import sys
 
 from bfcl_eval.eval_checker.multi_turn_eval.multi_turn_checker import multi_turn_checker
+from bfcl_eval.eval_checker.multi_turn_eval.multi_turn_utils import execute_multi_turn_func_call
 
 
 def source(call):
@@ -47,7 +50,24 @@ def main():
         model_name = "parity_" + re.sub(r"[^A-Za-z0-9_]", "_", case["case"])
         model = [[[source(call) for call in step] for step in turn] for turn in case["model"]]
         verdict = multi_turn_checker(model, case["ground_truth"], entry, category, model_name)
-        line = {"case": case["case"], "valid": verdict["valid"], "error_type": verdict.get("error_type")}
+        results = []
+        for turn in model:
+            texts, _ = execute_multi_turn_func_call(
+                [call for step in turn for call in step],
+                entry["initial_config"],
+                entry["involved_classes"],
+                "results_" + model_name,
+                entry["id"],
+                long_context="long_context" in category or "composite" in category,
+                is_evaL_run=True,
+            )
+            results.append(texts)
+        line = {
+            "case": case["case"],
+            "valid": verdict["valid"],
+            "error_type": verdict.get("error_type"),
+            "results": results,
+        }
         out.write(json.dumps(line) + "\n")
         out.flush()
 
