@@ -19,7 +19,6 @@ import {
   gatewayEpisodes,
   gatewayTools,
   parsePythonCall,
-  type RewardContext,
   type Trajectory,
   taskSchema,
 } from "@rlfactory/rollout";
@@ -263,7 +262,7 @@ async function ourVerdict(gw: InProcessGateway, c: Case): Promise<OurVerdict> {
     ...trajectoryWith(spec),
     metadata: { user_turns: userTurns, environment: { server: "bfcl", snapshots } },
   };
-  const ctx: RewardContext = { tools, episodes };
+  const ctx = { tools, episodes };
   const result = await createRewardFn([{ type: "bfcl_state" }, { type: "bfcl_response" }]).score(
     { task: taskSchema.parse(c.task), trajectory, sampledTexts: [], answer: null, malformedTurns: 0 },
     ctx,
@@ -373,13 +372,14 @@ describe.skipIf(!READY)("bfcl_state + bfcl_response against bfcl-eval's multi_tu
         o.map((turn) => turn.length),
         c.name,
       ).toEqual(t.map((turn) => turn.length));
-      t.forEach((turn, k) =>
-        turn.map(wholeFloats).forEach((text, j) => {
+      for (const [k, turn] of t.entries()) {
+        for (const [j, raw] of turn.entries()) {
+          const text = wholeFloats(raw);
           link(toOurs, text, o[k]![j]!);
           link(toTheirs, o[k]![j]!, text);
           texts++;
-        }),
-      );
+        }
+      }
     }
     const ambiguous = (m: Map<string, Set<string>>) =>
       [...m].filter(([, s]) => s.size > 1).map(([a, s]) => [a, [...s]]);
