@@ -1,7 +1,10 @@
 // Our BFCL multi-turn verdicts against bfcl-eval's own multi_turn_checker, on the same executed call
-// lists. Cases from BFCL_v4_multi_turn_base: the ground truth replayed as is (120 entries), one wrong
-// argument in one call (80 other entries), and a few other kinds (a call dropped, a call duplicated, a
-// later turn's calls made one turn early, two calls of a turn swapped), each chosen deterministically.
+// lists. Cases from BFCL_v4_multi_turn_base (shared data): the ground truth replayed as is (all 200
+// entries), one wrong argument in one call (every other entry), and a few other kinds (a call dropped,
+// a call duplicated, a later turn's calls made one turn early, two calls of a turn swapped); from
+// bfcl-eval's own long_context (loaded with long_context=True), miss_param and miss_func files: the
+// ground truth as is, a wrong argument, and calls made in a turn without ground truth. Every
+// perturbation is chosen deterministically.
 // Ours: every case's calls run as the model's through a real gateway and `rlf env bfcl --stdio` (an
 // episode, a snapshot after each user turn, the results recorded as a trajectory's tool calls), then
 // scored by `bfcl_state` and `bfcl_response` (one ground-truth replay in a fresh episode); valid ⇔ both
@@ -13,6 +16,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { BFCL_VENV, bfclPackageDir } from "@rlfactory/environments";
 import {
+  type BfclConvertOptions,
   type BfclTask,
   convertBfclTasks,
   createRewardFn,
@@ -55,7 +59,14 @@ interface ModelCall {
   call: Call;
   python: PythonSource;
 }
-type Kind = "original" | "wrong_argument" | "dropped" | "duplicated" | "moved_early" | "swapped";
+type Kind =
+  | "original"
+  | "wrong_argument"
+  | "dropped"
+  | "duplicated"
+  | "moved_early"
+  | "swapped"
+  | "acted_in_empty_turn";
 interface Case {
   name: string;
   kind: Kind;
@@ -65,8 +76,8 @@ interface Case {
   model: ModelCall[][];
 }
 
-const readJsonLines = (relative: string) =>
-  readFileSync(sharedDataPath(relative), "utf8")
+const readJsonLines = (path: string) =>
+  readFileSync(path, "utf8")
     .split("\n")
     .filter((l) => l.trim() !== "")
     .map((l) => JSON.parse(l) as Json);
@@ -135,6 +146,16 @@ function movedEarly(model: ModelCall[][], seed: number): ModelCall[][] | undefin
   return model.map((turn, i) => (i === k - 1 ? [...turn, ...model[k]!] : i === k ? [] : [...turn]));
 }
 
+/** The calls of the turn after one without ground truth made in that turn too (where the model should not act). */
+function actedInEmptyTurn(model: ModelCall[][], seed: number): ModelCall[][] | undefined {
+  const empty = model
+    .map((_, k) => k)
+    .filter((k) => model[k]!.length === 0 && (model[k + 1]?.length ?? 0) > 0);
+  if (empty.length === 0) return undefined;
+  const k = empty[seed % empty.length]!;
+  return model.map((turn, i) => (i === k ? [...model[k + 1]!] : [...turn]));
+}
+
 function swapped(model: ModelCall[][], seed: number): ModelCall[][] | undefined {
   const turns = model.map((_, k) => k).filter((k) => model[k]!.length >= 2);
   if (turns.length === 0) return undefined;
@@ -142,28 +163,82 @@ function swapped(model: ModelCall[][], seed: number): ModelCall[][] | undefined 
   return model.map((turn, i) => (i === k ? [turn[1]!, turn[0]!, ...turn.slice(2)] : [...turn]));
 }
 
-function buildCases(tasks: BfclTask[], entries: Map<string, Json>, truths: Map<string, string[][]>): Case[] {
+/** One BFCL file and its cases: which kinds, on which of its entries (by index). */
+interface Source extends BfclConvertOptions {
+  plan: (add: (kind: Kind, i: number) => void, count: number) => void;
+}
+
+const PERTURB: Record<
+  Exclude<Kind, "original">,
+  (model: ModelCall[][], seed: number) => ModelCall[][] | undefined
+> = {
+  wrong_argument: wrongArgument,
+  dropped,
+  duplicated,
+  moved_early: movedEarly,
+  swapped,
+  acted_in_empty_turn: actedInEmptyTurn,
+};
+
+async function buildCases(source: Source): Promise<Case[]> {
+  const tasks = await convertBfclTasks(source);
+  const entries = new Map(readJsonLines(source.questions).map((e) => [e.id as string, e]));
+  const truths = new Map(
+    readJsonLines(source.answers).map((a) => [a.id as string, a.ground_truth as string[][]]),
+  );
   const cases: Case[] = [];
-  const add = (kind: Kind, i: number, model: ModelCall[][] | undefined) => {
-    if (model === undefined) return;
+  source.plan((kind, i) => {
     const task = tasks[i]!;
-    cases.push({
-      name: `${task.id}/${kind}`,
-      kind,
-      task,
-      entry: entries.get(task.id)!,
-      truth: truths.get(task.id)!,
-      model,
-    });
-  };
-  const base = (i: number) => replayed(tasks[i]!, truths.get(tasks[i]!.id)!);
-  for (let i = 0; i < tasks.length; i++) add("original", i, base(i));
-  for (let i = 0; i < tasks.length; i += 2) add("wrong_argument", i, wrongArgument(base(i), i));
-  for (let i = 0; i < 12; i++) add("dropped", i, dropped(base(i), i));
-  for (let i = 12; i < 24; i++) add("duplicated", i, duplicated(base(i), i));
-  for (let i = 24; i < 32; i++) add("moved_early", i, movedEarly(base(i), i));
-  for (let i = 32; i < 40; i++) add("swapped", i, swapped(base(i), i));
+    const truth = truths.get(task.id)!;
+    const original = replayed(task, truth);
+    const model = kind === "original" ? original : PERTURB[kind](original, i);
+    if (model === undefined) return;
+    cases.push({ name: `${task.id}/${kind}`, kind, task, entry: entries.get(task.id)!, truth, model });
+  }, tasks.length);
   return cases;
+}
+
+const range = (from: number, to: number, step = 1) =>
+  Array.from({ length: Math.ceil((to - from) / step) }, (_, i) => from + i * step);
+
+/** The cases: all of multi_turn_base (shared data), and some of the other categories (bfcl-eval's own data). */
+function sources(): Source[] {
+  const data = join(bfclPackageDir()!, "data");
+  const other = (category: string, plan: Source["plan"]): Source => ({
+    questions: join(data, `BFCL_v4_multi_turn_${category}.json`),
+    answers: join(data, "possible_answer", `BFCL_v4_multi_turn_${category}.json`),
+    funcDocs: join(data, "multi_turn_func_doc"),
+    plan,
+  });
+  return [
+    {
+      questions: sharedDataPath(QUESTIONS),
+      answers: sharedDataPath(ANSWERS),
+      funcDocs: sharedDataPath(FUNC_DOCS),
+      plan: (add, count) => {
+        for (const i of range(0, count)) add("original", i);
+        for (const i of range(0, count, 2)) add("wrong_argument", i);
+        for (const i of range(0, 12)) add("dropped", i);
+        for (const i of range(12, 24)) add("duplicated", i);
+        for (const i of range(24, 32)) add("moved_early", i);
+        for (const i of range(32, 40)) add("swapped", i);
+      },
+    },
+    // loaded with long_context=True on both sides
+    other("long_context", (add) => {
+      for (const i of range(0, 16)) add("original", i);
+      for (const i of range(16, 32)) add("wrong_argument", i);
+    }),
+    // turns without ground truth: neither side checks them
+    other("miss_param", (add) => {
+      for (const i of range(0, 16)) add("original", i);
+      for (const i of range(16, 32)) add("acted_in_empty_turn", i);
+    }),
+    other("miss_func", (add) => {
+      for (const i of range(0, 8)) add("original", i);
+      for (const i of range(8, 16)) add("acted_in_empty_turn", i);
+    }),
+  ];
 }
 
 /** bfcl-eval's verdict per case name, from its own multi_turn_checker. */
@@ -293,12 +368,8 @@ describe.skipIf(!READY)("bfcl_state + bfcl_response against bfcl-eval's multi_tu
   let gw: InProcessGateway;
   let cases: Case[];
   beforeAll(async () => {
-    const [tasks] = await Promise.all([
-      convertBfclTasks({
-        questions: sharedDataPath(QUESTIONS),
-        answers: sharedDataPath(ANSWERS),
-        funcDocs: sharedDataPath(FUNC_DOCS),
-      }),
+    const [built] = await Promise.all([
+      Promise.all(sources().map(buildCases)),
       (async () => {
         gw = await startTestGateway({
           servers: {
@@ -307,9 +378,7 @@ describe.skipIf(!READY)("bfcl_state + bfcl_response against bfcl-eval's multi_tu
         });
       })(),
     ]);
-    const entries = new Map(readJsonLines(QUESTIONS).map((e) => [e.id as string, e]));
-    const truths = new Map(readJsonLines(ANSWERS).map((a) => [a.id as string, a.ground_truth as string[][]]));
-    cases = buildCases(tasks, entries, truths);
+    cases = built.flat();
   }, 90_000);
   afterAll(async () => {
     await gw?.stop();
@@ -317,11 +386,12 @@ describe.skipIf(!READY)("bfcl_state + bfcl_response against bfcl-eval's multi_tu
 
   it("agrees case by case on ≥ 100 entries, original and perturbed", async () => {
     const [theirs, ours] = await Promise.all([theirVerdicts(cases), ourVerdicts(gw, cases)]);
-    const kinds = [...new Set(cases.map((c) => c.kind))];
-    const table = kinds.map((kind) => {
-      const of = cases.filter((c) => c.kind === kind);
+    const groupOf = (c: Case) => `${c.task.data_source.replace(/^bfcl_multi_turn_/, "")}/${c.kind}`;
+    const groups = [...new Set(cases.map(groupOf))];
+    const table = groups.map((group) => {
+      const of = cases.filter((c) => groupOf(c) === group);
       return {
-        kind,
+        group,
         cases: of.length,
         bfcl_valid: of.filter((c) => theirs.get(c.name)?.valid).length,
         ours_valid: of.filter((c) => ours.get(c.name)?.valid).length,
@@ -403,8 +473,9 @@ describe.skipIf(!READY)("bfcl_state + bfcl_response against bfcl-eval's multi_tu
       ).toEqual([]);
     }
     // the original ground truth is valid on both sides; most perturbations are caught by both
-    const row = (kind: Kind) => table.find((r) => r.kind === kind)!;
-    expect(row("original").ours_valid).toBe(row("original").cases);
-    expect(row("wrong_argument").bfcl_valid).toBeLessThan(row("wrong_argument").cases / 2);
+    for (const row of table.filter((r) => r.group.endsWith("/original")))
+      expect(row.ours_valid).toBe(row.cases);
+    const wrong = cases.filter((c) => c.kind === "wrong_argument");
+    expect(wrong.filter((c) => theirs.get(c.name)?.valid).length).toBeLessThan(wrong.length / 2);
   }, 600_000);
 });
