@@ -105,7 +105,7 @@ describe("bfcl_response on rollouts with three user turns", () => {
   it("scores each trajectory against the ground truth's results, from one replay per trajectory", () => {
     expect(trajectories).toHaveLength(6);
     for (const t of trajectories) {
-      const seen = JSON.stringify({ calls: t.tool_calls, details: t.reward_details, error: t.reward_error });
+      const seen = JSON.stringify({ calls: t.tool_calls, error: t.reward_error });
       expect(t.tool_calls, seen).toHaveLength(3);
       expect(t.reward_components, seen).toEqual(
         {

@@ -12,7 +12,9 @@
 // the model saw it, before any token-budget cut); a call's user turn comes from its `turn` and
 // `metadata.user_turns` (docs/trajectory.md). Malformed calls (`MALFORMED_*`, never executed) are not
 // calls; a call the infrastructure failed (TIMEOUT, UNAVAILABLE, ...) makes the reward null with a
-// reward_error, as its result is unknown. Both sides are the gateway's text for the same environment, so equal calls give equal texts.
+// reward_error, as its result is unknown. Both sides are the gateway's text for the same environment,
+// so equal calls give equal texts (test/rollout/bfcl-checker-parity.e2e.test.ts: equal exactly when
+// bfcl-eval's own texts are, but for whole floats, which JSON reads as integers).
 import { z } from "zod";
 import type { Trajectory } from "../trajectory.ts";
 import { replayShape, sharedReplay } from "./bfcl-replay.ts";
