@@ -2,7 +2,8 @@
 // gateway with `rlf env bfcl --stdio` as server `bfcl`; the simulated inference server with the
 // `replay` policy (real Qwen3 tokenizer, Hermes tool calls) answering every user turn with its
 // ground-truth calls; the rollout engine over every task (group_size 1).
-//   - the ground truth replayed: bfcl_state = task_completion = 1 and status completed on every task;
+//   - the ground truth replayed: bfcl_state = bfcl_response = task_completion = 1 and status completed
+//     on every task;
 //   - one argument changed in one call (a deterministic choice among state-changing arguments): the
 //     replay policy plays a perturbed task file while the engine scores against the original ground
 //     truth → bfcl_state 0 and task_completion < 1 on each of ≥ 50 tasks. A perturbation the
@@ -159,7 +160,7 @@ describe.skipIf(!READY)(
           components: [
             { type: "bfcl_state", weight: 1 },
             { type: "task_completion", weight: 0 },
-            // bfcl_response: added here once that component exists ({ type: "bfcl_response", weight: 0 }).
+            { type: "bfcl_response", weight: 0 },
           ],
         },
         seed: 1,
@@ -202,7 +203,8 @@ describe.skipIf(!READY)(
       if (t.reward_components.bfcl_state !== 1) problems.push(`bfcl_state ${t.reward_components.bfcl_state}`);
       if (t.reward_components.task_completion !== 1)
         problems.push(`task_completion ${t.reward_components.task_completion}`);
-      // bfcl_response: check reward_components.bfcl_response === 1 here once that component exists.
+      if (t.reward_components.bfcl_response !== 1)
+        problems.push(`bfcl_response ${t.reward_components.bfcl_response}`);
       if (t.reward_error) problems.push(`reward_error ${JSON.stringify(t.reward_error)}`);
       const truth = turnCalls(task).flat();
       const made = t.tool_calls.map((c) => JSON.stringify([c.name, c.arguments]));
@@ -255,7 +257,7 @@ describe.skipIf(!READY)(
       if (dir) rmSync(dir, { recursive: true, force: true });
     });
 
-    it("the ground truth of every task: bfcl_state = task_completion = 1, status completed", async () => {
+    it("the ground truth of every task: bfcl_state = bfcl_response = task_completion = 1, status completed", async () => {
       const entries = readFileSync(sharedDataPath(ENTRIES), "utf8").split("\n").filter(Boolean);
       expect(tasks).toHaveLength(entries.length);
       expect(tasks).toHaveLength(200);

@@ -33,6 +33,7 @@ const CASES: { readonly [T in RewardComponentType]: Extract<ComponentEntry, { ty
   bfcl_state: { type: "bfcl_state" },
   task_completion: { type: "task_completion" },
   ftrl_solve: { type: "ftrl_solve" },
+  bfcl_response: { type: "bfcl_response" },
 };
 
 /** Finished rollouts of every shape a component meets. */

@@ -4,6 +4,7 @@
 // literal `type`, a factory, its value range, declared with `defineRewardComponent`) plus one entry
 // here, and its case in component-contract.test.ts (which the typecheck then demands).
 import { z } from "zod";
+import { bfclResponseComponent } from "./bfcl-response.ts";
 import { bfclStateComponent, taskCompletionComponent } from "./bfcl-state.ts";
 import { exactMatchComponent } from "./exact-match.ts";
 import { f1Component } from "./f1.ts";
@@ -28,6 +29,7 @@ const COMPONENTS = {
   bfcl_state: bfclStateComponent,
   task_completion: taskCompletionComponent,
   ftrl_solve: ftrlSolveComponent,
+  bfcl_response: bfclResponseComponent,
 } as const;
 
 /** A registered component's `type`. */

@@ -298,3 +298,24 @@ describe("held-out functions (miss_func)", () => {
     ).rejects.toThrow(/BFCL_v4_multi_turn_miss_func\.json:2: involved_classes\[0\]/);
   });
 });
+
+describe("long_context entries", () => {
+  const entry = (id: string) => ({
+    id,
+    question: [user("Add 2 and 3.")],
+    initial_config: { MathAPI: {} },
+    involved_classes: ["MathAPI"],
+  });
+  const answer = (id: string) => ({ id, ground_truth: [["add(a=2, b=3)"]] });
+
+  it("say long_context: true in their episode config (bfcl-eval's rule: long_context or composite); others do not", async () => {
+    const ids = ["multi_turn_long_context_3", "multi_turn_composite_1", "multi_turn_base_9"];
+    const tasks = await convertBfclTasks(synthetic(ids.map(entry), ids.map(answer)));
+    expect(tasks.map((t) => [t.id, t.environment.config])).toEqual([
+      [ids[0], { involved_classes: ["MathAPI"], initial_config: { MathAPI: {} }, long_context: true }],
+      [ids[1], { involved_classes: ["MathAPI"], initial_config: { MathAPI: {} }, long_context: true }],
+      [ids[2], { involved_classes: ["MathAPI"], initial_config: { MathAPI: {} } }],
+    ]);
+    for (const t of tasks) expect(taskSchema.safeParse(t).success).toBe(true);
+  });
+});

@@ -2,8 +2,9 @@
 // Each task carries the per-turn user messages, the environment to start (`{server, config:
 // {involved_classes, initial_config}}`), the functions offered per turn under BFCL's own names with an
 // alias map to the gateway's `server__name`, and the ground-truth calls of every turn as
-// `{name, arguments}`. Held-out functions (miss_func's `missed_function`) are offered from their turn
-// on, whose empty user turn gets bfcl-eval's own message, exactly as bfcl-eval's inference loop does.
+// `{name, arguments}`; a long_context entry's config says `long_context: true`. Held-out functions
+// (miss_func's `missed_function`) are offered from their turn on, whose empty user turn gets
+// bfcl-eval's own message, exactly as bfcl-eval's inference loop does.
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
@@ -77,7 +78,8 @@ export interface BfclTask {
   extra_info: Record<string, unknown>;
   environment: {
     server: string;
-    config: { involved_classes: string[]; initial_config: Record<string, unknown> };
+    /** `long_context: true` for long_context (and composite) entries: BFCL loads their scenarios so. */
+    config: { involved_classes: string[]; initial_config: Record<string, unknown>; long_context?: true };
   };
   tool_aliases: Record<string, string>;
   tools: string[];
@@ -275,12 +277,24 @@ function bfclTask(
     },
     environment: {
       server,
-      config: { involved_classes: entry.involved_classes, initial_config: entry.initial_config },
+      config: {
+        involved_classes: entry.involved_classes,
+        initial_config: entry.initial_config,
+        ...(isLongContext(category) ? { long_context: true as const } : {}),
+      },
     },
     tool_aliases: Object.fromEntries([...functions.keys()].map((n) => [n, `${server}__${n}`])),
     tools,
     turns,
   };
+}
+
+/**
+ * Whether bfcl-eval loads the category's scenarios with `long_context=True` (its multi_turn_checker's
+ * rule: the category name holds `long_context` or `composite`).
+ */
+export function isLongContext(category: string): boolean {
+  return category.includes("long_context") || category.includes("composite");
 }
 
 /** A ground-truth string as `{name, arguments}`: positional arguments take the func doc's parameter names, in order. */
