@@ -249,7 +249,11 @@ describe("README BFCL rollout", () => {
       expect(trajectories).toHaveLength(limit);
       for (const t of trajectories) {
         expect([t.task_id, t.status]).toEqual([t.task_id, "completed"]);
-        expect(t.reward_components, t.task_id).toMatchObject({ bfcl_state: 1, bfcl_response: 1, task_completion: 1 });
+        expect(t.reward_components, t.task_id).toMatchObject({
+          bfcl_state: 1,
+          bfcl_response: 1,
+          task_completion: 1,
+        });
       }
     } finally {
       for (const child of background) {

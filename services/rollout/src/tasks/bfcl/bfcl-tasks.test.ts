@@ -42,12 +42,12 @@ describe.skipIf(!haveBfcl)("BFCL multi_turn_base as tasks", () => {
     expect(tasks.map((t) => t.id)).toEqual([...source.keys()]);
     for (const t of tasks) expect(taskSchema.safeParse(t).success, t.id).toBe(true);
     // 734 user turns in all: one prompt per entry, the rest later turns; 1142 ground-truth calls, of
-    // which one (multi_turn_base_173's) breaks its function's schema and is set apart.
+    // which one (multi_turn_base_173's) breaks its function's schema and is listed as such.
     expect(tasks.reduce((n, t) => n + 1 + t.turns.length, 0)).toBe(734);
     expect(
       tasks.reduce((n, t) => n + t.ground_truth.length + t.turns.flatMap((u) => u.ground_truth).length, 0),
-    ).toBe(1141);
-    expect(tasks.filter((t) => t.extra_info.refused_ground_truth !== undefined).map((t) => t.id)).toEqual([
+    ).toBe(1142);
+    expect(tasks.filter((t) => t.extra_info.off_schema_ground_truth !== undefined).map((t) => t.id)).toEqual([
       "multi_turn_base_173",
     ]);
     // base withholds nothing: no turn changes the tools.
@@ -117,12 +117,14 @@ describe.skipIf(!haveBfcl)("BFCL multi_turn_base as tasks", () => {
     ]);
   });
 
-  it("a ground-truth call that breaks its function's schema is set apart, not replayed", () => {
+  it("a ground-truth call that breaks its function's schema stays in the ground truth and is listed", () => {
     // BFCL's answer closes ticket 'ticket_001'; close_ticket's ticket_id is an integer. The gateway
     // refuses the call before it reaches the environment (bfcl-eval runs it: "not found", no change).
     const t = task("multi_turn_base_173");
-    expect(t.turns[2]!.ground_truth).toEqual([]);
-    expect(t.extra_info.refused_ground_truth).toEqual([
+    expect(t.turns[2]!.ground_truth).toEqual([
+      { name: "close_ticket", arguments: { ticket_id: "ticket_001" } },
+    ]);
+    expect(t.extra_info.off_schema_ground_truth).toEqual([
       {
         user_turn: 3,
         call: "close_ticket(ticket_id='ticket_001')",

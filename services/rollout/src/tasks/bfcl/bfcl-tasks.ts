@@ -217,18 +217,18 @@ function bfclTask(
   if (answer.calls.length !== turnCount) {
     failAnswer("ground_truth", `${answer.calls.length} turns, but the entry (${where}) has ${turnCount}`);
   }
-  // A call whose arguments contradict its function's schema is refused by the gateway before it reaches
-  // the environment (the model's identical call too): it changes no state, so it is left out of the
-  // replayed ground truth and kept in extra_info.refused_ground_truth. (bfcl-eval runs it unchecked;
-  // multi_turn_base_173's close_ticket(ticket_id='ticket_001') then answers "not found", no state change.)
-  const refused: { user_turn: number; call: string; reason: string }[] = [];
+  // A call whose arguments contradict its function's schema stays in the ground truth, as in BFCL, and
+  // is also listed in extra_info.off_schema_ground_truth: the gateway refuses it (INVALID_ARGUMENTS)
+  // before it reaches the environment — the model's identical call too — so it changes no state, and
+  // the reward replay takes the refusal as its result. (bfcl-eval runs it unchecked:
+  // multi_turn_base_173's close_ticket(ticket_id='ticket_001') answers "not found", no state change.)
+  const offSchema: { user_turn: number; call: string; reason: string }[] = [];
   const groundTruth = answer.calls.map((calls, turn) =>
-    calls.flatMap((text, k) => {
+    calls.map((text, k) => {
       const call = groundTruthCall(text, functions, (m) => failAnswer(`ground_truth[${turn}][${k}]`, m));
       const problem = schemaProblem(call, functions.get(call.name)!);
-      if (problem === undefined) return [call];
-      refused.push({ user_turn: turn, call: text, reason: problem });
-      return [];
+      if (problem !== undefined) offSchema.push({ user_turn: turn, call: text, reason: problem });
+      return call;
     }),
   );
 
@@ -273,7 +273,7 @@ function bfclTask(
       category,
       ...(entry.path === undefined ? {} : { path: entry.path }),
       ...(entry.excluded_function === undefined ? {} : { excluded_function: entry.excluded_function }),
-      ...(refused.length === 0 ? {} : { refused_ground_truth: refused }),
+      ...(offSchema.length === 0 ? {} : { off_schema_ground_truth: offSchema }),
     },
     environment: {
       server,
