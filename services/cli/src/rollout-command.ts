@@ -29,6 +29,10 @@ gateway, scores the trajectories and writes into DIR (default: the config's outp
   report.html            charts: reward distribution, turns, tool latency (output.html_report)
 Ctrl-C stops the run: trajectories in flight end as "aborted" and are still written.
 
+At start the tokenizer (tokenizer.path) is checked against the inference servers: a mismatch refuses
+to start. Exit status: 0; 1 when every trajectory failed (the most common failure is printed); 130
+when interrupted.
+
 rlf rollout serve --config FILE serves the same engine to a training engine ('rlf rollout serve --help').
 `;
 
@@ -66,7 +70,9 @@ export async function runRolloutCommand(argv: string[]): Promise<number> {
   await rm(jsonl, { force: true });
 
   const telemetry = await startTelemetry({ serviceName: "rlf-trainer" });
-  const engine = await createRolloutEngine(config);
+  const engine = await createRolloutEngine(config, {
+    warn: (message) => process.stderr.write(`rlf rollout: warning: ${message}\n`),
+  });
   const abort = new AbortController();
   let interrupted = false;
   const onSignal = () => {
@@ -131,7 +137,28 @@ export async function runRolloutCommand(argv: string[]): Promise<number> {
   process.stdout.write(`${formatSummary(summary)}\n`);
   process.stdout.write(`wrote ${all.length} trajectories to ${outDir}\n`);
   await telemetry.shutdown();
-  return interrupted ? 130 : 0;
+  if (interrupted) return 130;
+  const failure = allFailed(all);
+  if (failure !== null) {
+    process.stderr.write(
+      `rlf rollout: every trajectory failed (${all.length} of ${all.length}); most common failure ` +
+        `(${failure.count} of ${all.length}): ${failure.reason}\n`,
+    );
+    return 1;
+  }
+  return 0;
+}
+
+/** When every trajectory failed: the most common `status_reason` and how many had it; else null. */
+export function allFailed(trajectories: readonly Trajectory[]): { reason: string; count: number } | null {
+  if (trajectories.length === 0 || trajectories.some((t) => t.status !== "failed")) return null;
+  const counts = new Map<string, number>();
+  for (const t of trajectories) {
+    const reason = t.status_reason ?? "no reason given";
+    counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  }
+  const [reason, count] = [...counts].reduce((best, next) => (next[1] > best[1] ? next : best));
+  return { reason, count };
 }
 
 function positiveIntArg(text: string | undefined, flag: string): number | undefined {
