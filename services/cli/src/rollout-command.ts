@@ -149,16 +149,21 @@ export async function runRolloutCommand(argv: string[]): Promise<number> {
   return 0;
 }
 
-/** When every trajectory failed: the most common `status_reason` and how many had it; else null. */
+/**
+ * When every trajectory failed: the most common failure and how many had it (reasons that differ only
+ * in numbers, such as token counts, count as one; the first one is shown); else null.
+ */
 export function allFailed(trajectories: readonly Trajectory[]): { reason: string; count: number } | null {
   if (trajectories.length === 0 || trajectories.some((t) => t.status !== "failed")) return null;
-  const counts = new Map<string, number>();
+  const groups = new Map<string, { reason: string; count: number }>();
   for (const t of trajectories) {
     const reason = t.status_reason ?? "no reason given";
-    counts.set(reason, (counts.get(reason) ?? 0) + 1);
+    const key = reason.replace(/\d+/g, "#");
+    const group = groups.get(key) ?? { reason, count: 0 };
+    group.count += 1;
+    groups.set(key, group);
   }
-  const [reason, count] = [...counts].reduce((best, next) => (next[1] > best[1] ? next : best));
-  return { reason, count };
+  return [...groups.values()].reduce((best, next) => (next.count > best.count ? next : best));
 }
 
 function positiveIntArg(text: string | undefined, flag: string): number | undefined {
