@@ -99,8 +99,6 @@ export async function createRolloutEngine(
     }
   }
   if (tokenizer === undefined) {
-    if (config.tokenizer.path === "auto")
-      throw new Error("tokenizer.path auto takes the model directory from the config's inference servers");
     tokenizer = await configuredTokenizer(
       config.tokenizer.path,
       chatTemplate === undefined ? {} : { chatTemplate },

@@ -316,6 +316,11 @@ export async function configuredTokenizer(
 ): Promise<ModelTokenizer> {
   const override = options.chatTemplate === undefined ? {} : { chatTemplate: options.chatTemplate };
   if (path === "qwen3") return qwen3Tokenizer(override);
+  if (path === "auto") {
+    throw new TokenizerFilesError(
+      `${options.key ?? "tokenizer.path"} auto takes the model directory from the inference servers (vLLM or SGLang in inference.urls); here there is none to ask: set tokenizer.path to the model's Hugging Face directory`,
+    );
+  }
   try {
     return await loadModelTokenizer(path, override);
   } catch (e) {
