@@ -148,7 +148,7 @@ describe("rlf rollout: tokenizer and template checks", () => {
   it("a template that renders nothing for tools: a warning; with tool_prompt system_message the tools are in the prompt", async () => {
     writeFileSync(join(dir, "toolless.jinja"), CHATML_WITHOUT_TOOLS_TEMPLATE);
     const tokenizer = await qwen3Tokenizer();
-    const runs: Record<string, { run: Run; prompts: string[] }> = {};
+    const runs: Record<string, { run: Run; prompts: string[]; statuses: string[]; calls: number }> = {};
     for (const mode of ["warn", "system_message"]) {
       const path = config(`template-${mode}`, [
         `inference: { engine: vllm, urls: [${qwen.url}] }`,
@@ -156,7 +156,12 @@ describe("rlf rollout: tokenizer and template checks", () => {
       ]);
       const run = await rlf(["rollout", "--config", path]);
       const trajectories = await readTrajectoriesJsonl(join(dir, `template-${mode}`, "trajectories.jsonl"));
-      runs[mode] = { run, prompts: trajectories.map((t) => tokenizer.decode(t.prompt_ids)) };
+      runs[mode] = {
+        run,
+        prompts: trajectories.map((t) => tokenizer.decode(t.prompt_ids)),
+        statuses: trajectories.map((t) => t.status),
+        calls: trajectories.reduce((n, t) => n + t.tool_calls.length, 0),
+      };
     }
     const warn = runs.warn!;
     expect(warn.run.code).toBe(0);
@@ -171,6 +176,9 @@ describe("rlf rollout: tokenizer and template checks", () => {
       "rlf rollout: warning: the chat template tokenizer.chat_template renders nothing for tools: search__search are described in a Hermes-style system message instead",
     );
     expect(system.prompts).toHaveLength(4);
+    // the tool results render through the same template: the calls ran, no trajectory failed
+    expect(system.calls).toBeGreaterThan(0);
+    expect(system.statuses).not.toContain("failed");
     for (const prompt of system.prompts) {
       expect(prompt).toMatch(/^<\|im_start\|>system\n(.|\n)*# Tools\n/);
       expect(prompt).toContain('<tools>\n{"type":"function","function":{"name":"search__search"');
