@@ -40,6 +40,7 @@ export class EnvironmentWorker {
   private readonly child: ChildProcess;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
+  private corked = false;
   private stderrTail = "";
   private exitReason: string | undefined;
   private readonly watchdog: NodeJS.Timeout;
@@ -107,7 +108,18 @@ export class EnvironmentWorker {
     const id = this.nextId++;
     return new Promise<Answer>((resolve, reject) => {
       this.pending.set(id, { resolve, reject, sentAt: performance.now() });
-      this.child.stdin!.write(`${JSON.stringify({ id, op, ...fields })}\n`);
+      const stdin = this.child.stdin!;
+      // Requests sent during one turn of the event loop leave in one write at its end (many episodes
+      // in flight on one worker: one system call and one wake-up of the worker, not one each).
+      if (!this.corked) {
+        this.corked = true;
+        stdin.cork();
+        setImmediate(() => {
+          this.corked = false;
+          stdin.uncork();
+        });
+      }
+      stdin.write(`${JSON.stringify({ id, op, ...fields })}\n`);
     });
   }
 
