@@ -1,7 +1,9 @@
 // The MCP SDK's stdio client transport, with the requests sent during one turn of the event loop
 // written to the server's stdin together at its end (corked at the first, uncorked in the check phase):
 // with many calls in flight to one stdio server, one writev instead of one write (and one wake-up of
-// the server) per request. Order is kept; nothing waits longer than the current turn.
+// the server) per request. Order is kept; nothing waits longer than the current turn, and a batch that
+// reaches half the pipe's high-water mark leaves at once (corking never reports backpressure the server
+// did not cause).
 import type { ChildProcess } from "node:child_process";
 import type { JSONRPCMessage } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
@@ -15,11 +17,16 @@ export class CoalescingStdioClientTransport extends StdioClientTransport {
     if (stdin && !this.#corked) {
       this.#corked = true;
       stdin.cork();
-      setImmediate(() => {
-        this.#corked = false;
-        stdin.uncork();
-      });
+      setImmediate(() => this.#uncork(stdin));
     }
-    return super.send(message);
+    const sent = super.send(message);
+    if (stdin && stdin.writableLength >= stdin.writableHighWaterMark / 2) this.#uncork(stdin);
+    return sent;
+  }
+
+  #uncork(stdin: NonNullable<ChildProcess["stdin"]>): void {
+    if (!this.#corked) return;
+    this.#corked = false;
+    stdin.uncork();
   }
 }
