@@ -1,4 +1,5 @@
-// `npm run bench -- episodes --out FILE.json [--episodes N] [--forks N] [--live N] [--workers N]`:
+// `npm run bench -- episodes --out FILE.json [--episodes N] [--forks N] [--live N] [--workers N]
+//  [--protocol auto|legacy]`:
 // stateful episodes through the gateway, on BFCL's GorillaFileSystem served by `rlf env bfcl --stdio`
 // (the gateway, in its own process, spawns it):
 //   episodes_per_s   start + 10 calls + snapshot + end, at concurrency 1 and 64, three ways:
@@ -41,7 +42,7 @@ const ROOT = resolve(here, "../..");
 const RLF = join(ROOT, "services/cli/src/main.ts");
 
 export const EPISODES_BENCH_USAGE =
-  "npm run bench -- episodes --out FILE.json [--episodes N] [--forks N] [--live N] [--workers N]";
+  "npm run bench -- episodes --out FILE.json [--episodes N] [--forks N] [--live N] [--workers N] [--protocol auto|legacy]";
 
 export interface EpisodesBenchOptions {
   /** Episodes at concurrency 64 (a quarter of it, at least 50, at concurrency 1). */
@@ -52,6 +53,11 @@ export interface EpisodesBenchOptions {
   live: number;
   /** Python workers of the environment server (default: its own, the number of CPUs). */
   workers?: number;
+  /**
+   * MCP protocol era between the gateway (and the direct client) and the environment server: "auto"
+   * (the default: 2026-07-28 when offered) or "legacy" (the 2025-11-25 handshake).
+   */
+  protocol?: "auto" | "legacy";
 }
 
 const CONFIG = {
@@ -160,6 +166,7 @@ export async function benchEpisodes(out: string, options: EpisodesBenchOptions):
           command: process.execPath,
           args: [...envArgs, "--max-episodes", String(limit + 32)],
           policy: { episodes: { max_live: limit } },
+          ...(options.protocol ? { protocol: options.protocol } : {}),
         },
       },
     }),
@@ -263,7 +270,10 @@ export async function benchEpisodes(out: string, options: EpisodesBenchOptions):
     const { runs: viaGatewayBatched } = await both("gateway_batched", batched);
 
     // The same episodes on the environment server directly (its own process, stdio), no gateway.
-    const mcp = new Client({ name: "bench", version: "0" }, { versionNegotiation: { mode: "auto" } });
+    const mcp = new Client(
+      { name: "bench", version: "0" },
+      { versionNegotiation: { mode: options.protocol ?? "auto" } },
+    );
     const directTransport = new StdioClientTransport({ command: process.execPath, args: envArgs });
     await mcp.connect(directTransport);
     const direct = async (): Promise<boolean> => {
@@ -340,6 +350,7 @@ export async function benchEpisodes(out: string, options: EpisodesBenchOptions):
       machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model ?? "", node: process.version },
       environment: "rlf env bfcl (GorillaFileSystem), stdio, spawned by the gateway",
       workers: options.workers ?? "default (CPUs)",
+      protocol: options.protocol ?? "auto",
       operations_per_episode: "start + 10 calls + snapshot + end",
       call_errors: callErrors,
       episodes_per_s: { gateway: viaGateway, gateway_batched: viaGatewayBatched, direct_mcp: directMcp },
@@ -414,8 +425,11 @@ export function episodesBenchArgs(argv: string[]): { out: string; options: Episo
       forks: { type: "string", default: "100" },
       live: { type: "string", default: "512" },
       workers: { type: "string" },
+      protocol: { type: "string" },
     },
   });
+  if (values.protocol !== undefined && values.protocol !== "auto" && values.protocol !== "legacy")
+    throw new Error(`--protocol must be auto or legacy\nusage: ${EPISODES_BENCH_USAGE}`);
   const int = (flag: string, text: string) => {
     const n = Number(text);
     if (!Number.isInteger(n) || n < 1)
@@ -429,6 +443,7 @@ export function episodesBenchArgs(argv: string[]): { out: string; options: Episo
       forks: int("forks", values.forks),
       live: int("live", values.live),
       ...(values.workers ? { workers: int("workers", values.workers) } : {}),
+      ...(values.protocol ? { protocol: values.protocol as "auto" | "legacy" } : {}),
     },
   };
 }
