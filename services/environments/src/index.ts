@@ -1,5 +1,6 @@
 // Stateful environments: Python classes served as episode tools from sandboxed persistent workers.
 export { BFCL_CLASSES, BFCL_VENV, type BfclHostOptions, bfclPackageDir, startBfclHost } from "./bfcl-pack.ts";
+export * from "./bundle/index.ts";
 export { EnvironmentError, type EnvironmentErrorCode, type ToolErrorCode } from "./environment-error.ts";
 export {
   type CallResult,
