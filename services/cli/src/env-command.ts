@@ -47,6 +47,9 @@ function positiveInt(flag: string, text: string | undefined, usage: string): num
 
 export async function runEnvCommand(argv: string[]): Promise<number> {
   const [kind, ...rest] = argv;
+  if (kind === "serve") return (await import("./env-serve-command.ts")).runEnvServeCommand(rest);
+  if (kind === "import-ftrl")
+    return (await import("./env-import-ftrl-command.ts")).runEnvImportFtrlCommand(rest);
   if (kind !== "python" && kind !== "bfcl")
     throw new UsageError(`rlf env needs python or bfcl:\n  ${ENV_USAGE.python}\n  ${ENV_USAGE.bfcl}`);
   const usage = ENV_USAGE[kind];
