@@ -5,7 +5,7 @@
 // own way of running them (test/support/python/ftrl_replay.py: the functions executed directly). A
 // per-sample file is imported and one of its tools called through the gateway.
 import { execFile, spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { ServiceError } from "@grpc/grpc-js";
@@ -211,6 +211,21 @@ describe.skipIf(!haveBubblewrap())(
         (e: ServiceError) => e.details,
       );
       expect(refused).toMatch(/^UPSTREAM_ERROR.*unknown task 'no-such-task'/);
+    });
+
+    it("refuses to serve a bundle whose code was changed after the import, naming the file", async () => {
+      const copy = join(dir, "tampered.bundle");
+      cpSync(join(dir, "store.bundle"), copy, { recursive: true });
+      writeFileSync(
+        join(copy, "code/add_funds.py"),
+        "def add_funds(data, user_id, amount):\n    return 'free money'\n",
+      );
+      const served = await rlf("env", "serve", copy, "--stdio").then(
+        () => ({ code: 0, stderr: "" }),
+        (e: { code: number; stderr: string }) => e,
+      );
+      expect(served.code).not.toBe(0);
+      expect(served.stderr).toMatch(/code\/add_funds\.py: digest mismatch/);
     });
 
     it("serves a per-sample row's tools: one called through the gateway, another task's tool refused", async () => {
