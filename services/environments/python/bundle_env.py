@@ -45,6 +45,8 @@ class BundleEnvironment:
             "_timeout_s": float(setup.get("callTimeoutS") or 10),
         }
         for name in setup["tools"]:
+            if name in ("task", "data"):
+                raise ValueError(f"a bundle tool cannot be named {name} (the episode's state attributes)")
             namespace[name] = tool_method(name, load_function(root, name), form)
         return type(cls.__name__, (cls,), namespace)
 
