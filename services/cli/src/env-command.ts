@@ -10,6 +10,8 @@ import {
   startBfclHost,
 } from "@rlfactory/environments";
 import { createToolServer, serveFromArgs } from "@rlfactory/toolkit";
+import { IMPORT_FTRL_USAGE } from "./env-import-ftrl-command.ts";
+import { ENV_SERVE_USAGE } from "./env-serve-command.ts";
 import { pythonEnvironment } from "./python-environment.ts";
 import { UsageError } from "./usage-error.ts";
 
@@ -47,8 +49,13 @@ function positiveInt(flag: string, text: string | undefined, usage: string): num
 
 export async function runEnvCommand(argv: string[]): Promise<number> {
   const [kind, ...rest] = argv;
+  if (kind === "serve") return (await import("./env-serve-command.ts")).runEnvServeCommand(rest);
+  if (kind === "import-ftrl")
+    return (await import("./env-import-ftrl-command.ts")).runEnvImportFtrlCommand(rest);
   if (kind !== "python" && kind !== "bfcl")
-    throw new UsageError(`rlf env needs python or bfcl:\n  ${ENV_USAGE.python}\n  ${ENV_USAGE.bfcl}`);
+    throw new UsageError(
+      `rlf env needs python, bfcl, serve or import-ftrl:\n  ${ENV_USAGE.python}\n  ${ENV_USAGE.bfcl}\n  ${ENV_SERVE_USAGE}\n  ${IMPORT_FTRL_USAGE}`,
+    );
   const usage = ENV_USAGE[kind];
   let values: Record<string, string | boolean | undefined>;
   try {

@@ -15,12 +15,20 @@ Usage:
                                          serve a Python class's public methods as an MCP environment,
                                          one instance per episode ('rlf env' lists all flags)
   rlf env bfcl (--http PORT | --stdio)   the eight BFCL multi-turn API classes as an environment
+  rlf env serve BUNDLE (--http PORT | --stdio)
+                                         serve an environment bundle's tools as an environment
+                                         (episode config {"task": ID}; server name --name, default ftrl)
+  rlf env import-ftrl PATH --out BUNDLE [--tasks FILE] [--data-source NAME]
+                                         FTRL's per-sample file or environment directory as a bundle
   rlf data hotpotqa --in FILE --out CORPUS.jsonl
                                          build a Search-R1 passage corpus from HotpotQA JSON
   rlf data bfcl --in FILE --answers FILE --out TASKS.jsonl [--func-docs DIR] [--server NAME]
                                          BFCL multi-turn entries as rollout tasks (func docs default:
                                          multi_turn_func_doc/ beside --in; tools alias SERVER__name,
                                          default server bfcl)
+  rlf data ftrl --in TASKS --bundle BUNDLE --out TASKS.jsonl [--server NAME] [--system FILE]
+                                         FTRL task rows as rollout tasks in episodes of the bundle's
+                                         server (default server ftrl)
   rlf rollout --config FILE [--out DIR] run a dataset through the rollout engine: trajectories,
                                          summary.json and report.html in DIR
   rlf rollout serve --config FILE        the rollout engine as a service (gRPC + HTTP JSON)

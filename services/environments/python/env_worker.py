@@ -65,6 +65,13 @@ def to_json(value, stack=None):
         stack.discard(id(value))
 
 
+def instance_state(obj):
+    """An instance's state: what its ``_rlf_state()`` returns when it has one (already JSON-like, e.g.
+    a bundle's database, encoded without walking it here), else its public attributes."""
+    hook = getattr(obj, "_rlf_state", None)
+    return hook() if callable(hook) else public_attributes(obj)
+
+
 def public_attributes(obj, stack=None):
     """An instance's state: its attributes whose names do not start with an underscore."""
     if stack is None:
@@ -227,6 +234,23 @@ def load_class(ref):
     return cls
 
 
+def setup_class(cls, name, setup):
+    """The class served when the host gives a ``setup``: what ``cls._rlf_setup(setup)`` returns (a class
+    whose tools depend on data, e.g. an environment bundle's)."""
+    hook = getattr(cls, "_rlf_setup", None)
+    if hook is None:
+        raise Failure("BAD_MODULE", f"{name} has no _rlf_setup classmethod, but the host gives a setup")
+    try:
+        served = hook(setup)
+    except Failure:
+        raise
+    except Exception as err:
+        raise Failure("BAD_MODULE", f"{name}._rlf_setup: {type(err).__name__}: {err}")
+    if not inspect.isclass(served):
+        raise Failure("BAD_MODULE", f"{name}._rlf_setup must return a class")
+    return served
+
+
 def public_methods(cls):
     return [
         name
@@ -265,9 +289,12 @@ class Worker:
             if directory not in sys.path:
                 sys.path.insert(0, directory)
         descriptors = []
+        setup = req.get("setup")
         for ref in req["classes"]:
             cls = load_class(ref)
             name = ref["className"]
+            if setup is not None:
+                cls = setup_class(cls, name, setup)
             self.classes[name] = cls
             for method_name in public_methods(cls):
                 if method_name in self.tools:
@@ -417,7 +444,7 @@ class Worker:
         return {"episodes": episodes}
 
     def snapshot(self, req):
-        return {"state": {name: public_attributes(obj) for name, obj in self.episode(req).items()}}
+        return {"state": {name: instance_state(obj) for name, obj in self.episode(req).items()}}
 
     def close(self, req):
         state = self.snapshot(req)
@@ -497,8 +524,12 @@ def answer(ops, line):
     except Exception as err:
         response = {"id": rid, "ok": False, "error": {"code": "WORKER_ERROR", "message": f"{type(err).__name__}: {err}"}}
     try:
-        return json.dumps(response, separators=(",", ":"), allow_nan=False)
-    except (TypeError, ValueError) as err:
+        try:
+            return json.dumps(response, separators=(",", ":"), allow_nan=False)
+        except (TypeError, ValueError, RecursionError):
+            # a value JSON cannot hold as is (a set, an object, NaN): encoded as to_json does
+            return json.dumps(to_json(response), separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as err:
         return json.dumps({"id": rid, "ok": False, "error": {"code": "WORKER_ERROR", "message": f"unencodable result: {err}"}})
 
 
