@@ -47,8 +47,11 @@ function positiveInt(flag: string, text: string | undefined, usage: string): num
 
 export async function runEnvCommand(argv: string[]): Promise<number> {
   const [kind, ...rest] = argv;
+  if (kind === "build") return (await import("./env-build-command.ts")).runEnvBuildCommand(rest);
   if (kind !== "python" && kind !== "bfcl")
-    throw new UsageError(`rlf env needs python or bfcl:\n  ${ENV_USAGE.python}\n  ${ENV_USAGE.bfcl}`);
+    throw new UsageError(
+      `rlf env needs python, bfcl or build:\n  ${ENV_USAGE.python}\n  ${ENV_USAGE.bfcl}\n  rlf env build --config FILE --out DIR [--no-progress]`,
+    );
   const usage = ENV_USAGE[kind];
   let values: Record<string, string | boolean | undefined>;
   try {

@@ -15,6 +15,9 @@ Usage:
                                          serve a Python class's public methods as an MCP environment,
                                          one instance per episode ('rlf env' lists all flags)
   rlf env bfcl (--http PORT | --stdio)   the eight BFCL multi-turn API classes as an environment
+  rlf env build --config FILE --out DIR  generate tool-use environments from seed questions with an
+                                         OpenAI-compatible model (FTRL's five stages), validated in
+                                         the sandbox: DIR/bundle, DIR/tasks.jsonl, DIR/summary.json
   rlf data hotpotqa --in FILE --out CORPUS.jsonl
                                          build a Search-R1 passage corpus from HotpotQA JSON
   rlf data bfcl --in FILE --answers FILE --out TASKS.jsonl [--func-docs DIR] [--server NAME]
