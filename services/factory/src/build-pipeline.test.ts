@@ -102,6 +102,15 @@ describe.skipIf(!BWRAP)("rlf env build pipeline (scripted fixture, real sandbox)
     if (out) rmSync(out, { recursive: true, force: true });
   });
 
+  it("refuses to resume a build directory made with another config", async () => {
+    const other = parseBuildConfig({
+      endpoint: { base_url: fixture.baseUrl, model: "factory-chat-fixture" },
+      seed: 8,
+      input: { tasks: [{ path: SEEDS }] },
+    });
+    await expect(runBuild(other, out)).rejects.toThrow(/holds the records of a build with another config/);
+  });
+
   it("runs the stages in order, each writing its records in id order", () => {
     expect(progress.filter((p) => p.startsWith("end"))).toEqual([
       "end seeds",

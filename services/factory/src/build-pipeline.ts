@@ -3,11 +3,12 @@
 // deployment (Python code per tool) → validation in the sandbox (one repair) → the bundle, the task
 // file, the validation report and the summary. Every stage keeps its records in DIR/stages/*.jsonl:
 // a rerun skips what is there, so a killed build resumes and ends with the same bundle.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import pLimit from "p-limit";
 import type { z } from "zod";
-import type { BuildConfig } from "./build-config.ts";
+import { type BuildConfig, BuildConfigError } from "./build-config.ts";
 import { assembleOutput, type BuildOutput, type ValidatedTool } from "./build-output.ts";
 import type { PlannedTool, StageCount, ValidationValue } from "./build-types.ts";
 import { addUsage, ChatClient, MalformedReplyError, NO_USAGE, type TokenUsage } from "./chat-client.ts";
@@ -532,13 +533,44 @@ function totalUsage(stores: StageStore<unknown>[]): TokenUsage {
   return usage;
 }
 
-/** Runs a build (resuming from DIR/stages when it holds a previous run's records). */
+/**
+ * What decides a build's records: the config without the keys that only change how it runs (the
+ * endpoint's address, key, deadline and retries; concurrency). Records made under another fingerprint
+ * are never mixed into a build.
+ */
+export function buildFingerprint(config: BuildConfig): string {
+  const {
+    base_url: _url,
+    api_key_env: _key,
+    timeout_ms: _deadline,
+    http_retries: _retries,
+    ...endpoint
+  } = config.endpoint;
+  const { concurrency: _concurrency, ...rest } = config;
+  return `sha256:${createHash("sha256")
+    .update(JSON.stringify({ ...rest, endpoint }))
+    .digest("hex")}`;
+}
+
+/**
+ * Runs a build, resuming from DIR/stages when it holds a previous run's records. DIR/build.json names
+ * the config the records were made with; a different one is refused (BuildConfigError).
+ */
 export async function runBuild(
   config: BuildConfig,
   outDir: string,
   progress?: BuildProgress,
 ): Promise<BuildOutput> {
   mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(outDir, "config.json"), `${JSON.stringify(config, null, 2)}\n`);
+  const fingerprint = buildFingerprint(config);
+  const marker = join(outDir, "build.json");
+  if (existsSync(marker)) {
+    const previous = (JSON.parse(readFileSync(marker, "utf8")) as { fingerprint?: string }).fingerprint;
+    if (previous !== fingerprint)
+      throw new BuildConfigError(
+        `${outDir} holds the records of a build with another config (${previous} ≠ ${fingerprint}): give a new --out, or remove ${outDir} to start over`,
+      );
+  }
+  writeFileSync(marker, `${JSON.stringify({ fingerprint, config }, null, 2)}\n`);
   return new BuildPipeline(config, outDir, progress).run();
 }

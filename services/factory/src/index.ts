@@ -22,4 +22,4 @@ export { type BuildProgress, runBuild, STAGES, type Stage } from "./build-pipeli
 export { EndpointError } from "./chat-client.ts";
 export { bundleTaskToRolloutTask } from "./rollout-tasks.ts";
 export { STAGE_PROMPTS, type StageName } from "./stage-prompts.ts";
-export { TOOL_CHECK_SCRIPT, ToolValidator } from "./tool-validator.ts";
+export { FAILURE_REASONS, type FailureReason, TOOL_CHECK_SCRIPT, ToolValidator } from "./tool-validator.ts";
