@@ -124,7 +124,8 @@ class ToolCheck:
             try:
                 compiled = compile(self._code, f"<{self._name}>", "exec")
             except (SyntaxError, ValueError) as err:
-                return {"status": "exception", "message": f"loading the code: {type(err).__name__}: {err}", "denials": {"network": 0, "file": 0, "process": 0}}
+                message = f"loading the code: {type(err).__name__}: {err}"
+                return {"status": "exception", "message": message, "denials": {"network": 0, "file": 0, "process": 0}}
 
             def load():
                 exec(compiled, namespace)
@@ -133,7 +134,8 @@ class ToolCheck:
             if status != "ok":
                 return {"status": status, "message": f"loading the code: {message}", "denials": denials}
             if not callable(namespace.get(self._name)):
-                return {"status": "missing", "message": f"the code defines no function {self._name}", "denials": denials}
+                message = f"the code defines no function {self._name}"
+                return {"status": "missing", "message": message, "denials": denials}
             self._namespace = namespace
         function = self._namespace[self._name]
         status, value, denials = self._run_guarded(lambda: _jsonable(function(**(arguments or {}))))
