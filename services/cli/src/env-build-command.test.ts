@@ -41,14 +41,11 @@ interface Run {
 
 /** Runs `rlf env build` to its end; `onSpawn` gets the process (a test arms its kill with it). */
 async function build(configPath: string, out: string, onSpawn?: (child: ChildProcess) => void): Promise<Run> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [RLF, "env", "build", "--config", configPath, "--out", out],
-    {
-      cwd: ROOT,
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
+  const args = ["env", "build", "--config", configPath, ...(out === "" ? [] : ["--out", out])];
+  const child: ChildProcess = spawn(process.execPath, [RLF, ...args], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   onSpawn?.(child);
   let stdout = "";
   let stderr = "";
@@ -90,6 +87,37 @@ function writeConfig(dir: string, baseUrl: string): string {
   );
   return path;
 }
+
+describe("rlf env build: usage and config errors", () => {
+  it("needs --config and --out (exit 2, with the usage)", async () => {
+    const run = await build(join(ROOT, "examples/env-build.yaml"), "");
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("rlf env build needs --config and --out");
+  });
+
+  it("names the bad keys of a config (exit 1)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "rlf-env-build-bad-"));
+    try {
+      const path = join(dir, "bad.yaml");
+      writeFileSync(
+        path,
+        stringifyYaml({
+          endpoint: { base_url: "nowhere", model: "m" },
+          input: { scenarios: ["x"] },
+          structures: ["triple_hop"],
+        }),
+      );
+      const run = await build(path, join(dir, "out"));
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`invalid build config ${path}`);
+      expect(run.stderr).toContain("endpoint.base_url");
+      expect(run.stderr).toContain("structures[0]");
+      expect(existsSync(join(dir, "out"))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe.skipIf(!BWRAP)("rlf env build", () => {
   let work: string;

@@ -3,7 +3,7 @@
 // sandbox (bubblewrap workers of the environment host): every stage's records, the validation rejects
 // and repairs, near-duplicates, malformed replies, the bundle, the task file and the summary.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,6 +13,7 @@ import {
   type FactoryChatFixture,
   startFactoryChatFixture,
 } from "@rlfactory/test-support/factory-chat-fixture";
+import { startScriptedChatFixture } from "@rlfactory/test-support/scripted-chat-fixture";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BuildConfigError, parseBuildConfig } from "./build-config.ts";
 import type { BuildOutput } from "./build-output.ts";
@@ -65,6 +66,26 @@ describe("build config", () => {
     expect(() =>
       parseBuildConfig({ endpoint: { base_url: "http://127.0.0.1:1/v1", model: "m" }, input: {} }),
     ).toThrow(/input.tasks or input.scenarios/);
+  });
+});
+
+describe("an endpoint that keeps failing", () => {
+  it("stops the build with an error naming it, after the configured retries", async () => {
+    const failing = await startScriptedChatFixture([{ status: 503 }]);
+    const out = mkdtempSync(join(tmpdir(), "rlf-env-build-down-"));
+    try {
+      const config = parseBuildConfig({
+        endpoint: { base_url: `${failing.url}/v1`, model: "m", http_retries: 2 },
+        concurrency: 1,
+        input: { scenarios: ["A ferry timetable."] },
+      });
+      await expect(runBuild(config, out)).rejects.toThrow(/HTTP 503/);
+      expect(failing.requests).toHaveLength(3); // the first try and 2 retries
+      expect(existsSync(join(out, "stages/01-decompose.jsonl"))).toBe(false); // nothing recorded
+    } finally {
+      await failing.close();
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 });
 
@@ -136,6 +157,29 @@ describe.skipIf(!BWRAP)("rlf env build pipeline (scripted fixture, real sandbox)
     expect(byStage.scale).toBe(12);
     expect(byStage.deploy).toBe(result.summary.stages.deploy?.items);
     expect(byStage.repair).toBe(6);
+  });
+
+  it("sends the config's model, temperature and a per-item seed; a malformed reply is asked again with its problem", () => {
+    for (const r of fixture.requests) {
+      expect(r.body).toMatchObject({
+        model: "factory-chat-fixture",
+        temperature: 0,
+        response_format: { type: "json_object" },
+      });
+      expect(Number.isInteger(r.body.seed)).toBe(true);
+    }
+    const garbled = fixture.requests.filter(
+      (r) => r.stage === "decompose" && String(r.input.question).includes("[garbled]"),
+    );
+    expect(garbled.map((r) => r.attempt)).toEqual([0, 1]);
+    expect(garbled[0]?.body.seed).toBe(garbled[1]?.body.seed);
+    const retry = garbled[1]?.body.messages as { role: string; content: string }[];
+    expect(retry.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
+    expect(retry[3]?.content).toContain("Your reply was rejected: the reply is not JSON");
+    // Different items, different seeds.
+    expect(new Set(fixture.requests.filter((r) => r.stage === "deploy").map((r) => r.body.seed)).size).toBe(
+      fixture.countByStage().deploy,
+    );
   });
 
   it("rejects a reply that never parses, and near-duplicate questions", () => {
