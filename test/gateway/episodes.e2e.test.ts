@@ -11,8 +11,10 @@ import {
   RLF,
   ROOT,
   startTestGateway,
+  tempDir,
   waitFor,
 } from "@rlfactory/test-support/gateway-harness";
+import { writeKvBundle } from "@rlfactory/test-support/kv-bundle";
 import { childrenWithEnv } from "@rlfactory/test-support/process-tree";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -20,7 +22,12 @@ interface EnvironmentEntry {
   /** How the gateway spawns the environment server (stdio). */
   command: string;
   args: string[];
+  /** The episode config that starts with these keys (default `{initial}`, the reference environment's). */
+  config?: (initial: Record<string, string>) => Record<string, unknown>;
 }
+
+const KV_BUNDLE = tempDir("rlf-kv-bundle-");
+await writeKvBundle(KV_BUNDLE);
 
 const ENVIRONMENTS: [name: string, entry: EnvironmentEntry][] = [
   [
@@ -43,6 +50,14 @@ const ENVIRONMENTS: [name: string, entry: EnvironmentEntry][] = [
       ],
     },
   ],
+  [
+    "environment bundle (rlf env serve)",
+    {
+      command: process.execPath,
+      args: [RLF, "env", "serve", KV_BUNDLE, "--name", "kv", "--stdio"],
+      config: (initial) => ({ data: initial }),
+    },
+  ],
 ];
 
 /** The marker env var that tells this suite's environment server processes apart (to kill one). */
@@ -55,6 +70,7 @@ function childrenWithRole(role: string): number[] {
 
 describe.each(ENVIRONMENTS)("episode lifecycle: %s", (_name, entry) => {
   let gw: InProcessGateway;
+  const initial = entry.config ?? ((keys: Record<string, string>) => ({ initial: keys }));
   const server = (
     role: string,
     policy: Record<string, unknown> = {},
@@ -113,7 +129,7 @@ describe.each(ENVIRONMENTS)("episode lifecycle: %s", (_name, entry) => {
   });
 
   it("start → calls → snapshot → fork into 3 → each fork independent → end returns the final state", async () => {
-    const id = await gw.client.startEpisode("kv", { initial: { seed: "s" } });
+    const id = await gw.client.startEpisode("kv", initial({ seed: "s" }));
     expect(await call(id, "put", { key: "a", value: "1" })).toMatchObject({ code: "OK", isError: false });
     expect(await call(id, "get", { key: "a" })).toMatchObject({ code: "OK", value: { value: "1" } });
     expect(await gw.client.snapshotEpisode(id)).toEqual({ seed: "s", a: "1" });
@@ -272,7 +288,7 @@ describe.each(ENVIRONMENTS)("episode lifecycle: %s", (_name, entry) => {
       });
       return { status: res.status, body: (await res.json()) as Record<string, unknown> };
     };
-    const started = await json("POST", "/episodes", { server: "kv", config: { initial: { x: "0" } } });
+    const started = await json("POST", "/episodes", { server: "kv", config: initial({ x: "0" }) });
     expect(started.status).toBe(200);
     const id = started.body.episode_id as string;
     const put = await json("POST", "/tools/kv__put:call", {
@@ -299,7 +315,9 @@ describe.each(ENVIRONMENTS)("episode lifecycle: %s", (_name, entry) => {
       promisify(execFile)(process.execPath, [RLF, ...args, "--gateway", gw.gateway.grpcAddress], {
         cwd: ROOT,
       });
-    const id = (await rlf("episodes", "start", "kv", "--config", '{"initial":{"a":"1"}}')).stdout.trim();
+    const id = (
+      await rlf("episodes", "start", "kv", "--config", JSON.stringify(initial({ a: "1" })))
+    ).stdout.trim();
     await rlf("tools", "call", "kv__put", "--episode", id, "--args", '{"key":"b","value":"2"}');
     const [fork] = (await rlf("episodes", "fork", id, "--count", "1")).stdout.trim().split("\n");
     expect(JSON.parse((await rlf("episodes", "state", fork!)).stdout)).toEqual({ a: "1", b: "2" });

@@ -11,7 +11,8 @@ export async function runDataCommand(argv: string[]): Promise<number> {
   const [kind, ...rest] = argv;
   if (kind === "hotpotqa") return runHotpotqa(rest);
   if (kind === "bfcl") return runBfcl(rest);
-  throw new UsageError(`rlf data needs a dataset: hotpotqa, bfcl (got "${kind ?? ""}")`);
+  if (kind === "ftrl") return (await import("./data-ftrl-command.ts")).runDataFtrlCommand(rest);
+  throw new UsageError(`rlf data needs a dataset: hotpotqa, bfcl, ftrl (got "${kind ?? ""}")`);
 }
 
 function flags<const O extends Record<string, { type: "string" }>>(

@@ -15,6 +15,11 @@ Usage:
                                          serve a Python class's public methods as an MCP environment,
                                          one instance per episode ('rlf env' lists all flags)
   rlf env bfcl (--http PORT | --stdio)   the eight BFCL multi-turn API classes as an environment
+  rlf env serve BUNDLE (--http PORT | --stdio)
+                                         serve an environment bundle's tools as an environment
+                                         (episode config {"task": ID}; server name --name, default ftrl)
+  rlf env import-ftrl PATH --out BUNDLE [--tasks FILE] [--data-source NAME]
+                                         FTRL's per-sample file or environment directory as a bundle
   rlf env build --config FILE --out DIR  generate tool-use environments from seed questions with an
                                          OpenAI-compatible model (FTRL's five stages), validated in
                                          the sandbox: DIR/bundle, DIR/tasks.jsonl, DIR/summary.json
@@ -24,6 +29,9 @@ Usage:
                                          BFCL multi-turn entries as rollout tasks (func docs default:
                                          multi_turn_func_doc/ beside --in; tools alias SERVER__name,
                                          default server bfcl)
+  rlf data ftrl --in TASKS --bundle BUNDLE --out TASKS.jsonl [--server NAME] [--system FILE]
+                                         FTRL task rows as rollout tasks in episodes of the bundle's
+                                         server (default server ftrl)
   rlf rollout --config FILE [--out DIR] run a dataset through the rollout engine: trajectories,
                                          summary.json and report.html in DIR
   rlf rollout serve --config FILE        the rollout engine as a service (gRPC + HTTP JSON)

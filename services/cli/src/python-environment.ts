@@ -5,7 +5,13 @@
 // contract's "unknown episode" tool error, which the gateway turns into EPISODE_LOST.
 import { EnvironmentError, type PythonEnvironmentHost } from "@rlfactory/environments";
 import { UNKNOWN_EPISODE_PREFIX } from "@rlfactory/proto/environment-contract";
-import { defineEnvironment, type Environment, type EpisodeLimits, ToolError } from "@rlfactory/toolkit";
+import {
+  defineEnvironment,
+  type Environment,
+  type EpisodeLimits,
+  type RawToolResult,
+  ToolError,
+} from "@rlfactory/toolkit";
 
 export interface PythonEnvironmentOptions extends EpisodeLimits {
   /** The server's name. */
@@ -15,6 +21,10 @@ export interface PythonEnvironmentOptions extends EpisodeLimits {
    * config is its constructor's keyword arguments.
    */
   unwrapClass?: string;
+  /** The episode state shown for a snapshot (default: as above). */
+  state?: (snapshot: Record<string, Record<string, unknown>>) => unknown;
+  /** What a tool's JSON value goes back as (default: an object as structured content, else its JSON text). */
+  result?: (value: unknown) => string | Record<string, unknown> | RawToolResult;
 }
 
 /** Maps the host's failures onto the contract: lost or unknown handles → "unknown episode", else one line. */
@@ -33,9 +43,11 @@ export function pythonEnvironment(
   host: PythonEnvironmentHost,
   options: PythonEnvironmentOptions,
 ): Environment {
-  const { name, unwrapClass, ...limits } = options;
-  const state = (s: Record<string, Record<string, unknown>>): unknown =>
-    unwrapClass === undefined ? s : (s[unwrapClass] ?? {});
+  const { name, unwrapClass, state: stateOf, result: resultOf, ...limits } = options;
+  const state =
+    stateOf ??
+    ((s: Record<string, Record<string, unknown>>): unknown =>
+      unwrapClass === undefined ? s : (s[unwrapClass] ?? {}));
   return defineEnvironment<string>({
     name,
     ...limits,
@@ -55,6 +67,7 @@ export function pythonEnvironment(
             const result = await contract(h, () => host.call(h, t.name, args));
             if (!result.ok) throw new ToolError(`${result.error.code}: ${result.error.message}`);
             const value = result.value;
+            if (resultOf !== undefined) return resultOf(value);
             // An object is the structured result; anything else goes back as its JSON text.
             if (typeof value === "object" && value !== null && !Array.isArray(value))
               return value as Record<string, unknown>;

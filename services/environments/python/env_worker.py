@@ -222,6 +222,23 @@ def load_class(ref):
     return cls
 
 
+def setup_class(cls, name, setup):
+    """The class served when the host gives a ``setup``: what ``cls._rlf_setup(setup)`` returns (a class
+    whose tools depend on data, e.g. an environment bundle's)."""
+    hook = getattr(cls, "_rlf_setup", None)
+    if hook is None:
+        raise Failure("BAD_MODULE", f"{name} has no _rlf_setup classmethod, but the host gives a setup")
+    try:
+        served = hook(setup)
+    except Failure:
+        raise
+    except Exception as err:
+        raise Failure("BAD_MODULE", f"{name}._rlf_setup: {type(err).__name__}: {err}")
+    if not inspect.isclass(served):
+        raise Failure("BAD_MODULE", f"{name}._rlf_setup must return a class")
+    return served
+
+
 def public_methods(cls):
     return [
         name
@@ -247,9 +264,12 @@ class Worker:
             if directory not in sys.path:
                 sys.path.insert(0, directory)
         descriptors = []
+        setup = req.get("setup")
         for ref in req["classes"]:
             cls = load_class(ref)
             name = ref["className"]
+            if setup is not None:
+                cls = setup_class(cls, name, setup)
             self.classes[name] = cls
             for method_name in public_methods(cls):
                 if method_name in self.tools:

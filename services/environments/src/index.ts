@@ -2,6 +2,7 @@
 export { BFCL_CLASSES, BFCL_VENV, type BfclHostOptions, bfclPackageDir, startBfclHost } from "./bfcl-pack.ts";
 export * from "./bundle/index.ts";
 export { EnvironmentError, type EnvironmentErrorCode, type ToolErrorCode } from "./environment-error.ts";
+export * from "./ftrl/index.ts";
 export {
   type CallResult,
   PythonEnvironmentHost,

@@ -44,6 +44,11 @@ const hostOptions = z.object({
    * (`Class()` then `instance._load_scenario(config)`, BFCL's way).
    */
   construct: z.enum(["kwargs", "load_scenario"]).default("kwargs"),
+  /**
+   * Given to each class's `_rlf_setup(setup)` classmethod in the workers, which returns the class
+   * served (tools that depend on data, e.g. an environment bundle's); JSON.
+   */
+  setup: z.record(z.string(), z.unknown()).optional(),
   /** A venv whose interpreter runs the workers and whose packages they import (bound read-only). */
   venv: z.string().optional(),
   /** The interpreter (default: the venv's, else /usr/bin/python3); it must resolve under /usr or the venv. */
@@ -138,6 +143,7 @@ export class PythonEnvironmentHost {
       functionDocs: settings.functionDocs ?? [],
       construct: settings.construct,
       searchPath,
+      ...(settings.setup === undefined ? {} : { setup: settings.setup }),
     };
     const host = new PythonEnvironmentHost(settings, init, python, readOnly);
     if (process.getuid?.() === 0) {

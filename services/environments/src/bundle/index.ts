@@ -3,6 +3,14 @@
 export { BundleError } from "./bundle-error.ts";
 export { bundleHash, fileDigest } from "./bundle-hash.ts";
 export {
+  BUNDLE_CLASS,
+  BUNDLE_ENV_SCRIPT,
+  type BundleHostOptions,
+  bundleResult,
+  bundleState,
+  startBundleHost,
+} from "./bundle-host.ts";
+export {
   BUNDLE_FORMAT,
   BUNDLE_FORMAT_VERSION,
   type Bundle,
