@@ -186,7 +186,14 @@ export async function assembleOutput(input: AssembleInput): Promise<BuildOutput>
   writeFileSync(
     taskFile,
     bundleTasks
-      .map((t) => `${JSON.stringify(bundleTaskToRolloutTask(t, { server, dataSource: config.name }))}\n`)
+      .map((t) => {
+        const row = bundleTaskToRolloutTask(t, {
+          server,
+          dataSource: config.name,
+          bundle: { name: config.name, hash: manifest.hash },
+        });
+        return `${JSON.stringify(row)}\n`;
+      })
       .join(""),
   );
 

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { readBundle } from "@rlfactory/environments";
+import { readBundle, startBundleHost } from "@rlfactory/environments";
 import { taskSchema } from "@rlfactory/rollout";
 import {
   type FactoryChatFixture,
@@ -277,7 +277,12 @@ describe.skipIf(!BWRAP)("rlf env build pipeline (scripted fixture, real sandbox)
     const first = rows[0];
     const own = bundle.tasks[0];
     expect(first?.environment).toEqual({ server: "fixture-env", config: { task: own?.id } });
-    expect(first?.tools).toEqual(own?.tools.map((t) => `fixture-env__${t}`));
+    // The model sees the bundle's own tool names, each an alias of the served tool.
+    expect(first?.tools).toEqual(own?.tools);
+    expect(first?.tool_aliases).toEqual(
+      Object.fromEntries((own?.tools ?? []).map((t) => [t, `fixture-env__${t}`])),
+    );
+    expect(first?.extra_info).toMatchObject({ bundle: "fixture-env", bundle_hash: bundle.hash });
     expect(first?.ground_truth).toBe(own?.answer);
     expect(first?.extra_info.unsolved_set).toEqual(own?.unsolved_set);
 
@@ -285,5 +290,40 @@ describe.skipIf(!BWRAP)("rlf env build pipeline (scripted fixture, real sandbox)
     expect(summary).toEqual(result.summary);
     expect(summary.tokens.requests).toBe(fixture.requests.length);
     expect(summary.tokens.total).toBeGreaterThan(0);
+  });
+
+  it("serves: every task's tools, called as its sub-questions' calls, answer through the bundle server", async () => {
+    const bundle = await readBundle(join(out, "bundle"));
+    const host = await startBundleHost(bundle, { workers: 1 });
+    try {
+      const deploys = new Map(
+        fixture.requests
+          .filter((r) => r.stage === "deploy")
+          .map((r) => [
+            (r.input.tool as { name: string }).name,
+            r.input.calls as { arguments: Record<string, unknown>; answer?: string }[],
+          ]),
+      );
+      let checked = 0;
+      for (const task of bundle.tasks) {
+        const episode = await host.create({ task: task.id });
+        for (const [tool, answers] of Object.entries(task.unsolved_set ?? {})) {
+          const calls = deploys.get(tool) ?? [];
+          expect(calls.map((c) => c.answer)).toEqual(answers);
+          for (const call of calls) {
+            const result = await host.call(episode, tool, call.arguments);
+            expect(result.ok, JSON.stringify(result)).toBe(true);
+            if (result.ok) expect(JSON.stringify(result.value)).toContain(call.answer);
+            checked++;
+          }
+        }
+        await host.close(episode);
+      }
+      expect(checked).toBe(
+        bundle.tasks.reduce((n, t) => n + Object.values(t.unsolved_set ?? {}).flat().length, 0),
+      );
+    } finally {
+      await host.stop();
+    }
   });
 });

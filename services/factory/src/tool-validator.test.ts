@@ -32,6 +32,9 @@ describe("schemaProblem", () => {
     expect(schemaProblem({ name: "river-of", parameters: PARAMETERS, calls: [] })).toMatch(
       /not a Python identifier/,
     );
+    expect(schemaProblem({ name: "data", parameters: PARAMETERS, calls: [] })).toMatch(
+      /cannot be named data/,
+    );
     expect(
       schemaProblem({
         name: "t",

@@ -12,6 +12,9 @@ import { type Parameters, TOOL_NAME } from "./stage-shapes.ts";
 /** The sandbox entry that runs one tool's code (next to the environment worker). */
 export const TOOL_CHECK_SCRIPT = join(dirname(WORKER_SCRIPT), "tool_check.py");
 
+/** Names a served bundle keeps for an episode's state (`rlf env serve`). */
+const RESERVED_NAMES = new Set(["task", "data"]);
+
 export const FAILURE_REASONS = [
   "schema",
   "missing_function",
@@ -68,6 +71,8 @@ export function schemaProblem(
   tool: Pick<ToolUnderCheck, "name" | "parameters" | "calls">,
 ): string | undefined {
   if (!TOOL_NAME.test(tool.name)) return `the name ${JSON.stringify(tool.name)} is not a Python identifier`;
+  if (RESERVED_NAMES.has(tool.name))
+    return `a tool cannot be named ${tool.name} (a bundle episode's own state, when served)`;
   let schema: z.ZodType;
   try {
     schema = z.fromJSONSchema(tool.parameters as Parameters & Record<string, unknown>);
