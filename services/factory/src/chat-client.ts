@@ -60,9 +60,10 @@ const completionSchema = z.object({
   usage: z.object({ prompt_tokens: z.number(), completion_tokens: z.number() }).partial().optional(),
 });
 
-/** The JSON object in a reply: the whole text, or the first fenced or braced block. */
+/** The JSON object in a reply: the whole text, the first fenced block, or the outermost braces. */
 export function extractJson(text: string): unknown {
-  const trimmed = text.trim();
+  // A reasoning model's thinking (Qwen3, DeepSeek-R1 without a reasoning parser) comes first: drop it.
+  const trimmed = text.replace(/^[\s\S]*<\/think>/, "").trim();
   const fenced = /```(?:json)?\s*([\s\S]*?)```/.exec(trimmed);
   const candidates = [trimmed, fenced?.[1]?.trim()];
   const first = trimmed.indexOf("{");
