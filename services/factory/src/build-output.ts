@@ -3,7 +3,7 @@
 // validation.json; the task file (rollout tasks, one per bundle task); and the summary (items per
 // stage, rejects by reason, tokens). Everything is ordered by id and holds no time or absolute path,
 // so a resumed build writes the same bytes as an uninterrupted one.
-import { writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type BundleTask, type BundleTool, writeBundle } from "@rlfactory/environments";
 import type { BuildConfig } from "./build-config.ts";
@@ -171,6 +171,8 @@ export async function assembleOutput(input: AssembleInput): Promise<BuildOutput>
   };
 
   const bundleDir = join(input.outDir, "bundle");
+  // The build's own folder: whatever a killed run left half-written there is replaced whole.
+  rmSync(bundleDir, { recursive: true, force: true });
   const manifest = await writeBundle(bundleDir, {
     name: config.name,
     form: "sample",

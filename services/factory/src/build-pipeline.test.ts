@@ -326,4 +326,29 @@ describe.skipIf(!BWRAP)("rlf env build pipeline (scripted fixture, real sandbox)
       await host.stop();
     }
   });
+
+  it("run again over a finished build (its bundle left half-written): asks nothing, same hash", async () => {
+    rmSync(join(out, "bundle/manifest.json"));
+    rmSync(join(out, "bundle/tools.json"));
+    const before = fixture.requests.length;
+    const again = await runBuild(
+      parseBuildConfig({
+        name: "fixture-env",
+        endpoint: { base_url: fixture.baseUrl, model: "factory-chat-fixture" },
+        concurrency: 1, // how it runs, not what it makes: the records stay valid
+        seed: 7,
+        input: {
+          tasks: [{ path: SEEDS }],
+          scenarios: ["A regional library lends e-books and tracks overdue fees."],
+        },
+        scaling: { distractors: 2 },
+        validation: { timeout_ms: 500, memory_mb: 256 },
+        output: { source: { fixture: true } },
+      }),
+      out,
+    );
+    expect(fixture.requests.length).toBe(before);
+    expect(again.summary.bundle.hash).toBe(result.summary.bundle.hash);
+    expect((await readBundle(join(out, "bundle"))).hash).toBe(result.summary.bundle.hash);
+  });
 });
