@@ -224,10 +224,10 @@ describe.skipIf(!BWRAP)("rlf env build", () => {
     const run = await build(path, join(work, "example"));
     expect(run.code, run.stderr).toBe(0);
     const bundle = await readBundle(join(work, "example/bundle"));
-    // 8 HotpotQA questions and one scenario, every tool valid.
-    expect(bundle.tasks).toHaveLength(9);
+    // 8 HotpotQA questions and two questions about the scenario, every tool valid.
+    expect(bundle.tasks).toHaveLength(10);
     expect(bundle.manifest.source).toEqual({ kind: "rlf-env-build", model: "Qwen/Qwen3-32B" });
     expect((bundle.validation as { dropped: number }).dropped).toBe(0);
-    expect(lines(join(work, "example/tasks.jsonl"))).toHaveLength(9);
+    expect(lines(join(work, "example/tasks.jsonl"))).toHaveLength(10);
   }, 120_000);
 });

@@ -87,10 +87,12 @@ export const buildConfigSchema = z.strictObject({
     .strictObject({
       /** Seed questions (task rows + scenarios, in that order) read at most. */
       seeds: positiveInt.optional(),
+      /** Questions the model writes per scenario (each a seed of its own). */
+      questions_per_scenario: positiveInt.default(1),
       /** Sub-questions per question at most (a longer decomposition is rejected). */
       max_sub_questions: positiveInt.default(6),
     })
-    .default({ max_sub_questions: 6 }),
+    .default({ questions_per_scenario: 1, max_sub_questions: 6 }),
   /** A model reply that is not valid JSON of the stage's shape is asked again this many times, then rejected. */
   max_reply_retries: z.number().int().nonnegative().default(2),
   validation: z

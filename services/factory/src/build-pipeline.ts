@@ -161,6 +161,9 @@ export class BuildPipeline {
           ...(seed.question !== undefined ? { question: seed.question } : {}),
           ...(seed.answer !== undefined ? { answer: seed.answer } : {}),
           ...(seed.scenario !== undefined ? { scenario: seed.scenario } : {}),
+          ...(seed.variant !== undefined
+            ? { question_number: seed.variant.index, questions: seed.variant.of }
+            : {}),
           structures: config.structures,
           max_sub_questions: config.counts.max_sub_questions,
         },

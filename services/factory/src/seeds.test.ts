@@ -39,6 +39,14 @@ describe.skipIf(!haveSharedData("factory seeds", NQ, HOTPOT))("loadSeeds over sh
     expect((await loadSeeds(config)).map((s) => s.id)).toEqual(seeds.map((s) => s.id));
     const capped = await loadSeeds({ ...config, counts: { ...config.counts, seeds: 4 } });
     expect(capped.map((s) => s.id)).toEqual(seeds.slice(0, 4).map((s) => s.id));
+    // Several questions per scenario: one seed each, ids apart.
+    const three = await loadSeeds({ ...config, counts: { ...config.counts, questions_per_scenario: 3 } });
+    expect(three.slice(5).map((s) => s.variant)).toEqual([
+      { index: 1, of: 3 },
+      { index: 2, of: 3 },
+      { index: 3, of: 3 },
+    ]);
+    expect(new Set(three.map((s) => s.id)).size).toBe(8);
   });
 });
 

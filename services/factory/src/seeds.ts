@@ -12,6 +12,8 @@ export interface Seed {
   question?: string;
   answer?: string;
   scenario?: string;
+  /** For a scenario: which of its `counts.questions_per_scenario` questions this is (1-based). */
+  variant?: { index: number; of: number };
   /** Where it came from: the task file and row id, or the scenario's index. */
   source: { file?: string; task?: string; scenario?: number };
 }
@@ -50,7 +52,14 @@ export async function loadSeeds(config: BuildConfig): Promise<Seed[]> {
       });
     }
   }
+  const of = config.counts.questions_per_scenario;
   for (const [i, scenario] of config.input.scenarios.entries())
-    seeds.push({ id: contentId("t", "scenario", scenario), scenario, source: { scenario: i } });
+    for (let index = 1; index <= of; index++)
+      seeds.push({
+        id: contentId("t", "scenario", scenario, ...(of > 1 ? [`${index}/${of}`] : [])),
+        scenario,
+        ...(of > 1 ? { variant: { index, of } } : {}),
+        source: { scenario: i },
+      });
   return config.counts.seeds === undefined ? seeds : seeds.slice(0, config.counts.seeds);
 }

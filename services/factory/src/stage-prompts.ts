@@ -15,8 +15,8 @@ const STRUCTURE_TEXT = `Structures:
 
 export const STAGE_PROMPTS: Record<StageName, string> = {
   decompose: `${HEADER("decompose")}You decompose a question into the sub-questions a tool-using agent would answer one tool call at a time.
-Input: {"question"?: str, "answer"?: str, "scenario"?: str, "structures": [allowed structures], "max_sub_questions": int}.
-If "scenario" is given instead of a question, first write one realistic question about that scenario whose answer is a short fact, and its answer.
+Input: {"question"?: str, "answer"?: str, "scenario"?: str, "question_number"?: int, "questions"?: int, "structures": [allowed structures], "max_sub_questions": int}.
+If "scenario" is given instead of a question, first write one realistic question about that scenario whose answer is a short fact, and its answer. With "questions": N and "question_number": K, write the K-th of N distinct questions about the scenario (a different aspect or structure for each K).
 If "answer" is given, keep it as the final answer.
 ${STRUCTURE_TEXT}
 Pick the structure among "structures" that fits the question. Every sub-question is concrete and self-contained (name the entity from the earlier answer, do not say "it"); every sub-answer is a short fact (a name, a number, a date).

@@ -54,7 +54,9 @@ interface Sub {
 function decompose(input: Record<string, unknown>): unknown {
   const scenario = typeof input.scenario === "string" ? input.scenario : undefined;
   const question =
-    typeof input.question === "string" ? input.question : `What does the scenario "${scenario}" settle?`;
+    typeof input.question === "string"
+      ? input.question
+      : `What does the scenario "${scenario}" settle${input.question_number === undefined ? "" : ` (question ${input.question_number} of ${input.questions})`}?`;
   const answer = typeof input.answer === "string" ? input.answer : `answer-${hash6(question)}`;
   const structure = question.includes("[parallel-multi]")
     ? "parallel_multi_hop"
