@@ -5,6 +5,7 @@
 // a rerun skips what is there, so a killed build resumes and ends with the same bundle.
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import pLimit from "p-limit";
 import type { z } from "zod";
@@ -333,7 +334,7 @@ export class BuildPipeline {
       ? await ToolValidator.start({
           timeoutMs: config.validation.timeout_ms,
           memoryMb: config.validation.memory_mb,
-          workers: config.concurrency,
+          workers: Math.min(config.concurrency, availableParallelism()),
         })
       : undefined;
     let validated: StageStore<ValidationValue>;
