@@ -58,7 +58,7 @@ export const buildConfigSchema = z.strictObject({
     .regex(/^[A-Za-z0-9_-]{1,64}$/, "1-64 letters, digits, '_' or '-'")
     .default("env"),
   endpoint: endpointSchema,
-  /** Requests in flight at once (and sandbox workers busy at once during validation). */
+  /** Requests in flight at once; during validation, sandbox workers (at most one per CPU). */
   concurrency: positiveInt.default(4),
   /** Sent as the request `seed` (mixed with each item's id); also orders any sampling the pipeline does. */
   seed: z.number().int().nonnegative().default(0),
