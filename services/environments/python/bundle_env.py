@@ -28,7 +28,7 @@ import signal
 class BundleEnvironment:
     # set by _rlf_setup on the class it returns
     _form = "sample"
-    _initial = None
+    _initial = "{}"
     _tasks = None
     _timeout_s = 10.0
 
@@ -40,7 +40,7 @@ class BundleEnvironment:
             raise ValueError(f"unknown bundle form {form!r}")
         namespace = {
             "_form": form,
-            "_initial": load_data(root) if form == "environment" else {},
+            "_initial": json.dumps(load_data(root) if form == "environment" else {}),
             "_tasks": {task: frozenset(tools) for task, tools in (setup.get("tasks") or {}).items()},
             "_timeout_s": float(setup.get("callTimeoutS") or 10),
         }
@@ -57,9 +57,16 @@ class BundleEnvironment:
         if self._form == "environment":
             if data is not None and not isinstance(data, dict):
                 raise ValueError("data must be an object: {table: content}")
-            self.data = copy.deepcopy(self._initial if data is None else data)
+            # the database is kept as JSON text: parsing it is the fastest fresh copy
+            self.data = json.loads(self._initial) if data is None else copy.deepcopy(data)
         elif data is not None:
             raise ValueError('a bundle of form "sample" has no data')
+
+    def _rlf_state(self):
+        """The episode's state, JSON as is (the worker encodes it without walking it first)."""
+        if self._form == "environment":
+            return {"task": self.task, "data": self.data}
+        return {"task": self.task}
 
 
 def load_data(root):

@@ -60,6 +60,13 @@ def to_json(value, stack=None):
         stack.discard(id(value))
 
 
+def instance_state(obj):
+    """An instance's state: what its ``_rlf_state()`` returns when it has one (already JSON-like, e.g.
+    a bundle's database, encoded without walking it here), else its public attributes."""
+    hook = getattr(obj, "_rlf_state", None)
+    return hook() if callable(hook) else public_attributes(obj)
+
+
 def public_attributes(obj, stack=None):
     """An instance's state: its attributes whose names do not start with an underscore."""
     if stack is None:
@@ -416,7 +423,7 @@ class Worker:
         return {"episodes": episodes}
 
     def snapshot(self, req):
-        return {"state": {name: public_attributes(obj) for name, obj in self.episode(req).items()}}
+        return {"state": {name: instance_state(obj) for name, obj in self.episode(req).items()}}
 
     def close(self, req):
         state = self.snapshot(req)
@@ -455,8 +462,12 @@ def main():
         except Exception as err:
             response = {"id": rid, "ok": False, "error": {"code": "WORKER_ERROR", "message": f"{type(err).__name__}: {err}"}}
         try:
-            text = json.dumps(response, separators=(",", ":"), allow_nan=False)
-        except (TypeError, ValueError) as err:
+            try:
+                text = json.dumps(response, separators=(",", ":"), allow_nan=False)
+            except (TypeError, ValueError, RecursionError):
+                # a value JSON cannot hold as is (a set, an object, NaN): encoded as to_json does
+                text = json.dumps(to_json(response), separators=(",", ":"), allow_nan=False)
+        except (TypeError, ValueError, RecursionError) as err:
             text = json.dumps({"id": rid, "ok": False, "error": {"code": "WORKER_ERROR", "message": f"unencodable result: {err}"}})
         channel.write(text + "\n")
         channel.flush()

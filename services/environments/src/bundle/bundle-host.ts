@@ -29,9 +29,11 @@ export function startBundleHost(
   bundle: Bundle,
   options: BundleHostOptions = {},
 ): Promise<PythonEnvironmentHost> {
-  const { callTimeoutS, ...rest } = options;
+  const { callTimeoutS = 10, ...rest } = options;
   const dir = realpathSync(resolve(bundle.dir));
   return PythonEnvironmentHost.start({
+    // a call past callTimeoutS is the tool's error; the worker is ended only well after it
+    callTimeoutMs: Math.max(30_000, (callTimeoutS + 5) * 1000),
     ...rest,
     classes: [{ file: BUNDLE_ENV_SCRIPT, className: BUNDLE_CLASS }],
     functionDocs: bundle.tools.map((t) => ({
@@ -45,7 +47,7 @@ export function startBundleHost(
       form: bundle.form,
       tools: bundle.tools.map((t) => t.name),
       tasks: Object.fromEntries(bundle.tasks.map((t) => [t.id, t.tools])),
-      callTimeoutS: callTimeoutS ?? 10,
+      callTimeoutS,
     },
   });
 }

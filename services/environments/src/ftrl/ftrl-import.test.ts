@@ -84,7 +84,7 @@ describe("rlf env import-ftrl / rlf data ftrl (formats)", () => {
   });
 
   it("imports per-sample rows: two tools under one name are kept apart, and tasks name them as FTRL does", async () => {
-    const file = writeRows(ftrlSampleRows());
+    const file = writeRows([...ftrlSampleRows(), ftrlSampleRows()[1]]); // the last row repeats one
     const content = await importFtrl(file);
     expect(content.form).toBe("sample");
     const adds = content.tools.map((t) => t.name).filter((name) => name.startsWith("add"));

@@ -53,9 +53,14 @@ export async function convertFtrlTasks(
     throw new FtrlFormatError(`bad server name "${server}" (letters, digits, "_", "-")`);
   const byId = new Map(bundle.tasks.map((t) => [t.id, t]));
   const tools = new Map(bundle.tools.map((t) => [t.name, t]));
-  const rows = (await readFtrlRows(file)).filter(
-    (r) => options.dataSource === undefined || r.row.data_source === options.dataSource,
-  );
+  const seen = new Set<string>();
+  const rows = (await readFtrlRows(file)).filter((r) => {
+    if (options.dataSource !== undefined && r.row.data_source !== options.dataSource) return false;
+    const id = ftrlTaskId(r.row);
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
   return rows.map(({ row, where }) => {
     const id = ftrlTaskId(row);
     const task = byId.get(id);
