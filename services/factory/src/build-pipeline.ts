@@ -448,6 +448,7 @@ function deployInput(tool: PlannedTool) {
   return {
     tool: { name: tool.name, description: tool.description, parameters: tool.parameters },
     calls: tool.calls.map((c) => ({
+      ...(c.question !== undefined ? { question: c.question } : {}),
       arguments: c.arguments,
       ...(c.answer !== undefined ? { answer: c.answer } : {}),
     })),

@@ -10,7 +10,7 @@ export interface PlannedTool {
   description: string;
   parameters: TaskTool["parameters"];
   /** The calls validation makes: with its sub-question's answer (core tools), or an example (distractors). */
-  calls: { sub?: string; arguments: Record<string, unknown>; answer?: string }[];
+  calls: { sub?: string; question?: string; arguments: Record<string, unknown>; answer?: string }[];
   distractor: boolean;
 }
 

@@ -43,12 +43,12 @@ Keep every tool's calls (update the arguments to the new parameters) so each sti
 ${JSON_ONLY} Shape: {"tools": [{"name", "description", "parameters", "calls": [{"sub", "arguments"}]}], "distractors": [{"name", "description", "parameters", "example_arguments": {...}}]}`,
 
   deploy: `${HEADER("deploy")}You implement a tool document as a local Python function that simulates the tool.
-Input: {"tool": {"name", "description", "parameters"}, "calls": [{"arguments": {...}, "answer": str}], "distractor": bool}.
+Input: {"tool": {"name", "description", "parameters"}, "calls": [{"question": str, "arguments": {...}, "answer": str}], "distractor": bool} (each call answers its sub-question; a distractor's one call is an example, with no question or answer).
 Write Python 3 source defining \`def <name>(**arguments)\` (or named keyword parameters matching the schema, with defaults for optional ones) that returns a JSON-able value, usually a short string. Called with the arguments of each call it must return text containing that call's answer; for other arguments it returns a plausible, consistent result. Use only the standard library; the function must be deterministic (no randomness, no clock), must not touch the network, files or processes, and must return fast.
 ${JSON_ONLY} Shape: {"code": str}`,
 
   repair: `${HEADER("repair")}A generated Python tool failed its validation. Fix it.
-Input: {"tool": {"name", "description", "parameters"}, "calls": [{"arguments", "answer"}], "code": str, "failure": {"reason": str, "detail": str}}.
+Input: {"tool": {"name", "description", "parameters"}, "calls": [{"question", "arguments", "answer"}], "distractor": bool, "code": str, "failure": {"reason": str, "detail": str}}.
 The rules are those of the deploy stage: \`def <name>(...)\` returning a JSON-able value that contains each call's answer for its arguments; deterministic; standard library only; no network, files or processes; fast.
 ${JSON_ONLY} Shape: {"code": str}`,
 };

@@ -26,11 +26,10 @@ export function planTools(tasks: { id: string; subs: SubQuestion[]; scaled: Scal
         parameters: tool.parameters,
         calls: [...tool.calls]
           .sort((a, b) => (a.sub < b.sub ? -1 : a.sub > b.sub ? 1 : 0))
-          .map((c) => ({
-            sub: c.sub,
-            arguments: c.arguments,
-            answer: t.subs.find((s) => s.key === c.sub)?.answer as string,
-          })),
+          .map((c) => {
+            const sub = t.subs.find((s) => s.key === c.sub) as SubQuestion;
+            return { sub: c.sub, question: sub.question, arguments: c.arguments, answer: sub.answer };
+          }),
         distractor: false,
       });
     }
