@@ -49,12 +49,13 @@ function positiveInt(flag: string, text: string | undefined, usage: string): num
 
 export async function runEnvCommand(argv: string[]): Promise<number> {
   const [kind, ...rest] = argv;
+  if (kind === "build") return (await import("./env-build-command.ts")).runEnvBuildCommand(rest);
   if (kind === "serve") return (await import("./env-serve-command.ts")).runEnvServeCommand(rest);
   if (kind === "import-ftrl")
     return (await import("./env-import-ftrl-command.ts")).runEnvImportFtrlCommand(rest);
   if (kind !== "python" && kind !== "bfcl")
     throw new UsageError(
-      `rlf env needs python, bfcl, serve or import-ftrl:\n  ${ENV_USAGE.python}\n  ${ENV_USAGE.bfcl}\n  ${ENV_SERVE_USAGE}\n  ${IMPORT_FTRL_USAGE}`,
+      `rlf env needs python, bfcl, serve, import-ftrl or build:\n  ${ENV_USAGE.python}\n  ${ENV_USAGE.bfcl}\n  ${ENV_SERVE_USAGE}\n  ${IMPORT_FTRL_USAGE}\n  rlf env build --config FILE --out DIR [--no-progress]`,
     );
   const usage = ENV_USAGE[kind];
   let values: Record<string, string | boolean | undefined>;

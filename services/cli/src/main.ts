@@ -20,6 +20,9 @@ Usage:
                                          (episode config {"task": ID}; server name --name, default ftrl)
   rlf env import-ftrl PATH --out BUNDLE [--tasks FILE] [--data-source NAME]
                                          FTRL's per-sample file or environment directory as a bundle
+  rlf env build --config FILE --out DIR  generate tool-use environments from seed questions with an
+                                         OpenAI-compatible model (FTRL's five stages), validated in
+                                         the sandbox: DIR/bundle, DIR/tasks.jsonl, DIR/summary.json
   rlf data hotpotqa --in FILE --out CORPUS.jsonl
                                          build a Search-R1 passage corpus from HotpotQA JSON
   rlf data bfcl --in FILE --answers FILE --out TASKS.jsonl [--func-docs DIR] [--server NAME]

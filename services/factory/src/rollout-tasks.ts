@@ -1,0 +1,34 @@
+// A bundle task as a rollout task (services/rollout/src/task.ts), in the shape `rlf data ftrl` gives
+// its tasks: the environment is the bundle's server with `{task: id}` as the episode config; the model
+// sees the bundle's own tool names (`tools`), each an alias of `SERVER__tool` (`tool_aliases`); the
+// ground truth is the answer; `extra_info` carries the question, the bundle and its hash, the unsolved
+// set (by the names the model sees) and the complexity grade.
+import type { BundleTask } from "@rlfactory/environments";
+import type { Task } from "@rlfactory/rollout";
+
+export interface RolloutTaskOptions {
+  /** The bundle's server name on the gateway (`rlf env serve BUNDLE --name SERVER`). */
+  server: string;
+  dataSource: string;
+  bundle: { name: string; hash: string };
+}
+
+export function bundleTaskToRolloutTask(task: BundleTask, options: RolloutTaskOptions): Task {
+  const { server } = options;
+  return {
+    id: task.id,
+    data_source: options.dataSource,
+    prompt: [{ role: "user", content: task.question ?? task.instruction ?? "" }],
+    ...(task.answer !== undefined ? { ground_truth: task.answer } : {}),
+    extra_info: {
+      bundle: options.bundle.name,
+      bundle_hash: options.bundle.hash,
+      ...(task.question !== undefined ? { question: task.question } : {}),
+      unsolved_set: task.unsolved_set ?? {},
+      ...(task.complexity !== undefined ? { complexity: task.complexity } : {}),
+    },
+    tools: [...task.tools],
+    tool_aliases: Object.fromEntries(task.tools.map((tool) => [tool, `${server}__${tool}`])),
+    environment: { server, config: { task: task.id } },
+  };
+}
