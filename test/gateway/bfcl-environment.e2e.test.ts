@@ -1,7 +1,8 @@
 // `rlf env bfcl --stdio` behind a real gateway as server `bfcl`: an episode started from a BFCL
 // multi_turn_base entry runs its first turn's ground-truth calls as `bfcl__<function>` and ends in the
-// state a PythonEnvironmentHost reaches by itself; a fork into 16 gives independent copies; a killed
-// server answers EPISODE_LOST.
+// state a PythonEnvironmentHost reaches by itself; a fork into 16 gives independent copies; 64
+// concurrent GorillaFileSystem episodes each see only their own file; an episode past its ttl_ms is
+// gone (EPISODE_NOT_FOUND); a killed server answers EPISODE_LOST.
 import { readFileSync } from "node:fs";
 import { bfclPackageDir, type PythonEnvironmentHost, startBfclHost } from "@rlfactory/environments";
 import {
@@ -113,6 +114,39 @@ describe.skipIf(!READY)("rlf env bfcl behind the gateway", () => {
     });
     expect(await gw.client.endEpisode(id)).toEqual(state);
     await host.close(direct);
+  });
+
+  it("64 concurrent GorillaFileSystem episodes, each writing its own file, never see another's", async () => {
+    const fs = { involved_classes: ["GorillaFileSystem"], initial_config: entry.initial_config };
+    const ids = await Promise.all(Array.from({ length: 64 }, () => gw.client.startEpisode("bfcl", fs)));
+    expect(new Set(ids).size).toBe(64);
+    const call = (id: string, tool: string, args: Record<string, unknown>) =>
+      gw.client.callTool({ name: `bfcl__${tool}`, arguments_json: JSON.stringify(args), episode_id: id });
+    // all 64 write at once, then all 64 list at once: each sees its own file and none of the others'
+    const writes = await Promise.all(ids.map((id, i) => call(id, "touch", { file_name: `own_${i}.txt` })));
+    expect(writes.map((w) => w.error_code)).toEqual(ids.map(() => "OK"));
+    const listings = await Promise.all(ids.map((id) => call(id, "ls", {})));
+    listings.forEach((listing, i) => {
+      expect(listing.error_code).toBe("OK");
+      const seen = [...JSON.stringify(listing.content).matchAll(/own_(\d+)\.txt/g)].map((m) => Number(m[1]));
+      expect([i, seen]).toEqual([i, [i]]);
+    });
+    const finals = await Promise.all(ids.map((id) => gw.client.endEpisode(id)));
+    finals.forEach((final, i) => {
+      const seen = [...JSON.stringify(final).matchAll(/own_(\d+)\.txt/g)].map((m) => Number(m[1]));
+      expect([i, [...new Set(seen)]]).toEqual([i, [i]]);
+    });
+  });
+
+  it("ends an episode left idle past its ttl_ms: later calls answer EPISODE_NOT_FOUND", async () => {
+    const id = await gw.client.startEpisode("bfcl", config(), 500);
+    await waitFor(
+      async () =>
+        (await gw.client.callTool({ name: "bfcl__ls", arguments_json: "{}", episode_id: id })).error_code ===
+        "EPISODE_NOT_FOUND",
+      20_000,
+      "the episode's ttl to expire",
+    );
   });
 
   it("answers EPISODE_LOST once the server is killed", async () => {
