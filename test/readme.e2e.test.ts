@@ -205,6 +205,67 @@ describe("README", () => {
   });
 });
 
+describe("README BFCL rollout", () => {
+  it("builds the tasks, serves rlf env bfcl behind the example gateway and rolls out the replayed ground truth", async () => {
+    const lines = shellLines();
+    const setup = lines.find((l) => l === "npm run setup:environments");
+    const data = lines.find((l) => l.startsWith("npx rlf data bfcl"));
+    const gateway = lines.find((l) => l.startsWith("npx rlf gateway --config examples/gateway-bfcl.yaml"));
+    const simulate = lines.find((l) => l.startsWith("npx rlf simulate-llm") && l.includes("--policy replay"));
+    const rollout = lines.find((l) => l.startsWith("npx rlf rollout --config examples/rollout-bfcl.yaml"));
+    for (const line of [setup, data, gateway, simulate, rollout]) expect(line).toBeDefined();
+    const tasksFile = /--out (\S+)/.exec(data ?? "")?.[1] ?? "";
+    expect(simulate).toContain(`--tasks ${tasksFile}`);
+    const limit = Number(/--limit (\d+)/.exec(rollout ?? "")?.[1]);
+    const out = /--out (\S+)/.exec(rollout ?? "")?.[1] ?? "";
+    rmSync(tasksFile, { force: true });
+    rmSync(out, { recursive: true, force: true });
+    const background: ChildProcess[] = [];
+    try {
+      await run("bash", ["-c", setup ?? ""], { cwd: ROOT, env, timeout: 300_000 });
+      const made = await run("bash", ["-c", data ?? ""], { cwd: ROOT, env, timeout: 60_000 });
+      expect(made.stderr + made.stdout).toContain(`wrote 200 tasks to ${tasksFile}`);
+      expect(readFileSync(tasksFile, "utf8").trim().split("\n")).toHaveLength(200);
+      for (const line of [gateway, simulate])
+        background.push(
+          spawn("bash", ["-c", line ?? ""], { cwd: ROOT, env, stdio: "ignore", detached: true }),
+        );
+      await waitFor(
+        async () => (await fetch("http://127.0.0.1:8082/readyz").catch(() => null))?.ok === true,
+        60_000,
+        "the BFCL gateway on 50054 (admin 8082)",
+      );
+      await waitFor(
+        async () => (await fetch("http://127.0.0.1:9001/health").catch(() => null))?.ok === true,
+        30_000,
+        "rlf simulate-llm --policy replay on 9001",
+      );
+      const { stdout } = await run("bash", ["-c", rollout ?? ""], { cwd: ROOT, env, timeout: 180_000 });
+      expect(stdout).toContain(`wrote ${limit} trajectories`);
+      const trajectories = readFileSync(join(out, "trajectories.jsonl"), "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as { task_id: string; status: string; reward_components: object });
+      expect(trajectories).toHaveLength(limit);
+      for (const t of trajectories) {
+        expect([t.task_id, t.status]).toEqual([t.task_id, "completed"]);
+        expect(t.reward_components, t.task_id).toMatchObject({
+          bfcl_state: 1,
+          bfcl_response: 1,
+          task_completion: 1,
+        });
+      }
+    } finally {
+      for (const child of background) {
+        if (child.pid && child.exitCode === null) process.kill(-child.pid, "SIGTERM");
+        await stopChild(child, 10_000);
+      }
+      rmSync(out, { recursive: true, force: true });
+      rmSync(tasksFile, { force: true });
+    }
+  }, 600_000);
+});
+
 describe("README tracing command", () => {
   it("exports spans from the gateway and the tool server in one trace", async () => {
     const line = shellLines().find((l) => l.startsWith("OTEL_EXPORTER_OTLP_ENDPOINT="));

@@ -17,6 +17,7 @@ import importlib.util
 import inspect
 import json
 import math
+import numbers
 import os
 import sys
 import types
@@ -27,7 +28,8 @@ import typing
 
 def to_json(value, stack=None):
     """A JSON value for any Python value: objects as their public attributes, sets as sorted lists,
-    a reference back to an object being encoded (a parent pointer) as {"$cycle": ClassName}."""
+    numbers other than int and float (Decimal, mpmath's mpf, ...) as their text, a reference back to
+    an object being encoded (a parent pointer) as {"$cycle": ClassName}."""
     if value is None or isinstance(value, (bool, str)):
         return value
     if isinstance(value, int):
@@ -38,7 +40,8 @@ def to_json(value, stack=None):
         return to_json(value.value, stack)
     if isinstance(value, (datetime.datetime, datetime.date, datetime.time)):
         return value.isoformat()
-    if isinstance(value, (decimal.Decimal, complex)):
+    if isinstance(value, (decimal.Decimal, complex, numbers.Number)):
+        # other number types (mpmath's mpf, Fraction) as their exact text, never as an empty object
         return str(value)
     if stack is None:
         stack = set()
@@ -296,14 +299,14 @@ class Worker:
                 descriptors.append(descriptor)
         return {"tools": descriptors, "python": sys.version.split()[0]}
 
-    def build(self, name, config):
+    def build(self, name, config, long_context=False):
         cls = self.classes[name]
         if self.construct == "load_scenario":
             instance = cls()
             load = getattr(instance, "_load_scenario", None)
             if load is not None:
                 if "long_context" in inspect.signature(load).parameters:
-                    load(copy.deepcopy(config or {}), long_context=False)
+                    load(copy.deepcopy(config or {}), long_context=long_context)
                 else:
                     load(copy.deepcopy(config or {}))
             return instance
@@ -317,6 +320,9 @@ class Worker:
         config = req.get("config") or {}
         if not isinstance(config, dict):
             raise Failure("BAD_CONFIG", "an episode's config must be a JSON object")
+        long_context = config.get("long_context", False) if "involved_classes" in config else False
+        if not isinstance(long_context, bool):
+            raise Failure("BAD_CONFIG", "long_context must be true or false")
         if "involved_classes" in config:
             involved = config["involved_classes"]
             initial = config.get("initial_config") or {}
@@ -333,7 +339,7 @@ class Worker:
         else:
             raise Failure("BAD_CONFIG", f"this environment has several classes {sorted(self.classes)}: the config names involved_classes")
         try:
-            instances = {name: self.build(name, cfg) for name, cfg in configs.items()}
+            instances = {name: self.build(name, cfg, long_context) for name, cfg in configs.items()}
         except Failure:
             raise
         except Exception as err:

@@ -120,6 +120,89 @@ describe.skipIf(!READY)("the BFCL multi-turn pack", () => {
     for (const { id, state } of theirs) expect(ours.get(id), id).toEqual(state);
   });
 
+  it("loads long_context entries with long_context=True when the config says long_context: true, as bfcl-eval does", async () => {
+    const data = join(bfclPackageDir()!, "data");
+    const read = <T>(path: string) =>
+      readFileSync(path, "utf8")
+        .split("\n")
+        .filter((line) => line.trim())
+        .map((line) => JSON.parse(line) as T);
+    const answers = new Map(
+      read<{ id: string; ground_truth: string[][] }>(
+        join(data, "possible_answer/BFCL_v4_multi_turn_long_context.json"),
+      ).map((a) => [a.id, a.ground_truth]),
+    );
+    // the first entry of each class the long_context flag changes
+    const entries: Entry[] = [];
+    for (const cls of ["GorillaFileSystem", "TradingBot", "TravelAPI"]) {
+      const all = read<Entry>(join(data, "BFCL_v4_multi_turn_long_context.json"));
+      const entry = all.find((e) => e.involved_classes.includes(cls) && !entries.includes(e));
+      if (entry !== undefined) entries.push(entry);
+    }
+    expect(entries).toHaveLength(3);
+
+    const ours = new Map<string, Record<string, unknown>>();
+    for (const entry of entries) {
+      const config = { involved_classes: entry.involved_classes, initial_config: entry.initial_config };
+      const long = await host.create({ ...config, long_context: true });
+      const short = await host.create(config);
+      // each class that takes the flag was loaded with it (GorillaFileSystem's tree also grows)
+      const [longState, shortState] = [await host.snapshot(long), await host.snapshot(short)];
+      for (const [cls, state] of Object.entries(longState)) {
+        const flag = (state as { long_context?: boolean }).long_context;
+        expect([cls, flag], entry.id).toEqual([cls, flag === undefined ? undefined : true]);
+      }
+      expect(longState, entry.id).not.toEqual(shortState);
+      if (entry.involved_classes.includes("GorillaFileSystem"))
+        expect(JSON.stringify(longState).length).toBeGreaterThan(JSON.stringify(shortState).length + 1000);
+      await host.close(short);
+      for (const turn of answers.get(entry.id)!) {
+        for (const text of turn) {
+          const { tool, arguments: args } = await host.parseCall(text);
+          await host.call(long, tool, args);
+        }
+      }
+      ours.set(entry.id, await host.close(long));
+    }
+    const input = entries
+      .map((e) => JSON.stringify({ ...e, turns: answers.get(e.id), long_context: true }))
+      .join("\n");
+    const reference = spawnSync(join(BFCL_VENV, "bin/python"), [join(HERE, "fixtures/bfcl_reference.py")], {
+      input,
+      env: { ...process.env, ENV_WORKER_DIR: dirname(WORKER_SCRIPT) },
+      encoding: "utf8",
+      maxBuffer: 256 * 1024 * 1024,
+    });
+    expect(reference.status, reference.stderr).toBe(0);
+    const theirs = reference.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { id: string; state: Record<string, unknown> });
+    expect(theirs.map((t) => t.id)).toEqual(entries.map((e) => e.id));
+    for (const { id, state } of theirs) expect(ours.get(id), id).toEqual(state);
+  });
+
+  it("answers a result holding an mpmath number with the number's text (MathAPI.logarithm), not an empty object", async () => {
+    const h = await host.create({ involved_classes: ["MathAPI"], initial_config: {} });
+    const out = await host.call(h, "logarithm", { value: 10, base: 3, precision: 25 });
+    expect(out).toMatchObject({
+      ok: true,
+      value: { result: expect.stringMatching(/^2\.0959032742893846042\d*$/) },
+    });
+    await host.close(h);
+  });
+
+  it("refuses a long_context that is not a boolean", async () => {
+    const entry = readJsonLines<Entry>(ENTRIES)[0]!;
+    await expect(
+      host.create({
+        involved_classes: entry.involved_classes,
+        initial_config: entry.initial_config,
+        long_context: "yes",
+      }),
+    ).rejects.toMatchObject({ code: "BAD_CONFIG", message: expect.stringMatching(/long_context/) });
+  });
+
   it("forks an episode into 16 independent copies", async () => {
     const entry = readJsonLines<Entry>(ENTRIES)[0]!;
     const parent = await host.create({

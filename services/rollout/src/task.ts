@@ -16,7 +16,8 @@ export const taskTurnSchema = z.strictObject({
   tools: toolNames.optional(),
   /**
    * What a per-turn reward compares this user turn's outcome against (BFCL's per-turn ground truth);
-   * carried with the task, not read by the rollout loop. `bfcl_state` / `task_completion` read it as a
+   * carried with the task, not read by the rollout loop. `bfcl_state` / `task_completion` /
+   * `bfcl_response` read it as a
    * list of `{name, arguments}` calls with the model-visible (alias) names.
    */
   ground_truth: z.unknown().optional(),

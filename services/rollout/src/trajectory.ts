@@ -76,7 +76,10 @@ export const trajectorySchema = z
     reward_components: z.record(z.string(), z.number().finite()),
     /** Set when scoring failed for infrastructure reasons (judge down, verify tool timed out): never a silent 0. */
     reward_error: rewardErrorSchema.nullable().optional(),
-    /** Optional per-turn process rewards, one per entry of `turns` (0 on observation turns). */
+    /**
+     * Optional per-turn rewards, one per entry of `turns` (0 on observation turns): the process rewards
+     * + weight × each per-turn component's value (`ftrl_solve`); a trainer puts entry i on turn i's last token.
+     */
     turn_rewards: z.array(z.number().finite()).optional(),
     /** GRPO group-normalised advantage (null when the group could not be normalised, e.g. reward null). */
     advantage: z.number().finite().nullable().optional(),

@@ -32,6 +32,8 @@ const CASES: { readonly [T in RewardComponentType]: Extract<ComponentEntry, { ty
   state_match: { type: "state_match", checks: [{ path: "$.a", equals: "1" }] },
   bfcl_state: { type: "bfcl_state" },
   task_completion: { type: "task_completion" },
+  ftrl_solve: { type: "ftrl_solve" },
+  bfcl_response: { type: "bfcl_response" },
 };
 
 /** Finished rollouts of every shape a component meets. */
@@ -60,6 +62,18 @@ const INPUTS: [string, RewardInput][] = [
     }),
   ],
   ["a task without gold answers", rewardInput({ task: qaTask([]) })],
+  [
+    "a task with a final answer and sub-answers per tool (FTRL)",
+    rewardInput({
+      task: qaTask("Shakespeare", { unsolved_set: { search__search: ["Hamlet, 1603"] } }),
+      trajectory: trajectoryWith([
+        { kind: "sampled", calls: [ok(), failed("TOOL_ERROR")] },
+        { kind: "observation" },
+        { kind: "sampled" },
+      ]),
+      sampledTexts: ["<tool_call>…</tool_call>", "<answer>Shakespeare</answer>"],
+    }),
+  ],
   [
     "an environment's final state",
     rewardInput({

@@ -4,10 +4,12 @@
 // literal `type`, a factory, its value range, declared with `defineRewardComponent`) plus one entry
 // here, and its case in component-contract.test.ts (which the typecheck then demands).
 import { z } from "zod";
+import { bfclResponseComponent } from "./bfcl-response.ts";
 import { bfclStateComponent, taskCompletionComponent } from "./bfcl-state.ts";
 import { exactMatchComponent } from "./exact-match.ts";
 import { f1Component } from "./f1.ts";
 import { formatComponent } from "./format.ts";
+import { ftrlSolveComponent } from "./ftrl-solve.ts";
 import { judgeComponent } from "./judge.ts";
 import { stateMatchComponent } from "./state-match.ts";
 import { toolPenaltyComponent } from "./tool-penalty.ts";
@@ -26,6 +28,8 @@ const COMPONENTS = {
   state_match: stateMatchComponent,
   bfcl_state: bfclStateComponent,
   task_completion: taskCompletionComponent,
+  ftrl_solve: ftrlSolveComponent,
+  bfcl_response: bfclResponseComponent,
 } as const;
 
 /** A registered component's `type`. */

@@ -3,6 +3,7 @@
 // Config: `{ components: [{ type, weight?, name?, ...params }], process?: {...} }`, or just the list.
 //   total reward = Σ weight × value over the components; `reward_components` holds each unweighted value
 //   by name (weight-0 components run and are reported too: EM beside an F1-trained reward).
+//   turn rewards = the process rewards + Σ weight × per-turn value of the per-turn components.
 // Components run concurrently. If any throws (an infrastructure failure, a config/data error, or a
 // bug), the reward is null and `error` names the component and why; the others' values are still
 // reported. Never a silent 0. README.md in this folder documents every component.
@@ -59,7 +60,11 @@ export interface RewardResult {
   error: RewardError | null;
   /** One-line notes by component name (why a 0, the judge's explanation). */
   details: Record<string, string>;
-  /** Per-turn process rewards aligned with `trajectory.turns`, when `process` is configured. */
+  /**
+   * Per-turn rewards aligned with `trajectory.turns`, when `process` or a per-turn component
+   * (`ftrl_solve`) is configured: the process rewards + Σ weight × each per-turn component's value.
+   * Left out when scoring failed.
+   */
   turnRewards?: number[];
 }
 
@@ -83,6 +88,12 @@ export function createRewardFn(config: RewardConfigInput | RewardConfig): Reward
         components.map(async (c) => {
           const out = await c.score(input, ctx);
           if (!Number.isFinite(out.value)) throw new Error(`component returned ${out.value}`);
+          const turns = input.trajectory.turns.length;
+          if (out.turnValues !== undefined && out.turnValues.length !== turns) {
+            throw new Error(`component returned ${out.turnValues.length} turn values for ${turns} turns`);
+          }
+          if (out.turnValues?.some((v) => !Number.isFinite(v)))
+            throw new Error("component returned a non-finite turn value");
           return out;
         }),
       );
@@ -90,6 +101,8 @@ export function createRewardFn(config: RewardConfigInput | RewardConfig): Reward
       const details: Record<string, string> = {};
       const errors: RewardError[] = [];
       let total = 0;
+      // per-turn components: Σ weight × value per turn, beside the process rewards
+      let componentTurns: number[] | undefined;
       settled.forEach((s, i) => {
         const c = components[i]!;
         if (s.status === "rejected") {
@@ -101,15 +114,26 @@ export function createRewardFn(config: RewardConfigInput | RewardConfig): Reward
         if (s.value.skipped === true) return;
         values[c.name] = s.value.value;
         total += c.weight * s.value.value;
+        const perTurn = s.value.turnValues;
+        if (perTurn !== undefined) {
+          componentTurns ??= input.trajectory.turns.map(() => 0);
+          perTurn.forEach((v, t) => {
+            componentTurns![t]! += c.weight * v;
+          });
+        }
       });
-      let turnRewards: number[] | undefined;
+      let turnRewards: number[] | undefined = componentTurns;
       if (processConfig !== undefined) {
         try {
-          turnRewards = processTurnRewards(processConfig, input);
+          const process = processTurnRewards(processConfig, input);
+          turnRewards = process.map((v, t) => v + (componentTurns?.[t] ?? 0));
         } catch (err) {
           errors.push(toRewardError("process", err));
+          turnRewards = undefined;
         }
       }
+      // a failed scoring records no partial per-turn rewards
+      if (errors.length > 0) turnRewards = undefined;
       const first = errors[0];
       const error: RewardError | null =
         first === undefined

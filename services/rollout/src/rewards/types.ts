@@ -64,6 +64,11 @@ export interface ComponentScore {
   detail?: string;
   /** Leave this component out of the total and of `reward_components` (a judge's "skip" fallback); `detail` says why. */
   skipped?: true;
+  /**
+   * A per-turn component's unweighted value of each entry of `trajectory.turns` (0 on observation
+   * turns); the composed reward adds weight × these into `turn_rewards`.
+   */
+  turnValues?: number[];
 }
 
 /** A configured component: its name in `reward_components`, its weight, and its scorer. */

@@ -57,6 +57,9 @@ describe.skipIf(DATA === undefined)("BFCL multi-turn categories from bfcl-eval's
       expect(new Set(tasks.map((t) => t.data_source))).toEqual(new Set([`bfcl_multi_turn_${category}`]));
       for (const t of tasks) expect(taskSchema.safeParse(t).success, t.id).toBe(true);
       if (category !== "miss_func") expect(tasks.flatMap((t) => t.turns).filter((u) => u.tools)).toEqual([]);
+      // bfcl-eval loads long_context scenarios with long_context=True: the episode config says so
+      const long = tasks.filter((t) => t.environment.config.long_context === true).length;
+      expect(long, category).toBe(category === "long_context" ? 200 : 0);
     }
   });
 
@@ -113,7 +116,8 @@ describe.skipIf(DATA === undefined)("BFCL multi-turn categories from bfcl-eval's
         maxBuffer: 64 * 1024 * 1024,
       });
       expect(run.status, run.stderr).toBe(0);
-      expect(ours, category).toEqual(JSON.parse(run.stdout));
+      const theirs = JSON.parse(run.stdout) as unknown[];
+      expect(ours, category).toEqual(theirs);
       total += ours.length;
     }
     expect(total).toBe(4625);

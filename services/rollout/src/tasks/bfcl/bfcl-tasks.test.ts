@@ -41,11 +41,15 @@ describe.skipIf(!haveBfcl)("BFCL multi_turn_base as tasks", () => {
     expect(tasks).toHaveLength(200);
     expect(tasks.map((t) => t.id)).toEqual([...source.keys()]);
     for (const t of tasks) expect(taskSchema.safeParse(t).success, t.id).toBe(true);
-    // 734 user turns in all: one prompt per entry, the rest later turns; 1142 ground-truth calls.
+    // 734 user turns in all: one prompt per entry, the rest later turns; 1142 ground-truth calls, of
+    // which one (multi_turn_base_173's) breaks its function's schema and is listed as such.
     expect(tasks.reduce((n, t) => n + 1 + t.turns.length, 0)).toBe(734);
     expect(
       tasks.reduce((n, t) => n + t.ground_truth.length + t.turns.flatMap((u) => u.ground_truth).length, 0),
     ).toBe(1142);
+    expect(tasks.filter((t) => t.extra_info.off_schema_ground_truth !== undefined).map((t) => t.id)).toEqual([
+      "multi_turn_base_173",
+    ]);
     // base withholds nothing: no turn changes the tools.
     expect(tasks.flatMap((t) => t.turns).filter((u) => u.tools !== undefined)).toEqual([]);
   });
@@ -113,6 +117,22 @@ describe.skipIf(!haveBfcl)("BFCL multi_turn_base as tasks", () => {
     ]);
   });
 
+  it("a ground-truth call that breaks its function's schema stays in the ground truth and is listed", () => {
+    // BFCL's answer closes ticket 'ticket_001'; close_ticket's ticket_id is an integer. The gateway
+    // refuses the call before it reaches the environment (bfcl-eval runs it: "not found", no change).
+    const t = task("multi_turn_base_173");
+    expect(t.turns[2]!.ground_truth).toEqual([
+      { name: "close_ticket", arguments: { ticket_id: "ticket_001" } },
+    ]);
+    expect(t.extra_info.off_schema_ground_truth).toEqual([
+      {
+        user_turn: 3,
+        call: "close_ticket(ticket_id='ticket_001')",
+        reason: 'argument "ticket_id" is "ticket_001", not of its schema\'s type integer',
+      },
+    ]);
+  });
+
   it("escapes in ground-truth strings come out as the text Python reads", () => {
     const all = tasks.flatMap((t) => [...t.ground_truth, ...t.turns.flatMap((u) => u.ground_truth)]);
     expect(all).toContainEqual({
@@ -146,7 +166,7 @@ function synthetic(entries: unknown[], answers: unknown[]) {
     description: `${name}.`,
     parameters: {
       type: "dict",
-      properties: Object.fromEntries(params.map((p) => [p, { type: "float" }])),
+      properties: Object.fromEntries(params.map((p) => [p, { type: p === "numbers" ? "array" : "float" }])),
       required: params,
     },
   });
@@ -278,5 +298,26 @@ describe("held-out functions (miss_func)", () => {
     await expect(
       convertBfclTasks(synthetic([entry, second], [answer, { ...answer, id: "multi_turn_miss_func_8" }])),
     ).rejects.toThrow(/BFCL_v4_multi_turn_miss_func\.json:2: involved_classes\[0\]/);
+  });
+});
+
+describe("long_context entries", () => {
+  const entry = (id: string) => ({
+    id,
+    question: [user("Add 2 and 3.")],
+    initial_config: { MathAPI: {} },
+    involved_classes: ["MathAPI"],
+  });
+  const answer = (id: string) => ({ id, ground_truth: [["add(a=2, b=3)"]] });
+
+  it("say long_context: true in their episode config (bfcl-eval's rule: long_context or composite); others do not", async () => {
+    const ids = ["multi_turn_long_context_3", "multi_turn_composite_1", "multi_turn_base_9"];
+    const tasks = await convertBfclTasks(synthetic(ids.map(entry), ids.map(answer)));
+    expect(tasks.map((t) => [t.id, t.environment.config])).toEqual([
+      [ids[0], { involved_classes: ["MathAPI"], initial_config: { MathAPI: {} }, long_context: true }],
+      [ids[1], { involved_classes: ["MathAPI"], initial_config: { MathAPI: {} }, long_context: true }],
+      [ids[2], { involved_classes: ["MathAPI"], initial_config: { MathAPI: {} } }],
+    ]);
+    for (const t of tasks) expect(taskSchema.safeParse(t).success).toBe(true);
   });
 });

@@ -2,8 +2,9 @@
 // Each task carries the per-turn user messages, the environment to start (`{server, config:
 // {involved_classes, initial_config}}`), the functions offered per turn under BFCL's own names with an
 // alias map to the gateway's `server__name`, and the ground-truth calls of every turn as
-// `{name, arguments}`. Held-out functions (miss_func's `missed_function`) are offered from their turn
-// on, whose empty user turn gets bfcl-eval's own message, exactly as bfcl-eval's inference loop does.
+// `{name, arguments}`; a long_context entry's config says `long_context: true`. Held-out functions
+// (miss_func's `missed_function`) are offered from their turn on, whose empty user turn gets
+// bfcl-eval's own message, exactly as bfcl-eval's inference loop does.
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
@@ -77,7 +78,8 @@ export interface BfclTask {
   extra_info: Record<string, unknown>;
   environment: {
     server: string;
-    config: { involved_classes: string[]; initial_config: Record<string, unknown> };
+    /** `long_context: true` for long_context (and composite) entries: BFCL loads their scenarios so. */
+    config: { involved_classes: string[]; initial_config: Record<string, unknown>; long_context?: true };
   };
   tool_aliases: Record<string, string>;
   tools: string[];
@@ -215,10 +217,19 @@ function bfclTask(
   if (answer.calls.length !== turnCount) {
     failAnswer("ground_truth", `${answer.calls.length} turns, but the entry (${where}) has ${turnCount}`);
   }
+  // A call whose arguments contradict its function's schema stays in the ground truth, as in BFCL, and
+  // is also listed in extra_info.off_schema_ground_truth: the gateway refuses it (INVALID_ARGUMENTS)
+  // before it reaches the environment — the model's identical call too — so it changes no state, and
+  // the reward replay takes the refusal as its result. (bfcl-eval runs it unchecked:
+  // multi_turn_base_173's close_ticket(ticket_id='ticket_001') answers "not found", no state change.)
+  const offSchema: { user_turn: number; call: string; reason: string }[] = [];
   const groundTruth = answer.calls.map((calls, turn) =>
-    calls.map((text, k) =>
-      groundTruthCall(text, functions, (m) => failAnswer(`ground_truth[${turn}][${k}]`, m)),
-    ),
+    calls.map((text, k) => {
+      const call = groundTruthCall(text, functions, (m) => failAnswer(`ground_truth[${turn}][${k}]`, m));
+      const problem = schemaProblem(call, functions.get(call.name)!);
+      if (problem !== undefined) offSchema.push({ user_turn: turn, call: text, reason: problem });
+      return call;
+    }),
   );
 
   const firstTurn = entry.question[0]!;
@@ -262,15 +273,28 @@ function bfclTask(
       category,
       ...(entry.path === undefined ? {} : { path: entry.path }),
       ...(entry.excluded_function === undefined ? {} : { excluded_function: entry.excluded_function }),
+      ...(offSchema.length === 0 ? {} : { off_schema_ground_truth: offSchema }),
     },
     environment: {
       server,
-      config: { involved_classes: entry.involved_classes, initial_config: entry.initial_config },
+      config: {
+        involved_classes: entry.involved_classes,
+        initial_config: entry.initial_config,
+        ...(isLongContext(category) ? { long_context: true as const } : {}),
+      },
     },
     tool_aliases: Object.fromEntries([...functions.keys()].map((n) => [n, `${server}__${n}`])),
     tools,
     turns,
   };
+}
+
+/**
+ * Whether bfcl-eval loads the category's scenarios with `long_context=True` (its multi_turn_checker's
+ * rule: the category name holds `long_context` or `composite`).
+ */
+export function isLongContext(category: string): boolean {
+  return category.includes("long_context") || category.includes("composite");
 }
 
 /** A ground-truth string as `{name, arguments}`: positional arguments take the func doc's parameter names, in order. */
@@ -305,4 +329,34 @@ function groundTruthCall(
     Object.defineProperty(args, k, { value: v, enumerable: true, writable: true, configurable: true });
   }
   return { name: call.name, arguments: args };
+}
+
+/** JSON types of BFCL's func-doc parameter types (the environment server publishes the same schema). */
+const BFCL_JSON_TYPES: Readonly<Record<string, (v: unknown) => boolean>> = {
+  string: (v) => typeof v === "string",
+  integer: (v) => Number.isInteger(v),
+  int: (v) => Number.isInteger(v),
+  float: (v) => typeof v === "number",
+  number: (v) => typeof v === "number",
+  boolean: (v) => typeof v === "boolean",
+  bool: (v) => typeof v === "boolean",
+  array: Array.isArray,
+  tuple: Array.isArray,
+  dict: (v) => v !== null && typeof v === "object" && !Array.isArray(v),
+  object: (v) => v !== null && typeof v === "object" && !Array.isArray(v),
+};
+
+/** Why `call`'s arguments break its func doc's schema (a missing required or a mistyped argument), if they do. */
+function schemaProblem(call: BfclCall, doc: BfclFuncDoc): string | undefined {
+  const required = Array.isArray(doc.parameters.required) ? (doc.parameters.required as unknown[]) : [];
+  for (const name of required)
+    if (typeof name === "string" && !Object.hasOwn(call.arguments, name))
+      return `required argument "${name}" is missing`;
+  for (const [name, value] of Object.entries(call.arguments)) {
+    const type = (doc.parameters.properties[name] as { type?: unknown } | undefined)?.type;
+    const check = typeof type === "string" ? BFCL_JSON_TYPES[type] : undefined;
+    if (check !== undefined && !check(value))
+      return `argument "${name}" is ${JSON.stringify(value)}, not of its schema's type ${type}`;
+  }
+  return undefined;
 }
