@@ -70,6 +70,8 @@ export interface EpisodesEvents {
 
 interface LiveEpisode {
   id: string;
+  /** What the id encodes (decoded once, at registration: every call on the episode needs it). */
+  ref: EpisodeRef;
   server: string;
   ttlMs: number;
   idle: NodeJS.Timeout;
@@ -87,6 +89,8 @@ interface ServerEpisodes {
 export class Episodes extends EventEmitter<EpisodesEvents> {
   #servers = new Map<string, ServerEpisodes>();
   #ended = new Map<string, "EPISODE_NOT_FOUND" | "EPISODE_LOST">();
+  /** Every server's live episodes by id (the per-server maps, joined: one lookup per call). */
+  #live = new Map<string, LiveEpisode>();
   #catalog: Catalog;
   #log: Logger | undefined;
 
@@ -237,8 +241,7 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
 
   /** An operation on `id` happened: its idle timer starts again. */
   touch(id: string): void {
-    const ref = safeDecode(id);
-    if (ref) this.#servers.get(ref.server)?.live.get(id)?.idle.refresh();
+    this.#live.get(id)?.idle.refresh();
   }
 
   /** A tool error that says the server no longer holds the episode, as the call's failure; else nothing. */
@@ -251,7 +254,7 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
   }
 
   #resolve(id: string): { s: ServerEpisodes; ref: EpisodeRef; live: LiveEpisode | undefined } {
-    const ref = decodeEpisodeId(id);
+    const ref = this.#live.get(id)?.ref ?? decodeEpisodeId(id);
     const s = this.#servers.get(ref.server);
     const gone = this.#ended.get(id);
     if (gone === "EPISODE_LOST") throw lostError(id, ref.server);
@@ -264,7 +267,7 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
 
   /** The server does not know the handle: LOST when this gateway had it live, else NOT_FOUND. */
   #unknownHandle(id: string): GatewayError {
-    const ref = safeDecode(id);
+    const ref = this.#live.get(id)?.ref ?? safeDecode(id);
     const s = ref ? this.#servers.get(ref.server) : undefined;
     const live = s?.live.get(id);
     if (s && live) {
@@ -292,17 +295,20 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
   }
 
   #register(s: ServerEpisodes, handle: string, ttlMs: number): string {
-    const id = encodeEpisodeId({ server: s.config.name, handle, generation: s.generation });
+    const ref = { server: s.config.name, handle, generation: s.generation };
+    const id = encodeEpisodeId(ref);
     const expire = (why: string) => () => this.#expire(s, id, why);
     const idleMs = s.config.upstream.episodes.idleTimeoutMs;
     const e: LiveEpisode = {
       id,
+      ref,
       server: s.config.name,
       ttlMs,
       idle: setTimeout(expire(`idle for ${idleMs} ms`), idleMs).unref(),
       ttl: setTimeout(expire(`past its ${ttlMs} ms ttl`), ttlMs).unref(),
     };
     s.live.set(id, e);
+    this.#live.set(id, e);
     return id;
   }
 
@@ -314,8 +320,8 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
     this.emit("episode", s.config.name, "expired", 1);
     this.#log?.info({ server: s.config.name, episode: id, why }, "episode expired");
     // Free the server's state; the episode is over for callers whatever the server answers.
-    const handle = safeDecode(id)?.handle;
-    if (handle !== undefined && s.upstream.state === "ready") {
+    const handle = e.ref.handle;
+    if (s.upstream.state === "ready") {
       void s.upstream
         .callTool(
           EPISODE_CLOSE_TOOL,
@@ -333,6 +339,7 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
     clearTimeout(e.idle);
     clearTimeout(e.ttl);
     this.#servers.get(e.server)?.live.delete(e.id);
+    this.#live.delete(e.id);
   }
 
   #remember(id: string, code: "EPISODE_NOT_FOUND" | "EPISODE_LOST"): void {

@@ -20,8 +20,9 @@ import {
   type Tool,
   type Transport,
 } from "@modelcontextprotocol/client";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { getDefaultEnvironment } from "@modelcontextprotocol/client/stdio";
 import type { Logger } from "pino";
+import { CoalescingStdioClientTransport } from "./coalescing-stdio-transport.ts";
 import type { ServerConfig } from "./config.ts";
 import { GatewayError, toGatewayError } from "./errors.ts";
 import { createPooledFetch } from "./http-fetch.ts";
@@ -241,7 +242,7 @@ export class McpUpstream extends EventEmitter implements Upstream {
   #transport(): Transport {
     const t = this.#config.transport;
     if (t.kind === "stdio") {
-      const transport = new StdioClientTransport({
+      const transport = new CoalescingStdioClientTransport({
         command: t.command,
         args: t.args,
         // The SDK passes only a safe subset of our environment; add tracing settings so tool servers

@@ -65,7 +65,7 @@ describe("npm run bench -- rollout", () => {
 });
 
 describe.skipIf(!haveBfclVenv())("npm run bench -- episodes", () => {
-  it("runs every episode's calls without an error and writes episodes/s three ways, the fork of 16 and memory", async () => {
+  it("runs every episode's calls without an error and writes episodes/s three ways, the fork of 16, memory and the gRPC floor", async () => {
     const out = join(tempDir(), "episodes.json");
     const small = ["--episodes", "64", "--forks", "5", "--live", "32", "--workers", "1"];
     await run("npm", ["run", "-s", "bench", "--", "episodes", "--out", out, ...small], {
@@ -85,6 +85,8 @@ describe.skipIf(!haveBfclVenv())("npm run bench -- episodes", () => {
     expect(report.fork_16.runs).toBe(5);
     expect(report.memory.live_episodes).toBe(32);
     expect(typeof report.memory.kib_per_live_episode).toBe("number");
+    expect(report.grpc_floor).toMatchObject({ rpcs_per_episode: 13 });
+    expect(report.grpc_floor.calls_per_s_c64).toBeGreaterThan(0);
   });
 });
 

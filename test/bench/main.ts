@@ -177,7 +177,7 @@ async function benchGateway(out: string, requests: number, toolTransport: "http"
 const USAGE = `usage: npm run bench -- gateway --out FILE.json [--requests N] [--tool-transport http|stdio]
        npm run bench -- search --out FILE.json [--passages N] [--queries N] [--dir DIR]
        npm run bench -- rollout --out FILE.json   (options: test/bench/rollout.ts)
-       npm run bench -- episodes --out FILE.json [--episodes N] [--forks N] [--live N] [--workers N]
+       npm run bench -- episodes --out FILE.json [--episodes N] [--forks N] [--live N] [--workers N] [--protocol auto|legacy]
 `;
 
 const [which, ...rest] = process.argv.slice(2);

@@ -13,10 +13,14 @@ import type { RolloutServiceClient as _rlfactory_v1_RolloutServiceClient, Rollou
 import type { SamplingOverrides as _rlfactory_v1_SamplingOverrides, SamplingOverrides__Output as _rlfactory_v1_SamplingOverrides__Output } from './rlfactory/v1/SamplingOverrides.ts';
 import type { SetPolicyVersionRequest as _rlfactory_v1_SetPolicyVersionRequest, SetPolicyVersionRequest__Output as _rlfactory_v1_SetPolicyVersionRequest__Output } from './rlfactory/v1/SetPolicyVersionRequest.ts';
 import type { Task as _rlfactory_v1_Task, Task__Output as _rlfactory_v1_Task__Output } from './rlfactory/v1/Task.ts';
+import type { TaskEnvironment as _rlfactory_v1_TaskEnvironment, TaskEnvironment__Output as _rlfactory_v1_TaskEnvironment__Output } from './rlfactory/v1/TaskEnvironment.ts';
+import type { TaskTurn as _rlfactory_v1_TaskTurn, TaskTurn__Output as _rlfactory_v1_TaskTurn__Output } from './rlfactory/v1/TaskTurn.ts';
 import type { ToolCallRecord as _rlfactory_v1_ToolCallRecord, ToolCallRecord__Output as _rlfactory_v1_ToolCallRecord__Output } from './rlfactory/v1/ToolCallRecord.ts';
+import type { ToolNames as _rlfactory_v1_ToolNames, ToolNames__Output as _rlfactory_v1_ToolNames__Output } from './rlfactory/v1/ToolNames.ts';
 import type { Trajectory as _rlfactory_v1_Trajectory, Trajectory__Output as _rlfactory_v1_Trajectory__Output } from './rlfactory/v1/Trajectory.ts';
 import type { TrajectoryGroup as _rlfactory_v1_TrajectoryGroup, TrajectoryGroup__Output as _rlfactory_v1_TrajectoryGroup__Output } from './rlfactory/v1/TrajectoryGroup.ts';
 import type { Turn as _rlfactory_v1_Turn, Turn__Output as _rlfactory_v1_Turn__Output } from './rlfactory/v1/Turn.ts';
+import type { UserSimulator as _rlfactory_v1_UserSimulator, UserSimulator__Output as _rlfactory_v1_UserSimulator__Output } from './rlfactory/v1/UserSimulator.ts';
 
 type SubtypeConstructor<Constructor extends new (...args: any) => any, Subtype> = {
   new(...args: ConstructorParameters<Constructor>): Subtype;
@@ -37,12 +41,16 @@ export interface ProtoGrpcType {
       SamplingOverrides: MessageTypeDefinition<_rlfactory_v1_SamplingOverrides, _rlfactory_v1_SamplingOverrides__Output>
       SetPolicyVersionRequest: MessageTypeDefinition<_rlfactory_v1_SetPolicyVersionRequest, _rlfactory_v1_SetPolicyVersionRequest__Output>
       Task: MessageTypeDefinition<_rlfactory_v1_Task, _rlfactory_v1_Task__Output>
+      TaskEnvironment: MessageTypeDefinition<_rlfactory_v1_TaskEnvironment, _rlfactory_v1_TaskEnvironment__Output>
+      TaskTurn: MessageTypeDefinition<_rlfactory_v1_TaskTurn, _rlfactory_v1_TaskTurn__Output>
       ToolCallRecord: MessageTypeDefinition<_rlfactory_v1_ToolCallRecord, _rlfactory_v1_ToolCallRecord__Output>
+      ToolNames: MessageTypeDefinition<_rlfactory_v1_ToolNames, _rlfactory_v1_ToolNames__Output>
       Trajectory: MessageTypeDefinition<_rlfactory_v1_Trajectory, _rlfactory_v1_Trajectory__Output>
       TrajectoryGroup: MessageTypeDefinition<_rlfactory_v1_TrajectoryGroup, _rlfactory_v1_TrajectoryGroup__Output>
       TrajectoryStatus: EnumTypeDefinition
       Turn: MessageTypeDefinition<_rlfactory_v1_Turn, _rlfactory_v1_Turn__Output>
       TurnKind: EnumTypeDefinition
+      UserSimulator: MessageTypeDefinition<_rlfactory_v1_UserSimulator, _rlfactory_v1_UserSimulator__Output>
     }
   }
 }

@@ -29,6 +29,10 @@ gateway, scores the trajectories and writes into DIR (default: the config's outp
   report.html            charts: reward distribution, turns, tool latency (output.html_report)
 Ctrl-C stops the run: trajectories in flight end as "aborted" and are still written.
 
+At start the tokenizer (tokenizer.path) is checked against the inference servers: a mismatch refuses
+to start. Exit status: 0; 1 when every trajectory failed (the most common failure is printed); 130
+when interrupted.
+
 rlf rollout serve --config FILE serves the same engine to a training engine ('rlf rollout serve --help').
 `;
 
@@ -66,7 +70,9 @@ export async function runRolloutCommand(argv: string[]): Promise<number> {
   await rm(jsonl, { force: true });
 
   const telemetry = await startTelemetry({ serviceName: "rlf-trainer" });
-  const engine = await createRolloutEngine(config);
+  const engine = await createRolloutEngine(config, {
+    warn: (message) => process.stderr.write(`rlf rollout: warning: ${message}\n`),
+  });
   const abort = new AbortController();
   let interrupted = false;
   const onSignal = () => {
@@ -131,7 +137,33 @@ export async function runRolloutCommand(argv: string[]): Promise<number> {
   process.stdout.write(`${formatSummary(summary)}\n`);
   process.stdout.write(`wrote ${all.length} trajectories to ${outDir}\n`);
   await telemetry.shutdown();
-  return interrupted ? 130 : 0;
+  if (interrupted) return 130;
+  const failure = allFailed(all);
+  if (failure !== null) {
+    process.stderr.write(
+      `rlf rollout: every trajectory failed (${all.length} of ${all.length}); most common failure ` +
+        `(${failure.count} of ${all.length}): ${failure.reason}\n`,
+    );
+    return 1;
+  }
+  return 0;
+}
+
+/**
+ * When every trajectory failed: the most common failure and how many had it (reasons that differ only
+ * in numbers, such as token counts, count as one; the first one is shown); else null.
+ */
+export function allFailed(trajectories: readonly Trajectory[]): { reason: string; count: number } | null {
+  if (trajectories.length === 0 || trajectories.some((t) => t.status !== "failed")) return null;
+  const groups = new Map<string, { reason: string; count: number }>();
+  for (const t of trajectories) {
+    const reason = t.status_reason ?? "no reason given";
+    const key = reason.replace(/\d+/g, "#");
+    const group = groups.get(key) ?? { reason, count: 0 };
+    group.count += 1;
+    groups.set(key, group);
+  }
+  return [...groups.values()].reduce((best, next) => (next.count > best.count ? next : best));
 }
 
 function positiveIntArg(text: string | undefined, flag: string): number | undefined {

@@ -40,6 +40,7 @@ export class EnvironmentWorker {
   private readonly child: ChildProcess;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
+  private corked = false;
   private stderrTail = "";
   private exitReason: string | undefined;
   private readonly watchdog: NodeJS.Timeout;
@@ -107,8 +108,24 @@ export class EnvironmentWorker {
     const id = this.nextId++;
     return new Promise<Answer>((resolve, reject) => {
       this.pending.set(id, { resolve, reject, sentAt: performance.now() });
-      this.child.stdin!.write(`${JSON.stringify({ id, op, ...fields })}\n`);
+      const stdin = this.child.stdin!;
+      // Requests sent during one turn of the event loop leave in one write at its end (many episodes
+      // in flight on one worker: one system call and one wake-up of the worker, not one each); a batch
+      // that reaches half the pipe's high-water mark leaves at once.
+      if (!this.corked) {
+        this.corked = true;
+        stdin.cork();
+        setImmediate(() => this.uncork());
+      }
+      stdin.write(`${JSON.stringify({ id, op, ...fields })}\n`);
+      if (stdin.writableLength >= stdin.writableHighWaterMark / 2) this.uncork();
     });
+  }
+
+  private uncork(): void {
+    if (!this.corked) return;
+    this.corked = false;
+    this.child.stdin?.uncork();
   }
 
   /** Ends the worker (SIGKILL: its sandbox and every process in it go with it); resolves once it is gone. */

@@ -3,6 +3,7 @@
 import type { Readable, Writable } from "node:stream";
 import type { Server } from "@modelcontextprotocol/server";
 import { StdioServerTransport, serveStdio } from "@modelcontextprotocol/server/stdio";
+import { coalesceWrites } from "./coalesced-writes.ts";
 import type { LiveInstances } from "./live-instances.ts";
 import type { Logger } from "./logger.ts";
 
@@ -20,7 +21,8 @@ export interface StdioEndpointDeps {
 
 export function serveStdioEndpoint(deps: StdioEndpointDeps, opts: StdioServeOptions = {}): Promise<void> {
   const stdin = opts.stdin ?? process.stdin;
-  const stdout = opts.stdout ?? process.stdout;
+  // Answers to requests in flight together leave in one write (see coalesced-writes.ts).
+  const stdout = coalesceWrites(opts.stdout ?? process.stdout);
   const handle = serveStdio(() => deps.live.add(deps.createInstance()), {
     transport: new StdioServerTransport(stdin, stdout),
     onerror: (error) => deps.log.warn({ err: error }, "mcp stdio error"),

@@ -2,6 +2,7 @@
 // global concurrency limit, with no per-turn batch barrier. A group is scored and normalised (GRPO) as
 // soon as its last sample finishes, and handed out then: the caller sees groups in completion order.
 
+import { readFile } from "node:fs/promises";
 import { GatewayClient } from "@rlfactory/gateway/client";
 import { bulkhead } from "cockatiel";
 import type { Logger } from "pino";
@@ -17,10 +18,12 @@ import type { Task } from "../task.ts";
 import type { ChatTool } from "../tokenizer/chat-message.ts";
 import { configuredTokenizer, type ModelTokenizer } from "../tokenizer/model-tokenizer.ts";
 import { createObservationDelta } from "../tokenizer/observation-delta.ts";
+import { checkedTokenizer } from "../tokenizer/tokenizer-check.ts";
+import { templateRendersTools, withToolSystemMessage } from "../tokenizer/tool-prompt.ts";
 import type { Trajectory } from "../trajectory.ts";
 import { AsyncQueue } from "./async-queue.ts";
 import { type EpisodeApi, gatewayEpisodes, groupEpisodes } from "./episodes.ts";
-import type { RolloutConfig } from "./rollout-config.ts";
+import { isInlineChatTemplate, type RolloutConfig } from "./rollout-config.ts";
 import type { InferenceTarget, RolloutEngine, RolloutOptions, TrajectoryGroup } from "./rollout-engine.ts";
 import { checkTask, type LoopDeps, type LoopResult, renderPromptIds, runTrajectory } from "./rollout-loop.ts";
 import { createUserSimulator, type UserSimulator } from "./user-simulator.ts";
@@ -40,6 +43,11 @@ export interface EngineParts {
   episodes?: EpisodeApi;
   /** Where `tool_aliases` targets are looked up; default: the gateway's whole catalog. */
   catalog?: ChatTool[];
+  /**
+   * Start-up warnings (a server the tokenizer check could not ask, a chat template that drops tools);
+   * default: `log.warn`, else `process.emitWarning`.
+   */
+  warn?: (message: string) => void;
 }
 
 /** A rollout request's tasks could not be rendered into prompts (bad messages, template error). */
@@ -51,7 +59,12 @@ export async function createRolloutEngine(
   config: RolloutConfig,
   parts: EngineParts = {},
 ): Promise<RolloutEngine> {
-  const tokenizer = parts.tokenizer ?? (await configuredTokenizer(config.tokenizer.path));
+  const warn =
+    parts.warn ??
+    ((message: string) =>
+      parts.log ? parts.log.warn(message) : process.emitWarning(message, "RolloutWarning"));
+  const chatTemplate = await readChatTemplate(config.tokenizer.chat_template);
+  let tokenizer = parts.tokenizer;
   let sampler = parts.sampler;
   if (sampler === undefined) {
     const made = createSampler(config.inference);
@@ -62,6 +75,34 @@ export async function createRolloutEngine(
       );
     }
     sampler = made;
+    if (tokenizer === undefined) {
+      // the config's servers: check the tokenizer against them (refuses to start on a mismatch)
+      const inference = config.inference;
+      const apiKey =
+        inference.api_key ??
+        (inference.api_key_env === undefined ? undefined : process.env[inference.api_key_env]);
+      try {
+        ({ tokenizer } = await checkedTokenizer({
+          path: config.tokenizer.path,
+          ...(chatTemplate === undefined ? {} : { chatTemplate }),
+          engine: inference.engine === "sglang" ? "sglang" : "vllm",
+          urls: inference.urls,
+          ...(inference.model === undefined ? {} : { model: inference.model }),
+          ...(apiKey === undefined ? {} : { apiKey }),
+          timeoutMs: Math.min(inference.timeout_ms, 15_000),
+          warn,
+        }));
+      } catch (e) {
+        await made.close();
+        throw e;
+      }
+    }
+  }
+  if (tokenizer === undefined) {
+    tokenizer = await configuredTokenizer(
+      config.tokenizer.path,
+      chatTemplate === undefined ? {} : { chatTemplate },
+    );
   }
   const gateway =
     parts.toolCaller && parts.toolInvoker && parts.tools
@@ -78,6 +119,7 @@ export async function createRolloutEngine(
       : await catalogTools(gateway!, config);
   const tools = parts.tools ?? listed?.offered ?? [];
   const catalog = parts.catalog ?? listed?.all;
+  tokenizer = toolAwareTokenizer(tokenizer, tools, config, warn);
   const episodes = parts.episodes ?? (gateway === undefined ? undefined : gatewayEpisodes(gateway));
   // One adapter for the loop's calls and the rewards' verify calls (gateway-tools.ts).
   const viaGateway = gateway === undefined ? undefined : gatewayTools(gateway);
@@ -252,6 +294,51 @@ export async function createRolloutEngine(
       gateway?.close();
     },
   };
+}
+
+/** `tokenizer.chat_template`: the template text itself, or the file it names (read here). */
+async function readChatTemplate(value: string | undefined): Promise<string | undefined> {
+  if (value === undefined || isInlineChatTemplate(value)) return value;
+  try {
+    return await readFile(value, "utf8");
+  } catch (e) {
+    throw new Error(
+      `tokenizer.chat_template ${value}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); give a Jinja template file or the template text`,
+    );
+  }
+}
+
+/**
+ * A chat template that renders nothing for tools (rendered with and without one, compared) never tells
+ * the model about them: warn when tools are offered, and with `tokenizer.tool_prompt: system_message`
+ * describe the tools in a Hermes-style system message instead (tokenizer/tool-prompt.ts).
+ */
+function toolAwareTokenizer(
+  tokenizer: ModelTokenizer,
+  tools: readonly ChatTool[],
+  config: RolloutConfig,
+  warn: (message: string) => void,
+): ModelTokenizer {
+  if (config.format.name === "search-r1") return tokenizer; // tools are described by the task's own prompt
+  let renders: boolean;
+  try {
+    renders = templateRendersTools(tokenizer);
+  } catch {
+    return tokenizer; // a template that cannot render the probe fails on the real prompts, with its message
+  }
+  if (renders) return tokenizer;
+  const fallback = config.tokenizer.tool_prompt === "system_message";
+  if (tools.length > 0) {
+    const names = tools.map((t) => t.function.name).join(", ");
+    const where =
+      config.tokenizer.chat_template === undefined ? `of ${tokenizer.source}` : "tokenizer.chat_template";
+    warn(
+      fallback
+        ? `the chat template ${where} renders nothing for tools: ${names} are described in a Hermes-style system message instead (tokenizer.tool_prompt: system_message)`
+        : `the chat template ${where} renders nothing for tools: the model is not told about ${names}; set tokenizer.tool_prompt: system_message to describe them in a system message, or tokenizer.chat_template to a template that renders tools`,
+    );
+  }
+  return fallback ? withToolSystemMessage(tokenizer) : tokenizer;
 }
 
 /**

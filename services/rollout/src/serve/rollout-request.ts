@@ -158,6 +158,39 @@ function taskFromProto(t: ProtoTaskOut, i: number): Record<string, unknown> {
     ...(t.extra_info_json !== ""
       ? { extra_info: objectFromText(t.extra_info_json, `${at}.extra_info_json`) }
       : {}),
+    ...(t.tools !== null ? { tools: t.tools.names } : {}),
+    ...(t.turns.length > 0
+      ? {
+          turns: t.turns.map((turn, j) => ({
+            content: turn.content,
+            ...(turn.tools !== null ? { tools: turn.tools.names } : {}),
+            ...(turn.ground_truth_json !== ""
+              ? { ground_truth: jsonFromText(turn.ground_truth_json, `${at}.turns[${j}].ground_truth_json`) }
+              : {}),
+          })),
+        }
+      : {}),
+    ...(t.user_simulator !== null
+      ? {
+          user_simulator: {
+            ...(t.user_simulator.extra_json === ""
+              ? {}
+              : objectFromText(t.user_simulator.extra_json, `${at}.user_simulator.extra_json`)),
+            instruction: t.user_simulator.instruction,
+          },
+        }
+      : {}),
+    ...(t.environment !== null
+      ? {
+          environment: {
+            server: t.environment.server,
+            ...(t.environment.config_json !== ""
+              ? { config: objectFromText(t.environment.config_json, `${at}.environment.config_json`) }
+              : {}),
+          },
+        }
+      : {}),
+    ...(Object.keys(t.tool_aliases).length > 0 ? { tool_aliases: { ...t.tool_aliases } } : {}),
   };
 }
 
@@ -201,6 +234,34 @@ export function requestToProto(input: RolloutRequestInput): ProtoRequest {
       })),
       ground_truth_json: t.ground_truth === undefined ? "" : JSON.stringify(t.ground_truth),
       extra_info_json: Object.keys(t.extra_info).length > 0 ? JSON.stringify(t.extra_info) : "",
+      ...(t.tools !== undefined ? { tools: { names: t.tools } } : {}),
+      ...(t.turns !== undefined
+        ? {
+            turns: t.turns.map((turn) => ({
+              content: turn.content,
+              ...(turn.tools !== undefined ? { tools: { names: turn.tools } } : {}),
+              ground_truth_json: turn.ground_truth === undefined ? "" : JSON.stringify(turn.ground_truth),
+            })),
+          }
+        : {}),
+      ...(t.user_simulator !== undefined
+        ? (({ instruction, ...extra }) => ({
+            user_simulator: {
+              instruction,
+              extra_json: Object.keys(extra).length > 0 ? JSON.stringify(extra) : "",
+            },
+          }))(t.user_simulator)
+        : {}),
+      ...(t.environment !== undefined
+        ? {
+            environment: {
+              server: t.environment.server,
+              config_json:
+                Object.keys(t.environment.config).length > 0 ? JSON.stringify(t.environment.config) : "",
+            },
+          }
+        : {}),
+      ...(t.tool_aliases !== undefined ? { tool_aliases: t.tool_aliases } : {}),
     })),
   };
   if (req.group_size !== undefined) out.group_size = req.group_size;

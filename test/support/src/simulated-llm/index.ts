@@ -1,6 +1,11 @@
 // The simulated inference server: a test and load-testing fixture that speaks vLLM, SGLang and OpenAI
 // chat wire protocols with a real tokenizer and scripted policies. It is never a model (see README.md).
 
+export {
+  CHATML_WITH_TOOLS_TEMPLATE,
+  CHATML_WITHOUT_TOOLS_TEMPLATE,
+  writeByteTokenizer,
+} from "./byte-tokenizer.ts";
 export type { Conversation } from "./conversation.ts";
 export { readConversation, readPassages } from "./conversation.ts";
 export type { LatencyOptionsInput } from "./latency-model.ts";

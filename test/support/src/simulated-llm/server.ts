@@ -57,6 +57,12 @@ export const simulatedLlmOptionsSchema = z.object({
   failRate: z.number().min(0).max(1).default(0),
   /** Context length: longer prompts (plus max_tokens on vLLM) are rejected as the engines do. */
   maxModelLen: z.int().positive().default(DEFAULT_MAX_MODEL_LEN),
+  /**
+   * The model path the server reports having loaded: vLLM `/v1/models` `root`, SGLang
+   * `/get_model_info` `model_path` and `tokenizer_path` (what `tokenizer.path: auto` reads). Default:
+   * the model name (root, model_path) and the tokenizer's source (tokenizer_path).
+   */
+  modelPath: z.string().min(1).optional(),
 });
 
 export type SimulatedLlmOptions = z.input<typeof simulatedLlmOptionsSchema> & {
@@ -188,7 +194,7 @@ export async function startSimulatedLlm(options: SimulatedLlmOptions): Promise<S
       (_body, request, sim) => chatResponse({ id: id("chatcmpl-"), model, request, sim }),
     ),
   );
-  app.get("/v1/models", async () => modelList(model, opts.maxModelLen));
+  app.get("/v1/models", async () => modelList(model, opts.maxModelLen, opts.modelPath ?? model));
   app.post("/tokenize", async (req) =>
     tokenizeResponse(parseBody(tokenizeRequestSchema, req.body), tokenizer, opts.maxModelLen),
   );
@@ -216,7 +222,9 @@ export async function startSimulatedLlm(options: SimulatedLlmOptions): Promise<S
         }),
     ),
   );
-  app.get("/get_model_info", async () => modelInfo(model, tokenizer.source, weightVersion));
+  app.get("/get_model_info", async () =>
+    modelInfo(opts.modelPath ?? model, opts.modelPath ?? tokenizer.source, weightVersion),
+  );
   app.get("/get_weight_version", async () => ({ weight_version: weightVersion }));
   app.post("/update_weight_version", async (req) => {
     const body = parseBody(updateWeightVersionSchema, req.body);

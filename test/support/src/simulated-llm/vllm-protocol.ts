@@ -180,8 +180,8 @@ export function completionResponse(args: {
   };
 }
 
-/** `GET /v1/models` (vLLM's `ModelList` / `ModelCard`). */
-export function modelList(model: string, maxModelLen: number) {
+/** `GET /v1/models` (vLLM's `ModelList` / `ModelCard`; `root` is the path the model was loaded from). */
+export function modelList(model: string, maxModelLen: number, root: string = model) {
   return {
     object: "list" as const,
     data: [
@@ -190,7 +190,7 @@ export function modelList(model: string, maxModelLen: number) {
         object: "model" as const,
         created: Math.floor(Date.now() / 1000),
         owned_by: "rlfactory-simulator",
-        root: model,
+        root,
         parent: null,
         max_model_len: maxModelLen,
         permission: [],
@@ -204,7 +204,10 @@ export const tokenizeRequestSchema = z.looseObject({
   add_special_tokens: z.boolean().nullish(),
 });
 
-/** `POST /tokenize` (prompt form). */
+/**
+ * `POST /tokenize` (prompt form), as vLLM's and SGLang's: `{model, prompt, add_special_tokens}` →
+ * `{count, max_model_len, tokens, token_strs}`.
+ */
 export function tokenizeResponse(
   body: z.infer<typeof tokenizeRequestSchema>,
   tokenizer: ModelTokenizer,
