@@ -296,7 +296,8 @@ describe.skipIf(!READY)(
               });
               // a tool's own error is part of the calls' effect, as is the gateway's refusal of an
               // off-schema call (no effect); the infrastructure's is not
-              if (out.error_code !== "OK" && out.error_code !== "INVALID_ARGUMENTS") throw new Error(`${task.id}: ${call.name}: ${out.error_code}`);
+              if (out.error_code !== "OK" && out.error_code !== "INVALID_ARGUMENTS")
+                throw new Error(`${task.id}: ${call.name}: ${out.error_code}`);
             }
             states.push(await episodes.snapshot(id));
           }

@@ -10,7 +10,13 @@ describe("formatSummary", () => {
   it("gives the mean turn reward per sampled turn when trajectories carry turn_rewards", () => {
     expect(line("turn reward")).toBe("");
     const t = {
-      ...buildTrajectory({ group: "g", prompt: 2, turns: ["S1", "O1", "S1"], reward: 1, status: "completed" }),
+      ...buildTrajectory({
+        group: "g",
+        prompt: 2,
+        turns: ["S1", "O1", "S1"],
+        reward: 1,
+        status: "completed",
+      }),
       turn_rewards: [4 / 3, 0, 1],
     };
     const withTurns = formatSummary(summarizeRollout([t], { wallMs: 1 }));

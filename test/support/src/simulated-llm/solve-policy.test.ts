@@ -111,7 +111,9 @@ describe("solve", () => {
     expect(() =>
       sim.run(
         {
-          promptIds: tok.encode(tok.renderChat([{ role: "user", content: "Who?" }], { addGenerationPrompt: true })),
+          promptIds: tok.encode(
+            tok.renderChat([{ role: "user", content: "Who?" }], { addGenerationPrompt: true }),
+          ),
           temperature: 0,
           top_p: 1,
           max_tokens: 256,
@@ -129,7 +131,9 @@ describe("solve --tasks FILE", () => {
     const options = await simulateLlmOptions({ policy: "solve", tasks: TASK_FILE });
     expect(options.policyOptions?.solveTasks).toHaveLength(20);
     expect(options.policyOptions?.tasks).toBeUndefined();
-    await expect(simulateLlmOptions({ policy: "solve" })).rejects.toThrow("--policy solve needs --tasks FILE");
+    await expect(simulateLlmOptions({ policy: "solve" })).rejects.toThrow(
+      "--policy solve needs --tasks FILE",
+    );
     await expect(
       simulateLlmOptions({ policy: "solve", tasks: join(ROOT, "examples/ftrl-hotpotqa/summary.json") }),
     ).rejects.toThrow("--tasks:");

@@ -12,7 +12,8 @@ const TOOL_RESPONSE = "<tool_response>";
 
 export const solvePolicy: Policy = {
   name: "solve",
-  summary: "--tasks FILE: an FTRL task's ground-truth calls, hop by hop, then <answer>the final answer</answer>",
+  summary:
+    "--tasks FILE: an FTRL task's ground-truth calls, hop by hop, then <answer>the final answer</answer>",
   respond(ctx) {
     const tasks = ctx.options.solveTasks;
     if (tasks === undefined || tasks.length === 0) throw new Error("the solve policy needs --tasks FILE");
@@ -20,7 +21,11 @@ export const solvePolicy: Policy = {
     const isUserTurn = (m: ChatTurn) => m.role === "user" && !m.content.includes(TOOL_RESPONSE);
     const first = messages.find(isUserTurn)?.content.trim() ?? "";
     const task = tasks.find(
-      (t) => t.prompt.filter((m) => m.role === "user").at(-1)?.content.trim() === first,
+      (t) =>
+        t.prompt
+          .filter((m) => m.role === "user")
+          .at(-1)
+          ?.content.trim() === first,
     );
     if (task === undefined) {
       throw new Error(`solve: no task has this conversation's user message (${JSON.stringify(first)})`);
@@ -32,7 +37,11 @@ export const solvePolicy: Policy = {
     if (calls !== undefined && calls.length > 0) {
       const blocks = calls.map((c) => hermesCall(c.name, c.arguments)).join("\n");
       return {
-        text: withThink(ctx, `Hop ${done + 1} of ${turns.length} of ${task.id}: ${calls.length} calls.`, blocks),
+        text: withThink(
+          ctx,
+          `Hop ${done + 1} of ${turns.length} of ${task.id}: ${calls.length} calls.`,
+          blocks,
+        ),
         ends: true,
       };
     }
