@@ -332,7 +332,7 @@ describe("README FTRL rollout", () => {
         sampled.forEach((turn, k) => {
           expect(t.tool_calls.filter((c) => c.turn === turn && !c.is_error)).toHaveLength(hops[k] ?? 0);
           expect(t.turn_rewards[turn], `${t.task_id} turn ${k + 1}`).toBeCloseTo(expected[k]!, 10);
-          (byTurn[k] ??= []).push(expected[k]!);
+          byTurn[k] = [...(byTurn[k] ?? []), expected[k]!];
         });
         const mean = expected.reduce((a, b) => a + b, 0) / expected.length;
         expect(t.reward_components.ftrl_solve).toBeCloseTo(mean, 10);

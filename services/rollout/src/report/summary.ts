@@ -225,7 +225,9 @@ export function summarizeRollout(
     if (t.turn_rewards !== undefined) {
       const sampled = t.turns.flatMap((turn, i) => (turn.kind === "sampled" ? [i] : []));
       sampled.forEach((i, k) => {
-        (turnRewards[k] ??= []).push(t.turn_rewards![i] ?? 0);
+        const list = turnRewards[k] ?? [];
+        list.push(t.turn_rewards?.[i] ?? 0);
+        turnRewards[k] = list;
       });
       withTurnRewards++;
     }
