@@ -16,7 +16,7 @@ import { RLF, ROOT } from "@rlfactory/test-support/gateway-harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 
-const SEEDS = join(ROOT, "services/factory/src/fixtures/seed-questions.jsonl");
+const SEEDS = join(ROOT, "test/fixtures/factory/seed-questions.jsonl");
 
 function haveBubblewrap(): boolean {
   const probe = spawnSync("bwrap", [

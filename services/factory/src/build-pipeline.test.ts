@@ -20,7 +20,7 @@ import type { BuildOutput } from "./build-output.ts";
 import { runBuild, type Stage } from "./build-pipeline.ts";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const SEEDS = join(HERE, "fixtures/seed-questions.jsonl");
+const SEEDS = join(HERE, "../../../test/fixtures/factory/seed-questions.jsonl");
 
 function haveBubblewrap(): boolean {
   const probe = spawnSync("bwrap", [

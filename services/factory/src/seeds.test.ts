@@ -54,7 +54,14 @@ describe("loadSeeds over our own task rows", () => {
   it("takes the question from extra_info (or the last user message) and the gold answer", async () => {
     const config = parseBuildConfig({
       endpoint: ENDPOINT,
-      input: { tasks: [{ path: join(import.meta.dirname, "fixtures/seed-questions.jsonl"), limit: 2 }] },
+      input: {
+        tasks: [
+          {
+            path: join(import.meta.dirname, "../../../test/fixtures/factory/seed-questions.jsonl"),
+            limit: 2,
+          },
+        ],
+      },
     });
     const seeds = await loadSeeds(config);
     expect(seeds.map((s) => [s.question, s.answer])).toEqual([
