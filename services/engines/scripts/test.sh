@@ -11,8 +11,9 @@ if [ ! -x "$PY" ]; then
   echo "SKIPPED the Python engine tests: $msg" >&2
   exit 0
 fi
-# lint + format check first (ruff; settings in services/engines/pyproject.toml)
-RUFF=(--config services/engines/pyproject.toml services/engines test/engines)
+# lint + format check first (ruff; settings in services/engines/pyproject.toml) over all our Python: the
+# adapters, their tests, the environment host's workers and the Python test fixtures
+RUFF=(--config services/engines/pyproject.toml services/engines test/engines services/environments/python test/support/python)
 "$PY" -m ruff check "${RUFF[@]}"
 "$PY" -m ruff format --check "${RUFF[@]}"
 exec "$PY" -m pytest -q -p no:cacheprovider services/engines/tests test/engines "$@"

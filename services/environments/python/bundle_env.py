@@ -123,17 +123,17 @@ def tool_method(name, function, form):
         previous = signal.signal(signal.SIGALRM, on_alarm)
         signal.setitimer(signal.ITIMER_REAL, self._timeout_s)
         try:
-            if self._form == "environment":
-                result = function(data=self.data, **arguments)
-            else:
-                result = function(**arguments)
+            environment = self._form == "environment"
+            result = function(data=self.data, **arguments) if environment else function(**arguments)
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous)
         return feedback(result)
 
     receiver = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
-    method.__signature__ = signature.replace(parameters=[receiver, *parameters], return_annotation=inspect.Signature.empty)
+    method.__signature__ = signature.replace(
+        parameters=[receiver, *parameters], return_annotation=inspect.Signature.empty
+    )
     method.__name__ = name
     method.__qualname__ = f"BundleEnvironment.{name}"
     method.__doc__ = function.__doc__

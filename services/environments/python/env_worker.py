@@ -139,7 +139,18 @@ def hint_schema(hint):
     return {}
 
 
-SECTIONS = ("args:", "arguments:", "parameters:", "returns:", "return:", "raises:", "yields:", "example:", "examples:", "response:")
+SECTIONS = (
+    "args:",
+    "arguments:",
+    "parameters:",
+    "returns:",
+    "return:",
+    "raises:",
+    "yields:",
+    "example:",
+    "examples:",
+    "response:",
+)
 
 
 def parse_docstring(doc):
@@ -160,7 +171,11 @@ def parse_docstring(doc):
             indented = line.startswith((" ", "\t"))
             head, sep, rest = stripped.partition(":")
             name = head.split("(")[0].strip()
-            if sep and name.isidentifier() and (current is None or not indented or len(line) - len(line.lstrip()) <= params_indent):
+            if (
+                sep
+                and name.isidentifier()
+                and (current is None or not indented or len(line) - len(line.lstrip()) <= params_indent)
+            ):
                 current = name
                 params_indent = len(line) - len(line.lstrip())
                 params[current] = rest.strip()
@@ -245,7 +260,7 @@ def setup_class(cls, name, setup):
     except Failure:
         raise
     except Exception as err:
-        raise Failure("BAD_MODULE", f"{name}._rlf_setup: {type(err).__name__}: {err}")
+        raise Failure("BAD_MODULE", f"{name}._rlf_setup: {type(err).__name__}: {err}") from err
     if not inspect.isclass(served):
         raise Failure("BAD_MODULE", f"{name}._rlf_setup must return a class")
     return served
@@ -352,13 +367,16 @@ class Worker:
         elif len(self.classes) == 1:
             configs = {next(iter(self.classes)): config}
         else:
-            raise Failure("BAD_CONFIG", f"this environment has several classes {sorted(self.classes)}: the config names involved_classes")
+            raise Failure(
+                "BAD_CONFIG",
+                f"this environment has several classes {sorted(self.classes)}: the config names involved_classes",
+            )
         try:
             instances = {name: self.build(name, cfg, long_context) for name, cfg in configs.items()}
         except Failure:
             raise
         except Exception as err:
-            raise Failure("BAD_CONFIG", f"{type(err).__name__}: {err}")
+            raise Failure("BAD_CONFIG", f"{type(err).__name__}: {err}") from err
         episode = self.next_episode
         self.next_episode += 1
         self.episodes[episode] = instances
@@ -388,11 +406,11 @@ class Worker:
         try:
             signature_of(method).bind(**arguments)
         except TypeError as err:
-            raise Failure("BAD_ARGUMENTS", f"{tool}: {err}")
+            raise Failure("BAD_ARGUMENTS", f"{tool}: {err}") from err
         try:
             result = method(**arguments)
         except Exception as err:
-            raise Failure("TOOL_ERROR", f"{type(err).__name__}: {err}")
+            raise Failure("TOOL_ERROR", f"{type(err).__name__}: {err}") from err
         return {"value": to_json(result)}
 
     def parse(self, req):
@@ -402,7 +420,7 @@ class Worker:
         try:
             node = ast.parse(text, mode="eval").body
         except (SyntaxError, TypeError, ValueError) as err:
-            raise Failure("BAD_CALL", f"not a call: {err}")
+            raise Failure("BAD_CALL", f"not a call: {err}") from err
         if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
             raise Failure("BAD_CALL", "not a call of a tool by name")
         tool = node.func.id
@@ -413,7 +431,7 @@ class Worker:
             positional = [ast.literal_eval(a) for a in node.args]
             keywords = {k.arg: ast.literal_eval(k.value) for k in node.keywords if k.arg is not None}
         except ValueError as err:
-            raise Failure("BAD_CALL", f"arguments must be literals: {err}")
+            raise Failure("BAD_CALL", f"arguments must be literals: {err}") from err
         if any(k.arg is None for k in node.keywords):
             raise Failure("BAD_CALL", "** arguments are not allowed")
         parameters = [
@@ -423,7 +441,7 @@ class Worker:
         ]
         if len(positional) > len(parameters):
             raise Failure("BAD_ARGUMENTS", f"{tool} takes {len(parameters)} positional arguments")
-        arguments = dict(zip(parameters, positional))
+        arguments = dict(zip(parameters, positional, strict=False))
         for key in keywords:
             if key in arguments:
                 raise Failure("BAD_ARGUMENTS", f"{tool}: {key} given twice")
@@ -522,7 +540,11 @@ def answer(ops, line):
     except Failure as err:
         response = {"id": rid, "ok": False, "error": {"code": err.code, "message": str(err)}}
     except Exception as err:
-        response = {"id": rid, "ok": False, "error": {"code": "WORKER_ERROR", "message": f"{type(err).__name__}: {err}"}}
+        response = {
+            "id": rid,
+            "ok": False,
+            "error": {"code": "WORKER_ERROR", "message": f"{type(err).__name__}: {err}"},
+        }
     try:
         try:
             return json.dumps(response, separators=(",", ":"), allow_nan=False)
@@ -530,7 +552,9 @@ def answer(ops, line):
             # a value JSON cannot hold as is (a set, an object, NaN): encoded as to_json does
             return json.dumps(to_json(response), separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError, RecursionError) as err:
-        return json.dumps({"id": rid, "ok": False, "error": {"code": "WORKER_ERROR", "message": f"unencodable result: {err}"}})
+        return json.dumps(
+            {"id": rid, "ok": False, "error": {"code": "WORKER_ERROR", "message": f"unencodable result: {err}"}}
+        )
 
 
 def write_answers(channel, answers):
@@ -539,6 +563,7 @@ def write_answers(channel, answers):
     if text:
         channel.write(text)
         channel.flush()
+
 
 if __name__ == "__main__":
     main()
