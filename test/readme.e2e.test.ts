@@ -266,6 +266,102 @@ describe("README BFCL rollout", () => {
   }, 600_000);
 });
 
+describe("README FTRL rollout", () => {
+  it("serves the shipped bundle behind the example gateway, rolls out the solve policy and reports Solve-F1 per turn", async () => {
+    const lines = shellLines();
+    const gateway = lines.find((l) => l.startsWith("npx rlf gateway --config examples/gateway-ftrl.yaml"));
+    const simulate = lines.find((l) => l.startsWith("npx rlf simulate-llm") && l.includes("--policy solve"));
+    const rollout = lines.find((l) => l.startsWith("npx rlf rollout --config examples/rollout-ftrl.yaml"));
+    for (const line of [gateway, simulate, rollout]) expect(line).toBeDefined();
+    const tasksFile = /--tasks (\S+)/.exec(simulate ?? "")?.[1] ?? "";
+    expect(tasksFile).toBe("examples/ftrl-hotpotqa/tasks.jsonl");
+    const tasks = new Map(
+      readFileSync(join(ROOT, tasksFile), "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as { id: string; extra_info: { actions: unknown[][] } })
+        .map((t) => [t.id, t.extra_info.actions.map((turn) => turn.length)]),
+    );
+    expect(tasks.size).toBe(20);
+    const out = /--out (\S+)/.exec(rollout ?? "")?.[1] ?? "";
+    rmSync(out, { recursive: true, force: true });
+    const background: ChildProcess[] = [];
+    try {
+      for (const line of [gateway, simulate])
+        background.push(
+          spawn("bash", ["-c", line ?? ""], { cwd: ROOT, env, stdio: "ignore", detached: true }),
+        );
+      await waitFor(
+        async () => (await fetch("http://127.0.0.1:8083/readyz").catch(() => null))?.ok === true,
+        60_000,
+        "the FTRL gateway on 50055 (admin 8083)",
+      );
+      await waitFor(
+        async () => (await fetch("http://127.0.0.1:9002/health").catch(() => null))?.ok === true,
+        30_000,
+        "rlf simulate-llm --policy solve on 9002",
+      );
+      const { stdout } = await run("bash", ["-c", rollout ?? ""], { cwd: ROOT, env, timeout: 120_000 });
+      expect(stdout).toContain("wrote 20 trajectories");
+      const trajectories = readFileSync(join(out, "trajectories.jsonl"), "utf8")
+        .trim()
+        .split("\n")
+        .map(
+          (l) =>
+            JSON.parse(l) as {
+              task_id: string;
+              status: string;
+              status_reason: string;
+              reward: number;
+              reward_components: Record<string, number>;
+              turns: { kind: string }[];
+              turn_rewards: number[];
+              tool_calls: { turn: number; is_error: boolean }[];
+            },
+        );
+      expect(trajectories).toHaveLength(20);
+      // Expected Solve-F1 per sampled turn: hop K's n calls all hit a sub-answer (s = n): 2n/(n+1);
+      // the answer turn, nothing left unsolved: 1/(1+0).
+      const byTurn: number[][] = [];
+      for (const t of trajectories) {
+        const hops = tasks.get(t.task_id) ?? [];
+        expect([t.task_id, t.status, t.status_reason]).toEqual([t.task_id, "completed", "answer"]);
+        const sampled = t.turns.flatMap((turn, i) => (turn.kind === "sampled" ? [i] : []));
+        expect(sampled, t.task_id).toHaveLength(hops.length + 1);
+        const expected = [...hops.map((n) => (2 * n) / (n + 1)), 1];
+        sampled.forEach((turn, k) => {
+          expect(t.tool_calls.filter((c) => c.turn === turn && !c.is_error)).toHaveLength(hops[k] ?? 0);
+          expect(t.turn_rewards[turn], `${t.task_id} turn ${k + 1}`).toBeCloseTo(expected[k]!, 10);
+          byTurn[k] = [...(byTurn[k] ?? []), expected[k]!];
+        });
+        const mean = expected.reduce((a, b) => a + b, 0) / expected.length;
+        expect(t.reward_components.ftrl_solve).toBeCloseTo(mean, 10);
+        expect(t.reward).toBeCloseTo(mean, 10);
+      }
+      // the example mixes parallel calls (4/3) and single calls (1) in the first turn
+      expect(new Set(byTurn[0]).size).toBe(2);
+      const fmt = (x: number) => String(Number(x.toFixed(3)));
+      const perTurn = byTurn
+        .map((vs, k) => `turn ${k + 1} ${fmt(vs.reduce((a, b) => a + b, 0) / vs.length)} (${vs.length})`)
+        .join(" · ");
+      expect(stdout).toMatch(
+        new RegExp(`turn reward +${perTurn.replace(/[()]/g, "\\$&")} \\(mean per sampled turn\\)`),
+      );
+      expect(readme).toContain(perTurn);
+      const summary = JSON.parse(readFileSync(join(out, "summary.json"), "utf8"));
+      expect(summary.turn_rewards.map((t: { count: number }) => t.count)).toEqual(
+        byTurn.map((v) => v.length),
+      );
+    } finally {
+      for (const child of background) {
+        if (child.pid && child.exitCode === null) process.kill(-child.pid, "SIGTERM");
+        await stopChild(child, 10_000);
+      }
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 240_000);
+});
+
 describe("README tracing command", () => {
   it("exports spans from the gateway and the tool server in one trace", async () => {
     const line = shellLines().find((l) => l.startsWith("OTEL_EXPORTER_OTLP_ENDPOINT="));

@@ -41,6 +41,9 @@ Usage:
   rlf simulate-llm --port PORT --policy NAME
                                          TEST FIXTURE: a simulated inference server (vLLM/SGLang
                                          protocols, real tokenizer, scripted policies); not a model
+  rlf simulate-factory [--port PORT] [--mix-structures]
+                                         TEST FIXTURE: a scripted model for rlf env build (OpenAI
+                                         chat API on 127.0.0.1:8399); not a model
   rlf tools list --gateway HOST:PORT [--server NAME] [--json]
   rlf tools call NAME --args JSON --gateway HOST:PORT [--deadline-ms N] [--no-cache] [--episode ID] [--json]
   rlf episodes start SERVER [--config JSON] [--ttl-ms N] --gateway HOST:PORT   prints the episode id
@@ -81,6 +84,8 @@ export async function main(argv: string[]): Promise<number> {
       return (await import("./judge-command.ts")).runJudgeCommand(rest);
     case "simulate-llm":
       return (await loadSimulatedLlmCommand()).runSimulateLlmCommand(rest);
+    case "simulate-factory":
+      return (await loadSimulatedFactoryCommand()).runSimulateFactoryCommand(rest);
     case undefined:
     case "help":
     case "--help":
@@ -115,6 +120,21 @@ async function loadSimulatedLlmCommand(): Promise<{
     if ((err as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND") throw err;
     throw new UsageError(
       "simulate-llm is a test fixture that ships only with a development checkout of rlfactory (git clone, npm install)",
+    );
+  }
+}
+
+/** The scripted model of `rlf env build`'s tests: a test fixture, loaded by name like simulate-llm. */
+async function loadSimulatedFactoryCommand(): Promise<{
+  runSimulateFactoryCommand(argv: string[]): Promise<number>;
+}> {
+  const fixture = "@rlfactory/test-support/factory-chat-fixture-cli";
+  try {
+    return await import(fixture);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND") throw err;
+    throw new UsageError(
+      "simulate-factory is a test fixture that ships only with a development checkout of rlfactory (git clone, npm install)",
     );
   }
 }

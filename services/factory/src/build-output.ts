@@ -1,11 +1,12 @@
 // The end of a build: the tasks whose every tool passed validation become the bundle (form "sample",
 // source.kind "rlf-env-build"; services/environments/README.md), with the validation report as
-// validation.json; the task file (rollout tasks, one per bundle task); and the summary (items per
+// validation.json (each task's ground-truth calls as its `actions`); the task file (rollout tasks, one
+// per bundle task, with those calls turn by turn in `extra_info.actions`); and the summary (items per
 // stage, rejects by reason, tokens). Everything is ordered by id and holds no time or absolute path,
 // so a resumed build writes the same bytes as an uninterrupted one.
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type BundleTask, type BundleTool, writeBundle } from "@rlfactory/environments";
+import { type BundleAction, type BundleTask, type BundleTool, writeBundle } from "@rlfactory/environments";
 import type { BuildConfig } from "./build-config.ts";
 import type { PlannedTool, StageCount, ValidationValue } from "./build-types.ts";
 import type { TokenUsage } from "./chat-client.ts";
@@ -100,6 +101,25 @@ function toolReport(tool: ValidatedTool): ToolReport {
   };
 }
 
+/**
+ * A task's ground-truth calls turn by turn: turn H holds the call answering hop H of every branch (in
+ * branch order), so the calls of one turn are independent and a later hop comes a turn later.
+ */
+export function actionTurns(core: PlannedTool[]): BundleAction[][] {
+  const calls = core.flatMap((tool) =>
+    tool.calls.map((c) => {
+      const [branch = 0, hop = 0] = (c.sub ?? "0.0").split(".").map(Number);
+      return { branch, hop, action: { name: tool.name, arguments: c.arguments } };
+    }),
+  );
+  const turns: BundleAction[][] = [];
+  for (const c of calls.sort((a, b) => a.hop - b.hop || a.branch - b.branch)) {
+    while (turns.length < c.hop) turns.push([]);
+    turns[c.hop - 1]?.push(c.action);
+  }
+  return turns.filter((t) => t.length > 0);
+}
+
 export async function assembleOutput(input: AssembleInput): Promise<BuildOutput> {
   const { config } = input;
   const reports = input.tools.map(toolReport);
@@ -112,6 +132,7 @@ export async function assembleOutput(input: AssembleInput): Promise<BuildOutput>
   const bundleTools: BundleTool[] = [];
   const code: Record<string, string> = {};
   const assemble: StageCount = { items: 0, ok: 0, rejected: {} };
+  const actionsByTask = new Map<string, BundleAction[][]>();
   for (const task of [...input.tasks].sort((a, b) => (a.id < b.id ? -1 : 1))) {
     assemble.items++;
     const own = input.tools.filter((t) => t.plan.task === task.id);
@@ -130,12 +151,15 @@ export async function assembleOutput(input: AssembleInput): Promise<BuildOutput>
     const unsolved: Record<string, string[]> = {};
     for (const t of core) unsolved[t.plan.name] = t.plan.calls.map((c) => c.answer as string);
     const d = task.decomposition;
+    const turns = actionTurns(core.map((t) => t.plan));
+    actionsByTask.set(task.id, turns);
     bundleTasks.push({
       id: task.id,
       tools: offered.map((t) => t.plan.name).sort(),
       question: task.question,
       unsolved_set: unsolved,
       answer: d.answer,
+      actions: turns.flat(),
       complexity: {
         structure: d.structure,
         hops: Math.max(...d.branches.map((b) => b.length)),
@@ -193,6 +217,7 @@ export async function assembleOutput(input: AssembleInput): Promise<BuildOutput>
           server,
           dataSource: config.name,
           bundle: { name: config.name, hash: manifest.hash },
+          actionTurns: actionsByTask.get(t.id) ?? [],
         });
         return `${JSON.stringify(row)}\n`;
       })

@@ -2,8 +2,9 @@
 // its tasks: the environment is the bundle's server with `{task: id}` as the episode config; the model
 // sees the bundle's own tool names (`tools`), each an alias of `SERVER__tool` (`tool_aliases`); the
 // ground truth is the answer; `extra_info` carries the question, the bundle and its hash, the unsolved
-// set (by the names the model sees) and the complexity grade.
-import type { BundleTask } from "@rlfactory/environments";
+// set (by the names the model sees), the ground-truth calls turn by turn (`actions`: turn H holds hop H
+// of every branch, by the names the model sees) and the complexity grade.
+import type { BundleAction, BundleTask } from "@rlfactory/environments";
 import type { Task } from "@rlfactory/rollout";
 
 export interface RolloutTaskOptions {
@@ -11,10 +12,13 @@ export interface RolloutTaskOptions {
   server: string;
   dataSource: string;
   bundle: { name: string; hash: string };
+  /** The task's ground-truth calls turn by turn (default: the bundle task's `actions`, one turn). */
+  actionTurns?: BundleAction[][];
 }
 
 export function bundleTaskToRolloutTask(task: BundleTask, options: RolloutTaskOptions): Task {
   const { server } = options;
+  const actions = options.actionTurns ?? (task.actions?.length ? [task.actions] : []);
   return {
     id: task.id,
     data_source: options.dataSource,
@@ -25,6 +29,7 @@ export function bundleTaskToRolloutTask(task: BundleTask, options: RolloutTaskOp
       bundle_hash: options.bundle.hash,
       ...(task.question !== undefined ? { question: task.question } : {}),
       unsolved_set: task.unsolved_set ?? {},
+      ...(actions.length > 0 ? { actions } : {}),
       ...(task.complexity !== undefined ? { complexity: task.complexity } : {}),
     },
     tools: [...task.tools],

@@ -3,8 +3,9 @@
 // message (JSON), and answers each stage deterministically from its input alone, so the answers do not
 // depend on request order or concurrency:
 // - decompose: the structure named by a marker in the question (`[single]`, `[parallel]`, `[multi]`,
-//   `[parallel-multi]`; default single), sub-answers derived from the question; the last hop of the
-//   first branch answers with the question's gold answer;
+//   `[parallel-multi]`; default single, or with `mixStructures` one of the four picked by a hash of the
+//   question), sub-answers derived from the question; the last hop of the first branch answers with the
+//   question's gold answer;
 // - document: hop 1 → `find_entity`, hop 2 → `get_attribute` (so parallel branches overlap), each
 //   with one `query` parameter; integrate: documents of the same name merged;
 // - scale: each strategy leaves a visible mark (description prefix, an optional `limit` integer, an
@@ -39,7 +40,15 @@ export interface FactoryChatFixture {
 
 export interface FactoryChatFixtureOptions {
   onAnswered?: (count: number) => void;
+  /** A question without a structure marker gets one of the four structures by its hash (default: single_hop). */
+  mixStructures?: boolean;
+  /** Listen port (default 0: any free one). */
+  port?: number;
+  /** Listen address (default 127.0.0.1). */
+  host?: string;
 }
+
+const STRUCTURES = ["single_hop", "parallel_single_hop", "multi_hop", "parallel_multi_hop"] as const;
 
 const FAULTS = ["wrong", "exception", "timeout", "network", "file", "nondeterministic"] as const;
 
@@ -51,7 +60,7 @@ interface Sub {
   answer: string;
 }
 
-function decompose(input: Record<string, unknown>): unknown {
+function decompose(input: Record<string, unknown>, mixStructures = false): unknown {
   const scenario = typeof input.scenario === "string" ? input.scenario : undefined;
   const question =
     typeof input.question === "string"
@@ -64,7 +73,9 @@ function decompose(input: Record<string, unknown>): unknown {
       ? "parallel_single_hop"
       : question.includes("[multi]")
         ? "multi_hop"
-        : "single_hop";
+        : question.includes("[single]") || !mixStructures
+          ? "single_hop"
+          : STRUCTURES[Number.parseInt(hash6(question), 16) % STRUCTURES.length]!;
   const shape: Record<string, number[]> = {
     single_hop: [1],
     parallel_single_hop: [1, 1],
@@ -214,14 +225,19 @@ function repair(input: DeployInput & { code: string }): unknown {
   return { code: text.includes("[stubborn]") ? input.code : goodCode(input) };
 }
 
-function answer(stage: string, input: Record<string, unknown>, attempt: number): string {
+function answer(
+  stage: string,
+  input: Record<string, unknown>,
+  attempt: number,
+  options: FactoryChatFixtureOptions,
+): string {
   if (stage === "decompose") {
     const q = String(input.question ?? "");
     if (q.includes("[garbled-always]") || (q.includes("[garbled]") && attempt === 0))
       return "Sure! Here is the decomposition you asked for.";
   }
   const handlers: Record<string, (i: Record<string, unknown>) => unknown> = {
-    decompose,
+    decompose: (i) => decompose(i, options.mixStructures),
     document: documents,
     integrate,
     scale,
@@ -265,7 +281,7 @@ export async function startFactoryChatFixture(
         const input = JSON.parse(body.messages[1]?.content ?? "{}") as Record<string, unknown>;
         const attempt = body.messages.filter((m) => m.role === "assistant").length;
         requests.push({ stage, input, attempt, body: body as unknown as Record<string, unknown> });
-        const content = answer(stage, input, attempt);
+        const content = answer(stage, input, attempt, options);
         send(200, {
           id: `chatcmpl-${requests.length}`,
           object: "chat.completion",
@@ -283,11 +299,12 @@ export async function startFactoryChatFixture(
       }
     });
   });
-  server.listen(0, "127.0.0.1");
+  const host = options.host ?? "127.0.0.1";
+  server.listen(options.port ?? 0, host);
   await once(server, "listening");
   const { port } = server.address() as AddressInfo;
   return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
+    baseUrl: `http://${host}:${port}/v1`,
     requests,
     countByStage() {
       const out: Record<string, number> = {};

@@ -1,4 +1,4 @@
-import { fixtureTrajectories } from "@rlfactory/test-support/report-fixtures";
+import { buildTrajectory, fixtureTrajectories } from "@rlfactory/test-support/report-fixtures";
 import { describe, expect, it } from "vitest";
 import { summarizeRollout } from "./summary.ts";
 import { formatDuration, formatNumber, formatSummary } from "./summary-text.ts";
@@ -6,6 +6,24 @@ import { formatDuration, formatNumber, formatSummary } from "./summary-text.ts";
 describe("formatSummary", () => {
   const text = formatSummary(summarizeRollout(fixtureTrajectories(), { wallMs: 2000 }));
   const line = (label: string) => text.split("\n").find((l) => l.startsWith(label)) ?? "";
+
+  it("gives the mean turn reward per sampled turn when trajectories carry turn_rewards", () => {
+    expect(line("turn reward")).toBe("");
+    const t = {
+      ...buildTrajectory({
+        group: "g",
+        prompt: 2,
+        turns: ["S1", "O1", "S1"],
+        reward: 1,
+        status: "completed",
+      }),
+      turn_rewards: [4 / 3, 0, 1],
+    };
+    const withTurns = formatSummary(summarizeRollout([t], { wallMs: 1 }));
+    expect(withTurns.split("\n").find((l) => l.startsWith("turn reward"))).toMatch(
+      /^turn reward +turn 1 1\.333 \(1\) · turn 2 1 \(1\) \(mean per sampled turn\)$/,
+    );
+  });
 
   it("is a compact table of about fifteen lines", () => {
     const lines = text.split("\n");

@@ -72,6 +72,12 @@ export function formatSummary(s: RolloutSummary): string {
       `mean ${formatNumber(s.turns.mean, 2)} · p50 ${s.turns.p50} · max ${s.turns.max} (sampled turns/trajectory)`,
     );
   }
+  if (s.turn_rewards && s.turn_rewards.length > 0) {
+    add(
+      "turn reward",
+      `${s.turn_rewards.map((t) => `turn ${t.turn} ${formatNumber(t.mean)} (${t.count})`).join(" · ")} (mean per sampled turn)`,
+    );
+  }
   const tc = s.tool_calls;
   add(
     "tool calls",

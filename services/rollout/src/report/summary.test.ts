@@ -65,6 +65,27 @@ describe("summarizeRollout", () => {
     expect(s.turns).toEqual({ mean: 1.8, p50: 1, max: 4 });
   });
 
+  it("turn rewards: the mean per sampled turn over the trajectories that reached it (null without any)", () => {
+    expect(s.turn_rewards).toBeNull();
+    const withTurnRewards = (turns: string[], values: number[]) => ({
+      ...buildTrajectory({ group: "g", prompt: 2, turns, reward: 1, status: "completed" }),
+      turn_rewards: values,
+    });
+    const t = summarizeRollout(
+      [
+        withTurnRewards(["S1", "O1", "S1"], [4 / 3, 0, 1]),
+        withTurnRewards(["S1", "O1", "S1", "O1", "S1"], [1, 0, 1, 0, 0.5]),
+        buildTrajectory({ group: "h", prompt: 2, turns: ["S1"], reward: 0, status: "completed" }),
+      ],
+      { wallMs: 1 },
+    );
+    expect(t.turn_rewards).toEqual([
+      { turn: 1, mean: expect.closeTo(7 / 6, 12), count: 2 },
+      { turn: 2, mean: 1, count: 2 },
+      { turn: 3, mean: 0.5, count: 1 },
+    ]);
+  });
+
   it("tool calls by tool and by error code, with exact latency percentiles", () => {
     expect(s.tool_calls.total).toBe(8);
     expect(s.tool_calls.errors).toBe(3);

@@ -57,6 +57,11 @@ export const rolloutSummarySchema = z.object({
   exact_match: finite.nullable(),
   /** Sampled (loss-mask 1) turns per trajectory; null when there are no trajectories. */
   turns: distributionSchema.nullable(),
+  /**
+   * Mean of `turn_rewards` per sampled turn (`turn` 1-based: the trajectory's K-th sampled turn), over
+   * the trajectories that carry `turn_rewards` and reached that turn; null when none carries them.
+   */
+  turn_rewards: z.array(z.object({ turn: count, mean: finite, count })).nullable(),
   tool_calls: z.object({
     total: count,
     errors: count,
@@ -183,6 +188,8 @@ export function summarizeRollout(
   const rewardErrors = new Map<string, { component: string; code: string; count: number }>();
   const components = new Map<string, number[]>();
   const turnCounts: number[] = [];
+  const turnRewards: number[][] = [];
+  let withTurnRewards = 0;
   const tools = new Map<string, { latencies: number[]; errors: number }>();
   const errorCodes: string[] = [];
   const tokens = { prompt: 0, sampled: 0, observation: 0 };
@@ -215,6 +222,15 @@ export function summarizeRollout(
       components.set(name, list);
     }
     turnCounts.push(sampledTurnCount(t));
+    if (t.turn_rewards !== undefined) {
+      const sampled = t.turns.flatMap((turn, i) => (turn.kind === "sampled" ? [i] : []));
+      sampled.forEach((i, k) => {
+        const list = turnRewards[k] ?? [];
+        list.push(t.turn_rewards?.[i] ?? 0);
+        turnRewards[k] = list;
+      });
+      withTurnRewards++;
+    }
     for (const c of t.tool_calls) {
       toolCalls++;
       const e = tools.get(c.name) ?? { latencies: [], errors: 0 };
@@ -283,6 +299,10 @@ export function summarizeRollout(
             p50: percentileOfSorted(sortedTurns, 50)!,
             max: sortedTurns[n - 1]!,
           },
+    turn_rewards:
+      withTurnRewards === 0
+        ? null
+        : turnRewards.map((vs, k) => ({ turn: k + 1, mean: mean(vs)!, count: vs.length })),
     tool_calls: {
       total: toolCalls,
       errors: errorCodes.length,

@@ -8,6 +8,7 @@ import { loadModelTokenizer } from "@rlfactory/rollout";
 import { parseTurnMs } from "./latency-model.ts";
 import { describePolicies, SIMULATED_POLICY_NAMES } from "./policies/registry.ts";
 import { loadReplayTasks } from "./policies/replay-tasks.ts";
+import { loadSolveTasks } from "./policies/solve-tasks.ts";
 import { type SimulatedLlmOptions, startSimulatedLlm } from "./server.ts";
 
 export const SIMULATE_LLM_USAGE = `rlf simulate-llm — a simulated inference server (TEST FIXTURE, not a model)
@@ -29,7 +30,8 @@ Options:
   --calls K              parallel-calls: calls per turn (default 2)
   --turns N              parallel-calls: turns with calls before the answer (default 2; 0: answer at once)
   --think                start every turn with a short <think>…</think> block
-  --tasks FILE           replay: the task file (JSON Lines, e.g. from 'rlf data bfcl') it plays back
+  --tasks FILE           replay: the task file (JSON Lines, e.g. from 'rlf data bfcl') it plays back;
+                         solve: the task file of 'rlf env build' whose tasks it solves
   --seed N               seed of latency, faults and unseeded requests (default 0)
   --weight-version V     SGLang weight_version (default "default"; POST /update_weight_version changes it)
   --max-model-len N      context length (default 40960)
@@ -136,13 +138,17 @@ export async function simulateLlmOptions(values: Values): Promise<SimulatedLlmOp
     }
   }
   const tasksFile = str("tasks");
-  if (policy === "replay" && tasksFile === undefined)
-    throw new UsageError("--policy replay needs --tasks FILE");
-  if (policy !== "replay" && tasksFile !== undefined) throw new UsageError("--tasks is for --policy replay");
+  const withTasks = ["replay", "solve"];
+  if (withTasks.includes(policy) && tasksFile === undefined)
+    throw new UsageError(`--policy ${policy} needs --tasks FILE`);
+  if (!withTasks.includes(policy) && tasksFile !== undefined)
+    throw new UsageError("--tasks is for --policy replay or solve");
   let tasks: Awaited<ReturnType<typeof loadReplayTasks>> | undefined;
+  let solveTasks: Awaited<ReturnType<typeof loadSolveTasks>> | undefined;
   if (tasksFile !== undefined) {
     try {
-      tasks = await loadReplayTasks(tasksFile);
+      if (policy === "solve") solveTasks = await loadSolveTasks(tasksFile);
+      else tasks = await loadReplayTasks(tasksFile);
     } catch (err) {
       throw new UsageError(`--tasks: ${(err as Error).message}`);
     }
@@ -160,6 +166,7 @@ export async function simulateLlmOptions(values: Values): Promise<SimulatedLlmOp
       turns: num("turns", { int: true, min: 0 }),
       think: values.think === true ? true : undefined,
       tasks,
+      solveTasks,
     }),
     latency: defined({
       ttftMs: num("ttft-ms", { min: 0 }),

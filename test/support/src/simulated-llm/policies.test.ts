@@ -87,7 +87,7 @@ const results =
       isError: false,
     }));
 
-it("lists the eight policies", () => {
+it("lists the nine policies", () => {
   expect([...SIMULATED_POLICY_NAMES].sort()).toEqual(
     [
       "converse",
@@ -98,6 +98,7 @@ it("lists the eight policies", () => {
       "replay",
       "search-r1",
       "search-then-answer",
+      "solve",
     ].sort(),
   );
 });

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import type { Conversation } from "../conversation.ts";
 import { replayTaskSchema } from "./replay-tasks.ts";
+import { solveTaskSchema } from "./solve-tasks.ts";
 
 export const policyOptionsSchema = z.object({
   /** Tool the Hermes-format policies call (`server__tool`). */
@@ -16,6 +17,8 @@ export const policyOptionsSchema = z.object({
   think: z.boolean().default(false),
   /** `replay`: the tasks whose ground truth it plays back (`--tasks FILE`, read by `loadReplayTasks`). */
   tasks: z.array(replayTaskSchema).optional(),
+  /** `solve`: the FTRL-style tasks it solves (`--tasks FILE`, read by `loadSolveTasks`). */
+  solveTasks: z.array(solveTaskSchema).optional(),
 });
 export type PolicyOptions = z.output<typeof policyOptionsSchema>;
 export type PolicyOptionsInput = z.input<typeof policyOptionsSchema>;

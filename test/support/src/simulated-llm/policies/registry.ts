@@ -8,6 +8,7 @@ import { ramblePolicy } from "./ramble.ts";
 import { replayPolicy } from "./replay.ts";
 import { searchR1Policy } from "./search-r1.ts";
 import { searchThenAnswerPolicy } from "./search-then-answer.ts";
+import { solvePolicy } from "./solve.ts";
 
 const POLICIES: readonly Policy[] = [
   searchThenAnswerPolicy,
@@ -18,6 +19,7 @@ const POLICIES: readonly Policy[] = [
   ramblePolicy,
   conversePolicy,
   replayPolicy,
+  solvePolicy,
 ];
 
 export const SIMULATED_POLICY_NAMES: readonly string[] = Object.freeze(POLICIES.map((p) => p.name));

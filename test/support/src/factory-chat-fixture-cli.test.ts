@@ -1,0 +1,26 @@
+// `rlf simulate-factory`'s flags: --help, and usage errors naming the flag (the served fixture itself is
+// run by test/examples/ftrl-hotpotqa.test.ts, which rebuilds the shipped example against it).
+import { UsageError } from "@rlfactory/cli/usage-error";
+import { describe, expect, it, vi } from "vitest";
+import { runSimulateFactoryCommand, SIMULATE_FACTORY_USAGE } from "./factory-chat-fixture-cli.ts";
+
+describe("rlf simulate-factory", () => {
+  it("prints its usage, which says it is a test fixture", async () => {
+    const write = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
+    try {
+      expect(await runSimulateFactoryCommand(["--help"])).toBe(0);
+      expect(write).toHaveBeenCalledWith(SIMULATE_FACTORY_USAGE);
+    } finally {
+      write.mockRestore();
+    }
+    expect(SIMULATE_FACTORY_USAGE).toContain("TEST FIXTURE, not a model");
+    expect(SIMULATE_FACTORY_USAGE).toContain("--mix-structures");
+  });
+
+  it("refuses an unknown flag and a bad port", async () => {
+    await expect(runSimulateFactoryCommand(["--model", "x"])).rejects.toThrow(UsageError);
+    await expect(runSimulateFactoryCommand(["--port", "http"])).rejects.toThrow(
+      "--port must be a port number",
+    );
+  });
+});
