@@ -20,6 +20,10 @@ calls through the gateway, rewards) and returns token ids: the prompt as the ser
 rendered it, then the response (sampled turns + observation turns), which become TRL's `prompt_ids`
 and `completion_ids` unchanged; the loss mask becomes `env_mask` (TRL multiplies it into its
 completion mask, so observation tokens get no loss), the sampled-token logprobs become `logprobs`.
+TRL's vLLM importance-sampling correction compares those with its own logprobs at the sampling
+temperature, so it needs processed logprobs (vLLM `--logprobs-mode processed_logprobs`, declared in the
+service config as `inference.logprobs_mode: processed`): with the correction on, trajectories whose
+logprobs are raw at a temperature other than 1 are refused (`RolloutLogprobsError`; logprobs.py).
 
 Statuses, in TRL's terms (the number of completions per prompt must stay `num_generations`):
   completed   trained on as is.
@@ -40,6 +44,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .client import DEFAULT_URL, RolloutServiceClient, make_task
+from .logprobs import check_rollout_logprobs
 from .records import Trajectory, TrajectoryGroup
 
 Prompt = str | list[dict[str, Any]]
@@ -126,6 +131,9 @@ def make_rollout_func(
             model=model,
         )
         rollout_func.last_groups = groups
+        check_rollout_logprobs(
+            (t for g in groups for t in g.trajectories), "TRL", strict=corrects_importance_sampling(trainer)
+        )
         by_task = {g.task_id: g for g in groups}
         eos = eos_id(trainer)
         out: dict[str, list[Any]] = {key: [] for key in ROW_KEYS}
@@ -181,6 +189,16 @@ def sampling_from(trainer: Any) -> dict[str, Any]:
     if top_k is not None and top_k > 0:
         sampling["top_k"] = int(top_k)
     return {k: v for k, v in sampling.items() if v is not None}
+
+
+def corrects_importance_sampling(trainer: Any) -> bool:
+    """TRL feeds `logprobs` into its vLLM importance-sampling correction (`vllm_importance_sampling_correction`,
+    on by default when generating with vLLM): then raw logprobs at a temperature other than 1 are refused."""
+    args = getattr(trainer, "args", None)
+    key = "vllm_importance_sampling_correction"
+    on = getattr(trainer, key, getattr(args, key, False))
+    use_vllm = getattr(trainer, "use_vllm", getattr(args, "use_vllm", True))
+    return bool(on) and bool(use_vllm)
 
 
 def eos_id(trainer: Any) -> int:
