@@ -95,13 +95,16 @@ def make_rollout_func(
     inference_urls: Sequence[str],
     inference_engine: str = "vllm",
     model: str | None = None,
+    inference_logprobs_mode: str | None = None,
     task_for: TaskFor | None = None,
     sampling: dict[str, Any] | None = None,
     max_turns: int | None = None,
     report_policy_version: bool = True,
     client: RolloutServiceClient | None = None,
 ) -> Callable[[list[Prompt], Any], dict[str, list[Any]]]:
-    """Builds the `rollout_func`; `sampling` overrides what is read from the trainer's args."""
+    """Builds the `rollout_func`; `sampling` overrides what is read from the trainer's args.
+    `inference_logprobs_mode`: `processed` when `inference_urls` run `--logprobs-mode processed_logprobs`
+    (what TRL's `trl vllm-serve` recommends), `raw` for vLLM's default; None: the service config's."""
     if not inference_urls:
         raise ValueError("inference_urls: give the inference server(s) that serve the policy's current weights")
     service = client or RolloutServiceClient(service_url)
@@ -129,6 +132,7 @@ def make_rollout_func(
             inference_urls=inference_urls,
             inference_engine=inference_engine,
             model=model,
+            inference_logprobs_mode=inference_logprobs_mode,
         )
         rollout_func.last_groups = groups
         check_rollout_logprobs(

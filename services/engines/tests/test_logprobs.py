@@ -10,6 +10,7 @@ import warnings
 from types import SimpleNamespace
 
 import pytest
+from rlfactory_engines.client import RolloutServiceClient
 from rlfactory_engines.logprobs import (
     RolloutLogprobsError,
     RolloutLogprobsWarning,
@@ -100,3 +101,15 @@ def test_trl_refuses_raw_logprobs_at_another_temperature_when_it_corrects_import
     else:
         out = func(["q"] * n, trainer(n, correction=True))
     assert out["logprobs"] == [t.rollout_logprobs for t in service.groups[0].trajectories]
+
+
+def test_a_request_says_what_its_own_servers_return():
+    body = RolloutServiceClient._request_body(
+        [{"id": "a", "prompt": "hi"}], inference_urls=["http://gpu-0:8000"], inference_logprobs_mode="processed"
+    )
+    assert body["inference"] == {"urls": ["http://gpu-0:8000"], "logprobs_mode": "processed"}
+    service = FakeService("completed")
+    n = len(service.groups[0].trajectories)
+    func = make_rollout_func(inference_urls=["http://gpu-0:8000"], inference_logprobs_mode="processed", client=service)
+    func(["q"] * n, trainer(n, correction=True))
+    assert service.calls[1][2]["inference_logprobs_mode"] == "processed"

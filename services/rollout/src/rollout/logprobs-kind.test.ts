@@ -20,6 +20,7 @@ import { type ModelTokenizer, qwen3Tokenizer } from "../tokenizer/model-tokenize
 import type { Trajectory } from "../trajectory.ts";
 import { createRolloutEngine } from "./create-rollout-engine.ts";
 import { parseRolloutConfig, type RolloutConfigInput } from "./rollout-config.ts";
+import type { RolloutOptions } from "./rollout-engine.ts";
 
 const TASK: Task = {
   id: "t1",
@@ -58,6 +59,7 @@ async function rollOut(
   llm: SimulatedLlm,
   inference: Partial<RolloutConfigInput["inference"]>,
   temperature: number,
+  options: RolloutOptions = {},
 ): Promise<Trajectory[]> {
   const config = parseRolloutConfig({
     inference: { engine: "vllm", urls: [llm.url], ...inference },
@@ -75,7 +77,7 @@ async function rollOut(
   });
   try {
     const out: Trajectory[] = [];
-    for await (const group of engine.rollout([TASK])) out.push(...group.trajectories);
+    for await (const group of engine.rollout([TASK], options)) out.push(...group.trajectories);
     return out.sort((a, b) => a.sample_index - b.sample_index);
   } finally {
     await engine.close();
@@ -111,6 +113,14 @@ describe("logprobs kind on trajectories", () => {
     const declared = await rollOut(raw, { engine: "sglang", logprobs_mode: "raw" }, 0.7);
     expect(byDefault.map((t) => t.logprobs_kind)).toEqual(["processed", "processed"]);
     expect(declared.map((t) => t.logprobs_kind)).toEqual(["raw", "raw"]);
+  });
+
+  it("records what a request's own servers return when the request says (the config's servers say otherwise)", async () => {
+    const ts = await rollOut(raw, {}, 0.7, {
+      inference: { urls: [processed.url], logprobsMode: "processed" },
+    });
+    expect(ts.map((t) => t.logprobs_kind)).toEqual(["processed", "processed"]);
+    expect(processed.requests.length).toBeGreaterThan(0);
   });
 
   it("serves equal raw and processed logprobs at temperature 1", async () => {
