@@ -131,6 +131,7 @@ class RolloutServiceClient:
         inference_urls: Sequence[str] | None = None,
         inference_engine: str | None = None,
         model: str | None = None,
+        inference_logprobs_mode: str | None = None,
     ) -> dict[str, Any]:
         if not tasks:
             raise ValueError("a rollout needs at least one task")
@@ -149,6 +150,9 @@ class RolloutServiceClient:
                 inference["engine"] = inference_engine
             if model:
                 inference["model"] = model
+            if inference_logprobs_mode:
+                # raw | processed: what these servers' logprobs are (docs/training.md "Which logprobs")
+                inference["logprobs_mode"] = inference_logprobs_mode
             body["inference"] = inference
         return body
 

@@ -50,6 +50,10 @@ class Trajectory:
     stale: bool = False
     timings: dict[str, float] = field(default_factory=dict)
     metadata: dict[str, Any] = field(default_factory=dict)
+    #: raw (temperature 1) | processed (after temperature) | None (the service did not say); see logprobs.py.
+    logprobs_kind: str | None = None
+    #: The temperature the sampled turns were drawn at; None: not recorded.
+    sampling_temperature: float | None = None
 
     @property
     def num_turns(self) -> int:
@@ -106,6 +110,10 @@ class Trajectory:
                 raise TrajectoryRecordError(f"{where}: rollout_logprobs[{i}] is {lp}, not a logprob")
         if status not in STATUSES:
             raise TrajectoryRecordError(f"{where}: status {status!r} is not one of {', '.join(STATUSES)}")
+        kind = raw.get("logprobs_kind")
+        if kind not in (None, "raw", "processed"):
+            raise TrajectoryRecordError(f"{where}: logprobs_kind {kind!r} is not raw or processed")
+        temperature = raw.get("sampling_temperature")
         return cls(
             task_id=str(raw["task_id"]),
             group_id=str(raw["group_id"]),
@@ -126,6 +134,8 @@ class Trajectory:
             stale=bool(raw.get("stale", False)),
             timings=dict(raw.get("timings", {})),
             metadata=dict(raw.get("metadata", {})),
+            logprobs_kind=kind,
+            sampling_temperature=None if temperature is None else float(temperature),
         )
 
 

@@ -44,6 +44,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .client import DEFAULT_URL, RolloutServiceClient
+from .logprobs import check_rollout_logprobs
 from .outcome import outcome_of, response_or_filler
 from .records import Trajectory, TrajectoryGroup
 from .tasks import ground_truth_of, plain, sampling_overrides, split_urls, task_from
@@ -203,6 +204,7 @@ def generator_output(trajectories: Sequence[Trajectory], *, filler_token_id: int
         "trajectory_generation_times": [],
         "env_metrics": [],
     }
+    check_rollout_logprobs(trajectories, "SkyRL")
     for t in trajectories:
         outcome = outcome_of(t)
         response, mask, logprobs = response_or_filler(t, filler_token_id)

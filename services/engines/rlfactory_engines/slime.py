@@ -51,6 +51,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .client import DEFAULT_URL, RolloutServiceClient
+from .logprobs import check_rollout_logprobs
 from .outcome import only_trajectory, outcome_of, response_or_filler
 from .records import Trajectory
 from .tasks import plain, sampling_overrides, split_urls, task_from
@@ -207,6 +208,7 @@ def fill_sample(
     with loss mask 0: slime slices the response as `tokens[-response_length:]`, which a length of 0
     would turn into the whole sequence.
     """
+    check_rollout_logprobs([t], "slime")
     outcome = outcome_of(t)
     response, mask, logprobs = response_or_filler(t, filler_token_id)
     sample.tokens = list(t.prompt_ids) + response

@@ -20,6 +20,10 @@ calls through the gateway, rewards) and returns token ids: the prompt as the ser
 rendered it, then the response (sampled turns + observation turns), which become TRL's `prompt_ids`
 and `completion_ids` unchanged; the loss mask becomes `env_mask` (TRL multiplies it into its
 completion mask, so observation tokens get no loss), the sampled-token logprobs become `logprobs`.
+TRL's vLLM importance-sampling correction compares those with its own logprobs at the sampling
+temperature, so it needs processed logprobs (vLLM `--logprobs-mode processed_logprobs`, declared in the
+service config as `inference.logprobs_mode: processed`): with the correction on, trajectories whose
+logprobs are raw at a temperature other than 1 are refused (`RolloutLogprobsError`; logprobs.py).
 
 Statuses, in TRL's terms (the number of completions per prompt must stay `num_generations`):
   completed   trained on as is.
@@ -40,6 +44,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .client import DEFAULT_URL, RolloutServiceClient, make_task
+from .logprobs import check_rollout_logprobs
 from .records import Trajectory, TrajectoryGroup
 
 Prompt = str | list[dict[str, Any]]
@@ -90,13 +95,16 @@ def make_rollout_func(
     inference_urls: Sequence[str],
     inference_engine: str = "vllm",
     model: str | None = None,
+    inference_logprobs_mode: str | None = None,
     task_for: TaskFor | None = None,
     sampling: dict[str, Any] | None = None,
     max_turns: int | None = None,
     report_policy_version: bool = True,
     client: RolloutServiceClient | None = None,
 ) -> Callable[[list[Prompt], Any], dict[str, list[Any]]]:
-    """Builds the `rollout_func`; `sampling` overrides what is read from the trainer's args."""
+    """Builds the `rollout_func`; `sampling` overrides what is read from the trainer's args.
+    `inference_logprobs_mode`: `processed` when `inference_urls` run `--logprobs-mode processed_logprobs`
+    (what TRL's `trl vllm-serve` recommends), `raw` for vLLM's default; None: the service config's."""
     if not inference_urls:
         raise ValueError("inference_urls: give the inference server(s) that serve the policy's current weights")
     service = client or RolloutServiceClient(service_url)
@@ -124,8 +132,12 @@ def make_rollout_func(
             inference_urls=inference_urls,
             inference_engine=inference_engine,
             model=model,
+            inference_logprobs_mode=inference_logprobs_mode,
         )
         rollout_func.last_groups = groups
+        check_rollout_logprobs(
+            (t for g in groups for t in g.trajectories), "TRL", strict=corrects_importance_sampling(trainer)
+        )
         by_task = {g.task_id: g for g in groups}
         eos = eos_id(trainer)
         out: dict[str, list[Any]] = {key: [] for key in ROW_KEYS}
@@ -181,6 +193,16 @@ def sampling_from(trainer: Any) -> dict[str, Any]:
     if top_k is not None and top_k > 0:
         sampling["top_k"] = int(top_k)
     return {k: v for k, v in sampling.items() if v is not None}
+
+
+def corrects_importance_sampling(trainer: Any) -> bool:
+    """TRL feeds `logprobs` into its vLLM importance-sampling correction (`vllm_importance_sampling_correction`,
+    on by default when generating with vLLM): then raw logprobs at a temperature other than 1 are refused."""
+    args = getattr(trainer, "args", None)
+    key = "vllm_importance_sampling_correction"
+    on = getattr(trainer, key, getattr(args, key, False))
+    use_vllm = getattr(trainer, "use_vllm", getattr(args, "use_vllm", True))
+    return bool(on) and bool(use_vllm)
 
 
 def eos_id(trainer: Any) -> int:

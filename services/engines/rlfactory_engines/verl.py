@@ -54,6 +54,7 @@ from .judge import (
     judge_request,
     rule_requests,
 )
+from .logprobs import check_rollout_logprobs
 from .outcome import int_versions, only_trajectory, outcome_of, response_or_filler
 from .records import Trajectory
 from .tasks import ground_truth_of, plain, sampling_overrides, split_urls, task_from
@@ -90,6 +91,7 @@ def agent_loop_fields(
     computed on the whole prompt). An empty response (failure before the first token) becomes one
     `filler_token_id` with mask 0, since verl puts the reward on the last response token.
     """
+    check_rollout_logprobs([t], "verl")
     outcome = outcome_of(t)
     trainable, why = outcome.trainable, outcome.why
     prompt = list(t.prompt_ids)

@@ -1,5 +1,6 @@
 import { appendFile, readFile } from "node:fs/promises";
 import { z } from "zod";
+import { LOGPROBS_KINDS, type LogprobsKind } from "./inference/types.ts";
 
 /**
  * The engine-neutral record of one rollout (slime `Sample`-like): the prompt's ids, then one flat
@@ -69,6 +70,13 @@ export const trajectorySchema = z
     response_ids: z.array(tokenId),
     loss_mask: z.array(z.union([z.literal(0), z.literal(1)])),
     rollout_logprobs: z.array(z.number().finite().max(0)),
+    /**
+     * Which logprobs `rollout_logprobs` are (`inference.logprobs_mode`): `raw` (temperature 1, vLLM's
+     * default) or `processed` (of the distribution sampled from, after temperature). Absent: unknown.
+     */
+    logprobs_kind: z.enum(LOGPROBS_KINDS).optional(),
+    /** The temperature the sampled turns were drawn at (`rollout.sampling.temperature` or the request's). */
+    sampling_temperature: z.number().finite().min(0).optional(),
     turns: z.array(turnSchema),
     tool_calls: z.array(toolCallRecordSchema),
     /** Null when not scored yet, or when scoring hit an infrastructure failure (see `reward_error`). */
@@ -176,6 +184,10 @@ export interface TrajectoryInit {
   /** Ids must be < vocabSize (the tokenizer's, or the model's embedding rows). */
   vocabSize: number;
   policyVersion?: number | string | null;
+  /** What the sampler's logprobs are (recorded as `logprobs_kind`). */
+  logprobsKind?: LogprobsKind;
+  /** The sampling temperature of every sampled turn (recorded as `sampling_temperature`). */
+  samplingTemperature?: number;
   metadata?: Record<string, unknown>;
 }
 
@@ -314,6 +326,10 @@ export class TrajectoryBuilder {
       response_ids: this.#responseIds,
       loss_mask: this.#lossMask,
       rollout_logprobs: this.#logprobs,
+      ...(this.#init.logprobsKind === undefined ? {} : { logprobs_kind: this.#init.logprobsKind }),
+      ...(this.#init.samplingTemperature === undefined
+        ? {}
+        : { sampling_temperature: this.#init.samplingTemperature }),
       turns: this.#turns,
       tool_calls: this.#toolCalls,
       reward: this.#reward,

@@ -6,7 +6,12 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SAMPLE_HOTPOTQA_TASKS } from "@rlfactory/rollout";
 import { describe, expect, it } from "vitest";
-import { loadTrainConfig, parseTrainConfig, TrainConfigError } from "./train-config.ts";
+import {
+  loadTrainConfig,
+  parseTrainConfig,
+  samplingTemperatureWarning,
+  TrainConfigError,
+} from "./train-config.ts";
 
 const EXAMPLE = fileURLToPath(new URL("../../../examples/train-tinker.yaml", import.meta.url));
 
@@ -99,5 +104,14 @@ describe("train config", () => {
     expect(text).toContain("→ at tinker");
     expect(text).toContain("→ at train");
     expect(text).toContain("dataset: required");
+  });
+
+  it("warns when the rollouts sample at a temperature other than 1 (Tinker scores at temperature 1)", () => {
+    expect(samplingTemperatureWarning(parseTrainConfig(minimal, "/cfg"))).toBeNull();
+    const tempered = parseTrainConfig(
+      { ...minimal, rollout: { sampling: { temperature: 0.7, top_p: 1, max_tokens: 64 } } },
+      "/cfg",
+    );
+    expect(samplingTemperatureWarning(tempered)).toMatch(/temperature is 0\.7: .*temperature 1/);
   });
 });

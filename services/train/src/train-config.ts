@@ -167,6 +167,22 @@ export function parseTrainConfig(raw: unknown, baseDir: string = process.cwd(), 
   };
 }
 
+/**
+ * The warning `rlf train` gives when the rollouts sample at a temperature other than 1, else null.
+ * Tinker's `forward_backward` scores the targets with the policy at temperature 1 (the losses take no
+ * temperature), so the importance ratio exp(logp − rollout logprob) is that of another distribution
+ * than the one the tokens were drawn from, whichever logprobs the sampler returns (docs/training.md).
+ */
+export function samplingTemperatureWarning(config: Pick<TrainConfig, "rollout">): string | null {
+  const t = config.rollout.rollout.sampling.temperature;
+  if (t === 1) return null;
+  return (
+    `rollout.sampling.temperature is ${t}: Tinker's forward_backward computes the policy's logprobs at ` +
+    "temperature 1, so the importance-sampling losses compare them with the logprobs of tokens drawn from " +
+    "another distribution; sample at temperature 1 for an unbiased ratio"
+  );
+}
+
 /** Reads a YAML (or JSON) train config; relative paths in it resolve against the file's directory. */
 export async function loadTrainConfig(path: string): Promise<TrainConfig> {
   const raw = readConfigFile(path, { what: "train config", error: TrainConfigError });

@@ -26,7 +26,7 @@ import { logprobDiffMean, numericMetrics, rolloutMetrics, type StepMetrics } fro
 import { TinkerClient } from "./tinker-client.ts";
 import { TinkerSampler } from "./tinker-sampler.ts";
 import type { AdamParams, ForwardBackwardOutput, OptimStepOutput } from "./tinker-schema.ts";
-import type { TrainConfig } from "./train-config.ts";
+import { samplingTemperatureWarning, type TrainConfig } from "./train-config.ts";
 
 /** What we tell the server we are (create_session's `sdk_version`). */
 export const TRAIN_CLIENT_VERSION = "rlfactory-train/0.1.0";
@@ -112,6 +112,8 @@ export async function runTraining(config: TrainConfig, options: TrainRunOptions 
       message: `checkpoint.json was saved on ${resumed.base_url}; resuming on ${tinker.base_url} (its path must exist there)`,
     });
   }
+  const tempered = samplingTemperatureWarning(config);
+  if (tempered !== null) emit({ type: "warning", message: tempered });
   if (resumed !== null && resumed.step >= train.steps) {
     return { status: "already_done", lastStep: resumed.step, checkpoint: resumed, outDir };
   }

@@ -31,7 +31,7 @@ import {
 import type { z } from "zod";
 import { cancelledError, raceAbort } from "./cancellation.ts";
 import { ServerPool, type ServerStatus } from "./server-pool.ts";
-import { InferenceError } from "./types.ts";
+import { InferenceError, type LogprobsKind } from "./types.ts";
 
 export interface TransportOptions {
   /** Base URLs of the servers (`http://host:port`, optionally with a path prefix). */
@@ -58,6 +58,8 @@ export interface TransportOptions {
 export interface SamplerOptions extends TransportOptions {
   /** Model name for OpenAI-style requests; when absent, the first id of `GET /v1/models`. */
   model?: string;
+  /** What the servers' logprobs are (`inference.logprobs_mode`); absent: the engine's default. */
+  logprobsKind?: LogprobsKind;
 }
 
 export interface HttpCall<T> {

@@ -7,6 +7,8 @@
 //                                                   #   (or api_key: the key itself)
 //   timeout_ms: 120000   retries: 2   max_concurrency: 256
 //   cooldown_ms: 5000    max_sessions: 100000       # server ejection; sticky-session memory
+//   logprobs_mode: raw | processed                 # what the servers' logprobs are (default: the
+//                                                   #   engine's: vllm raw, sglang processed)
 import { z } from "zod";
 import {
   INFERENCE_ENGINE_NAMES,
@@ -16,6 +18,7 @@ import {
 } from "./engines.ts";
 import type { SamplerOptions } from "./http-transport.ts";
 import { normaliseServerUrl } from "./server-pool.ts";
+import { LOGPROBS_KINDS } from "./types.ts";
 
 /** An inference server's base URL, normalised (`http://host:port`, no trailing slash). */
 export const serverUrlSchema = z.string().transform((raw, ctx) => {
@@ -42,6 +45,14 @@ export const inferenceConfigSchema = z
     max_concurrency: z.number().int().positive().default(256),
     cooldown_ms: z.number().int().min(0).default(5_000),
     max_sessions: z.number().int().positive().default(100_000),
+    /**
+     * Which logprobs the servers return, recorded on every trajectory (`logprobs_kind`): `raw`
+     * (temperature 1: vLLM's default `--logprobs-mode raw_logprobs`, SGLang with
+     * `SGLANG_RETURN_ORIGINAL_LOGPROB=1`) or `processed` (after temperature: vLLM
+     * `--logprobs-mode processed_logprobs`, SGLang's default). No server reports it: declare what yours
+     * run. Omitted: the engine's default (vllm `raw`, sglang `processed`).
+     */
+    logprobs_mode: z.enum(LOGPROBS_KINDS).optional(),
   })
   .superRefine((c, ctx) => {
     if ((c.url === undefined) === (c.urls === undefined)) {
@@ -90,6 +101,7 @@ export function createSampler<E extends InferenceEngineName>(
     maxSessions: c.max_sessions,
     ...(c.model !== undefined && { model: c.model }),
     ...(apiKey !== undefined && { apiKey }),
+    ...(c.logprobs_mode !== undefined && { logprobsKind: c.logprobs_mode }),
   };
   return inferenceEngines[c.engine].create(options) as SamplerOf<E>;
 }

@@ -14,7 +14,13 @@ import { z } from "zod";
 import { toFinishReason } from "./finish-reason.ts";
 import { HttpTransport, type SamplerOptions } from "./http-transport.ts";
 import { checkTokenLogprobs } from "./token-logprobs.ts";
-import { type GenerateRequest, type GenerateResult, InferenceError, type TokenSampler } from "./types.ts";
+import {
+  type GenerateRequest,
+  type GenerateResult,
+  InferenceError,
+  type LogprobsKind,
+  type TokenSampler,
+} from "./types.ts";
 
 const PATH = "/generate";
 
@@ -38,10 +44,16 @@ const generateSchema = z.looseObject({
 export class SglangSampler implements TokenSampler {
   readonly trainable = true as const;
   readonly kind = "sglang";
+  /**
+   * SGLang returns logprobs after temperature (`processed`) unless its server runs with
+   * `SGLANG_RETURN_ORIGINAL_LOGPROB=1` (then `raw`: declare it in `inference.logprobs_mode`).
+   */
+  readonly logprobsKind: LogprobsKind;
   readonly transport: HttpTransport;
 
   constructor(options: SamplerOptions) {
     this.transport = new HttpTransport(options);
+    this.logprobsKind = options.logprobsKind ?? "processed";
   }
 
   async generate(request: GenerateRequest): Promise<GenerateResult> {

@@ -20,6 +20,17 @@ export const samplingParamsSchema = z.object({
 });
 export type SamplingParams = z.infer<typeof samplingParamsSchema>;
 
+/**
+ * Which logprobs an inference server returns for the sampled tokens (vLLM `--logprobs-mode`):
+ * `raw`: log_softmax of the model's logits, temperature 1, before any sampling processor (vLLM's
+ * default `raw_logprobs`); `processed`: of the distribution actually sampled from, after temperature
+ * (vLLM `processed_logprobs`: also after penalties, top-k/top-p; SGLang's default: after temperature,
+ * before top-k/top-p). The two agree at temperature 1 without top-k/top-p/penalties. See
+ * docs/training.md "Which logprobs".
+ */
+export const LOGPROBS_KINDS = ["raw", "processed"] as const;
+export type LogprobsKind = (typeof LOGPROBS_KINDS)[number];
+
 export interface GenerateRequest {
   promptIds: readonly number[];
   sampling: SamplingParams;
@@ -54,6 +65,8 @@ export interface TokenSampler {
   readonly trainable: true;
   /** `vllm` or `sglang`. */
   readonly kind: string;
+  /** Which logprobs its servers return (recorded on every trajectory); absent: unknown. */
+  readonly logprobsKind?: LogprobsKind;
   generate(request: GenerateRequest): Promise<GenerateResult>;
   close(): Promise<void>;
 }

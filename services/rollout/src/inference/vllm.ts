@@ -16,7 +16,13 @@ import { toFinishReason } from "./finish-reason.ts";
 import { HttpTransport, type SamplerOptions } from "./http-transport.ts";
 import { ServedModel } from "./served-model.ts";
 import { checkTokenLogprobs } from "./token-logprobs.ts";
-import { type GenerateRequest, type GenerateResult, InferenceError, type TokenSampler } from "./types.ts";
+import {
+  type GenerateRequest,
+  type GenerateResult,
+  InferenceError,
+  type LogprobsKind,
+  type TokenSampler,
+} from "./types.ts";
 
 const PATH = "/v1/completions";
 
@@ -38,11 +44,14 @@ const completionSchema = z.looseObject({
 export class VllmSampler implements TokenSampler {
   readonly trainable = true as const;
   readonly kind = "vllm";
+  /** vLLM's default `--logprobs-mode raw_logprobs` unless the config says the servers run `processed_logprobs`. */
+  readonly logprobsKind: LogprobsKind;
   readonly transport: HttpTransport;
   readonly #model: ServedModel;
 
   constructor(options: SamplerOptions) {
     this.transport = new HttpTransport(options);
+    this.logprobsKind = options.logprobsKind ?? "raw";
     this.#model = new ServedModel(this.transport, options.model);
   }
 

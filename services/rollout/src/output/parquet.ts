@@ -46,6 +46,8 @@ const COLUMNS = [
   "response_ids",
   "loss_mask",
   "rollout_logprobs",
+  "logprobs_kind",
+  "sampling_temperature",
   "reward",
   "advantage",
   "status",
@@ -58,6 +60,9 @@ const COLUMNS = [
   "timings",
   "metadata",
 ] as const;
+
+/** Columns added after the first files were written: a file without them still reads (the fields are absent). */
+const LATER_COLUMNS: ReadonlySet<string> = new Set(["logprobs_kind", "sampling_temperature"]);
 type Column = (typeof COLUMNS)[number];
 const JSON_COLUMNS = new Set<Column>([
   "turns",
@@ -82,6 +87,8 @@ export const TRAJECTORY_PARQUET_SCHEMA: readonly SchemaElement[] = Object.freeze
   ...list("response_ids", { type: "INT32" }),
   ...list("loss_mask", { type: "INT32", converted_type: "INT_8" }),
   ...list("rollout_logprobs", { type: "DOUBLE" }),
+  utf8("logprobs_kind", optional),
+  { name: "sampling_temperature", type: "DOUBLE", repetition_type: optional },
   { name: "reward", type: "DOUBLE", repetition_type: optional },
   { name: "advantage", type: "DOUBLE", repetition_type: optional },
   utf8("status", required),
@@ -150,6 +157,8 @@ function columnData(rows: readonly Trajectory[]): ColumnSource[] {
     response_ids: pick((t) => t.response_ids),
     loss_mask: pick((t) => t.loss_mask),
     rollout_logprobs: pick((t) => t.rollout_logprobs),
+    logprobs_kind: pick((t) => t.logprobs_kind ?? null),
+    sampling_temperature: pick((t) => t.sampling_temperature ?? null),
     reward: pick((t) => t.reward),
     advantage: pick((t) => t.advantage ?? null),
     status: pick((t) => t.status),
@@ -353,7 +362,14 @@ function fromRow(row: Record<string, unknown>, where: string): Trajectory {
     timings: field("timings"),
   };
   // Optional fields: a null cell reads back as an absent field.
-  for (const name of ["advantage", "reward_error", "turn_rewards", "metadata"] as const) {
+  for (const name of [
+    "logprobs_kind",
+    "sampling_temperature",
+    "advantage",
+    "reward_error",
+    "turn_rewards",
+    "metadata",
+  ] as const) {
     const v = field(name);
     if (v !== undefined) record[name] = v;
   }
@@ -370,7 +386,7 @@ export async function* iterateTrajectoriesParquet(path: string): AsyncGenerator<
   const file = await asyncBufferFromFile(path);
   const metadata = await parquetMetadataAsync(file);
   const names = new Set(metadata.schema.map((e) => e.name));
-  const missing = COLUMNS.filter((c) => !names.has(c));
+  const missing = COLUMNS.filter((c) => !names.has(c) && !LATER_COLUMNS.has(c));
   if (missing.length > 0) {
     throw new Error(`${path}: not a trajectory Parquet file (missing columns: ${missing.join(", ")})`);
   }

@@ -358,7 +358,8 @@ class TargetSamplers {
   acquire(target: InferenceTarget): { sampler: TokenSampler; release(): void } {
     const engine = target.engine ?? (this.#config.inference.engine === "sglang" ? "sglang" : "vllm");
     const model = target.model ?? this.#config.inference.model;
-    const key = JSON.stringify([engine, target.urls, model ?? null]);
+    const logprobsMode = target.logprobsMode ?? this.#config.inference.logprobs_mode;
+    const key = JSON.stringify([engine, target.urls, model ?? null, logprobsMode ?? null]);
     let entry = this.#entries.get(key);
     if (entry === undefined) {
       const sampler = createSampler({
@@ -366,6 +367,7 @@ class TargetSamplers {
         engine,
         urls: target.urls,
         ...(model === undefined ? {} : { model }),
+        ...(logprobsMode === undefined ? {} : { logprobs_mode: logprobsMode }),
       });
       entry = { sampler, users: 0 };
       this.#entries.set(key, entry);

@@ -4,7 +4,7 @@
 
 import type { GroupStats } from "../grpo.ts";
 import type { TokenEngineName } from "../inference/engines.ts";
-import type { SamplingParams } from "../inference/types.ts";
+import type { LogprobsKind, SamplingParams } from "../inference/types.ts";
 import type { Task } from "../task.ts";
 import type { Trajectory } from "../trajectory.ts";
 
@@ -30,6 +30,8 @@ export interface InferenceTarget {
   urls: string[];
   engine?: TokenEngineName;
   model?: string;
+  /** What these servers' logprobs are; default: the config's `inference.logprobs_mode`, else the engine's. */
+  logprobsMode?: LogprobsKind;
 }
 
 /** The n samples of one task, scored, with GRPO advantages set on each trajectory. */

@@ -232,6 +232,8 @@ async function trajectoryLoop(
     promptIds,
     vocabSize: tokenizer.vocabSize,
     ...(run.policyVersion === undefined ? {} : { policyVersion: run.policyVersion }),
+    ...(deps.sampler.logprobsKind === undefined ? {} : { logprobsKind: deps.sampler.logprobsKind }),
+    samplingTemperature: deps.sampling.temperature,
     metadata,
   });
   const result: LoopResult = {

@@ -75,6 +75,24 @@ describe("rollout request", () => {
     expect(viaProto(full)).toEqual(expected);
   });
 
+  it("carries the request's own servers with the logprobs they return, over gRPC as in JSON", () => {
+    const body = {
+      tasks: [{ id: "a", prompt: [{ role: "user" as const, content: "hi" }] }],
+      inference: {
+        urls: ["http://gpu-0:8000"],
+        engine: "vllm" as const,
+        logprobs_mode: "processed" as const,
+      },
+    };
+    const inference = { urls: ["http://gpu-0:8000"], engine: "vllm", logprobsMode: "processed" };
+    expect(parseRolloutRequest(body).options.inference).toEqual(inference);
+    expect(viaProto(body).options.inference).toEqual(inference);
+    const none = { ...body, inference: { urls: ["http://gpu-0:8000"] } };
+    expect(viaProto(none).options.inference).toEqual({ urls: ["http://gpu-0:8000"] });
+    const bad = { ...body, inference: { urls: ["http://gpu-0:8000"], logprobs_mode: "raw_logits" } };
+    expect(() => parseRolloutRequest(bad)).toThrow(/inference\.logprobs_mode/);
+  });
+
   it("leaves every option to the server's config when the request sets none", () => {
     const minimal = { tasks: [{ id: "a", prompt: [{ role: "user" as const, content: "hi" }] }] };
     expect(parseRolloutRequest(minimal).options).toEqual({});

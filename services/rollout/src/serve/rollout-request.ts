@@ -11,6 +11,7 @@ import type { Task__Output as ProtoTaskOut } from "@rlfactory/proto/types/Task";
 import { z } from "zod";
 import { TOKEN_ENGINE_NAMES } from "../inference/engines.ts";
 import { serverUrlSchema } from "../inference/sampler-config.ts";
+import { LOGPROBS_KINDS } from "../inference/types.ts";
 import type { RolloutOptions } from "../rollout/rollout-engine.ts";
 import { type Task, taskSchema } from "../task.ts";
 import { policyVersionFromText } from "../trajectory.ts";
@@ -51,6 +52,8 @@ export const rolloutRequestSchema = z
         urls: z.array(serverUrlSchema).min(1, "needs at least one server URL"),
         engine: z.enum(TOKEN_ENGINE_NAMES).optional(),
         model: z.string().min(1).optional(),
+        /** What these servers' logprobs are (`raw` | `processed`); default: the config's `inference.logprobs_mode`. */
+        logprobs_mode: z.enum(LOGPROBS_KINDS).optional(),
       })
       .optional(),
   })
@@ -88,8 +91,13 @@ export function parseRolloutRequest(body: unknown): ParsedRolloutRequest {
   if (req.max_turns !== undefined) options.maxTurns = req.max_turns;
   if (req.policy_version != null) options.policyVersion = req.policy_version;
   if (req.inference !== undefined) {
-    const { urls, engine, model } = req.inference;
-    options.inference = { urls, ...(engine && { engine }), ...(model && { model }) };
+    const { urls, engine, model, logprobs_mode } = req.inference;
+    options.inference = {
+      urls,
+      ...(engine && { engine }),
+      ...(model && { model }),
+      ...(logprobs_mode && { logprobsMode: logprobs_mode }),
+    };
   }
   return { tasks: req.tasks, options };
 }
@@ -136,6 +144,7 @@ export function requestFromProto(p: ProtoRequestOut): unknown {
             urls: p.inference.urls,
             ...(p.inference.engine !== "" ? { engine: p.inference.engine } : {}),
             ...(p.inference.model !== "" ? { model: p.inference.model } : {}),
+            ...(p.inference.logprobs_mode !== "" ? { logprobs_mode: p.inference.logprobs_mode } : {}),
           },
         }
       : {}),
@@ -279,6 +288,7 @@ export function requestToProto(input: RolloutRequestInput): ProtoRequest {
       urls: req.inference.urls,
       engine: req.inference.engine ?? "",
       model: req.inference.model ?? "",
+      logprobs_mode: req.inference.logprobs_mode ?? "",
     };
   }
   return out;

@@ -80,6 +80,8 @@ export function trajectoryToProto(t: Trajectory): ProtoTrajectory {
   if (t.advantage != null) out.advantage = t.advantage;
   if (t.status_reason !== null) out.status_reason = t.status_reason;
   if (t.stale === true) out.stale = true;
+  if (t.logprobs_kind !== undefined) out.logprobs_kind = t.logprobs_kind;
+  if (t.sampling_temperature !== undefined) out.sampling_temperature = t.sampling_temperature;
   return out;
 }
 
@@ -135,6 +137,8 @@ export function trajectoryFromProto(p: ProtoTrajectoryOut): Trajectory {
     response_ids: p.response_ids,
     loss_mask: p.loss_mask,
     rollout_logprobs: p.rollout_logprobs,
+    ...(p.logprobs_kind === undefined ? {} : { logprobs_kind: p.logprobs_kind }),
+    ...(p.sampling_temperature === undefined ? {} : { sampling_temperature: p.sampling_temperature }),
     turns: p.turns.map(turnFromProto),
     tool_calls: p.tool_calls.map(toolCallFromProto),
     reward: p.reward ?? null,

@@ -10,6 +10,7 @@ export type { Conversation } from "./conversation.ts";
 export { readConversation, readPassages } from "./conversation.ts";
 export type { LatencyOptionsInput } from "./latency-model.ts";
 export { parseTurnMs } from "./latency-model.ts";
+export { rawFromProcessed, type SimLogprobsMode } from "./logprobs.ts";
 export type { PolicyOptionsInput } from "./policies/policy.ts";
 export { describePolicies, SIMULATED_POLICY_NAMES } from "./policies/registry.ts";
 export type { Protocol, RecordedRequest, SimulatedLlm, SimulatedLlmOptions } from "./server.ts";

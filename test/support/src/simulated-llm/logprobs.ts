@@ -2,6 +2,9 @@
 // position). Shaped like a sampled token's logprob under the model's own distribution: greedy decoding
 // picks near-certain tokens (≈ -0.001); at temperature T most tokens stay confident (exponential with
 // mean 0.15·T) and a share min(0.3, 0.08·T) are surprising picks (-0.7 … -0.7 - 3T).
+// Those values are `processed` logprobs (of the distribution sampled from, after temperature). `raw`
+// ones (vLLM's default `--logprobs-mode raw_logprobs`: log_softmax of the logits, temperature 1) come
+// from them by `rawFromProcessed`.
 import { unit } from "@rlfactory/kit";
 
 export interface LogprobModel {
@@ -24,8 +27,34 @@ export function sampledLogprob(model: LogprobModel, position: number): number {
   return Math.max(FLOOR, lp);
 }
 
-export function sampledLogprobs(model: LogprobModel, count: number): number[] {
-  return Array.from({ length: count }, (_, i) => sampledLogprob(model, i));
+/** What the server returns: `processed` (after temperature) or `raw` (temperature 1). */
+export type SimLogprobsMode = "raw" | "processed";
+
+export function sampledLogprobs(
+  model: LogprobModel,
+  count: number,
+  mode: SimLogprobsMode = "processed",
+): number[] {
+  return Array.from({ length: count }, (_, i) => {
+    const lp = sampledLogprob(model, i);
+    return mode === "raw" ? rawFromProcessed(lp, model.temperature) : lp;
+  });
+}
+
+/**
+ * The temperature-1 logprob of a token whose logprob at temperature T is `processed`, in a two-way
+ * model (the token against the rest of the vocabulary, one logit each): p_T = σ(d / T) gives the logit
+ * gap d = T·logit(p_T), and the raw logprob is log σ(d). Equal at T = 1; below the processed value for
+ * T < 1 (sharpening raised the sampled token's probability), above it for T > 1. Greedy (T = 0) is left
+ * as is.
+ */
+export function rawFromProcessed(processed: number, temperature: number): number {
+  if (temperature === 0 || temperature === 1) return processed;
+  const p = Math.exp(processed);
+  if (p >= 1) return processed;
+  const gap = temperature * (processed - Math.log1p(-p));
+  const raw = -Math.log1p(Math.exp(-gap)); // log σ(gap)
+  return Math.max(FLOOR, Math.min(0, raw));
 }
 
 /**

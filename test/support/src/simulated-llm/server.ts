@@ -55,6 +55,12 @@ export const simulatedLlmOptionsSchema = z.object({
   weightVersion: z.string().min(1).default("default"),
   failFirst: z.int().min(0).default(0),
   failRate: z.number().min(0).max(1).default(0),
+  /**
+   * Which logprobs the server returns, like vLLM's `--logprobs-mode`: `processed` (of the distribution
+   * sampled from, after temperature; SGLang's default) or `raw` (temperature 1; vLLM's default
+   * `raw_logprobs`). Equal at temperature 1 and when greedy. See logprobs.ts.
+   */
+  logprobsMode: z.enum(["raw", "processed"]).default("processed"),
   /** Context length: longer prompts (plus max_tokens on vLLM) are rejected as the engines do. */
   maxModelLen: z.int().positive().default(DEFAULT_MAX_MODEL_LEN),
   /**
@@ -102,7 +108,12 @@ export async function startSimulatedLlm(options: SimulatedLlmOptions): Promise<S
   const opts = simulatedLlmOptionsSchema.parse(rest);
   const tokenizer = givenTokenizer ?? (await qwen3Tokenizer());
   const policy = simulatedPolicy(opts.policy);
-  const simulator = createSimulator({ tokenizer, policy, policyOptions: opts.policyOptions });
+  const simulator = createSimulator({
+    tokenizer,
+    policy,
+    policyOptions: opts.policyOptions,
+    logprobsMode: opts.logprobsMode,
+  });
   const model = `simulated-${policy.name}`;
   const faults = createFaultInjector(opts);
   const latencyRandom = rngStream(hash32("latency", opts.seed));

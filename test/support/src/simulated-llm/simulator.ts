@@ -8,7 +8,7 @@ import type { ModelTokenizer } from "@rlfactory/rollout";
 import { readConversation } from "./conversation.ts";
 import { badRequest } from "./errors.ts";
 import { type Generated, type GenerationLimits, generate } from "./generation.ts";
-import { type LogprobModel, sampledLogprobs } from "./logprobs.ts";
+import { type LogprobModel, type SimLogprobsMode, sampledLogprobs } from "./logprobs.ts";
 import type { Policy, PolicyOptions } from "./policies/policy.ts";
 
 /** One generate request in engine-neutral terms (each protocol maps its fields onto these). */
@@ -44,8 +44,11 @@ export function createSimulator(deps: {
   tokenizer: ModelTokenizer;
   policy: Policy;
   policyOptions: PolicyOptions;
+  /** Which logprobs to return (default `processed`). */
+  logprobsMode?: SimLogprobsMode;
 }): Simulator {
   const { tokenizer, policy, policyOptions } = deps;
+  const mode = deps.logprobsMode ?? "processed";
   return {
     tokenizer,
     policy,
@@ -79,7 +82,11 @@ export function createSimulator(deps: {
         stop: request.stop,
       });
       const logprobModel = { seed, requestKey, temperature };
-      return { ...generated, logprobs: sampledLogprobs(logprobModel, generated.ids.length), logprobModel };
+      return {
+        ...generated,
+        logprobs: sampledLogprobs(logprobModel, generated.ids.length, mode),
+        logprobModel,
+      };
     },
   };
 }

@@ -17,6 +17,11 @@ export interface InferenceTarget {
    * Model name to send. Empty: the config's (or the server's first model).
    */
   'model'?: (string);
+  /**
+   * What these servers' logprobs are: `raw` (temperature 1, vLLM's default) or `processed` (after
+   * temperature). Empty: the config's `inference.logprobs_mode`, else the engine's default.
+   */
+  'logprobs_mode'?: (string);
 }
 
 /**
@@ -35,4 +40,9 @@ export interface InferenceTarget__Output {
    * Model name to send. Empty: the config's (or the server's first model).
    */
   'model': (string);
+  /**
+   * What these servers' logprobs are: `raw` (temperature 1, vLLM's default) or `processed` (after
+   * temperature). Empty: the config's `inference.logprobs_mode`, else the engine's default.
+   */
+  'logprobs_mode': (string);
 }

@@ -85,10 +85,22 @@ export interface Trajectory {
    * its group finished (config `staleness.on_stale: flag`). Trainers may skip or down-weight it.
    */
   'stale'?: (boolean);
+  /**
+   * Which logprobs rollout_logprobs are (config `inference.logprobs_mode`): `raw` (temperature 1,
+   * vLLM's default `--logprobs-mode raw_logprobs`) or `processed` (of the distribution sampled from,
+   * after temperature). Absent: unknown.
+   */
+  'logprobs_kind'?: (string);
+  /**
+   * The temperature the sampled turns were drawn at. Absent: unknown.
+   */
+  'sampling_temperature'?: (number | string);
   '_policy_version'?: "policy_version";
   '_reward'?: "reward";
   '_advantage'?: "advantage";
   '_status_reason'?: "status_reason";
+  '_logprobs_kind'?: "logprobs_kind";
+  '_sampling_temperature'?: "sampling_temperature";
 }
 
 /**
@@ -171,8 +183,20 @@ export interface Trajectory__Output {
    * its group finished (config `staleness.on_stale: flag`). Trainers may skip or down-weight it.
    */
   'stale': (boolean);
+  /**
+   * Which logprobs rollout_logprobs are (config `inference.logprobs_mode`): `raw` (temperature 1,
+   * vLLM's default `--logprobs-mode raw_logprobs`) or `processed` (of the distribution sampled from,
+   * after temperature). Absent: unknown.
+   */
+  'logprobs_kind'?: (string);
+  /**
+   * The temperature the sampled turns were drawn at. Absent: unknown.
+   */
+  'sampling_temperature'?: (number);
   '_policy_version'?: "policy_version";
   '_reward'?: "reward";
   '_advantage'?: "advantage";
   '_status_reason'?: "status_reason";
+  '_logprobs_kind'?: "logprobs_kind";
+  '_sampling_temperature'?: "sampling_temperature";
 }
