@@ -154,6 +154,11 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
     throw new UsageError(
       `rlf model serve: --ready-timeout must be a positive number of seconds (got "${values["ready-timeout"]}")`,
     );
+  // On CPU vLLM reserves --gpu-memory-utilization of the machine's memory (default 0.92) and refuses to
+  // start when less than that is free, which is the usual case on a shared machine; 0.2 is plenty
+  // for a small model. Given after --, the caller's value wins.
+  if (!extra.some((a) => a === "--gpu-memory-utilization" || a.startsWith("--gpu-memory-utilization=")))
+    vllmArgs.push("--gpu-memory-utilization", "0.2");
   return {
     dir: resolve(positionals[0] as string),
     port,
