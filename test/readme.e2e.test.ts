@@ -13,6 +13,26 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 const run = promisify(execFile);
 const readme = readFileSync(join(ROOT, "README.md"), "utf8");
 
+/** Starts one README command line in its own process group, recorded in `into` for `stopAll`. */
+function startLine(line: string | undefined, env: NodeJS.ProcessEnv, into: ChildProcess[]): ChildProcess {
+  const child = spawn("bash", ["-c", line ?? ""], { cwd: ROOT, env, stdio: "ignore", detached: true });
+  into.push(child);
+  return child;
+}
+
+/** Waits until GET `url` answers 2xx (a refused connection counts as not yet). */
+function untilOk(url: string, timeoutMs: number, what: string): Promise<void> {
+  return waitFor(async () => (await fetch(url).catch(() => null))?.ok === true, timeoutMs, what);
+}
+
+/** Ends the process groups `startLine` started, each given 10 s to exit. */
+async function stopAll(children: ChildProcess[]): Promise<void> {
+  for (const child of children) {
+    if (child.pid && child.exitCode === null) process.kill(-child.pid, "SIGTERM");
+    await stopChild(child, 10_000);
+  }
+}
+
 /** Lines of the README's ```sh blocks. */
 function shellLines(): string[] {
   const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1] ?? "");
@@ -140,18 +160,9 @@ describe("README", () => {
     const out = /--out (\S+)/.exec(rollout ?? "")?.[1] ?? "";
     rmSync(out, { recursive: true, force: true });
     const background: ChildProcess[] = [];
-    const spawnLine = (line: string | undefined) => {
-      const child = spawn("bash", ["-c", line ?? ""], { cwd: ROOT, env, stdio: "ignore", detached: true });
-      background.push(child);
-      return child;
-    };
     try {
-      spawnLine(simulate);
-      await waitFor(
-        async () => (await fetch("http://127.0.0.1:9000/health").catch(() => null))?.ok === true,
-        30_000,
-        "rlf simulate-llm on 9000",
-      );
+      startLine(simulate, env, background);
+      await untilOk("http://127.0.0.1:9000/health", 30_000, "rlf simulate-llm on 9000");
       const { stdout } = await run("bash", ["-c", rollout ?? ""], { cwd: ROOT, env, timeout: 120_000 });
       expect(stdout).toContain("wrote 120 trajectories");
       expect(stdout).toMatch(/EM/);
@@ -162,21 +173,14 @@ describe("README", () => {
       for (const file of ["trajectories.parquet", "report.html"])
         expect(existsSync(join(out, file))).toBe(true);
 
-      spawnLine(serve);
-      await waitFor(
-        async () => (await fetch("http://127.0.0.1:8091/healthz").catch(() => null))?.ok === true,
-        30_000,
-        "rlf rollout serve on 8091",
-      );
+      startLine(serve, env, background);
+      await untilOk("http://127.0.0.1:8091/healthz", 30_000, "rlf rollout serve on 8091");
       const served = await run("bash", ["-c", curl ?? ""], { cwd: ROOT, env, timeout: 60_000 });
       const body = JSON.parse(served.stdout) as { groups: { trajectories: { status: string }[] }[] };
       expect(body.groups).toHaveLength(1);
       expect(body.groups[0]?.trajectories.map((t) => t.status)).toEqual(["completed", "completed"]);
     } finally {
-      for (const child of background) {
-        if (child.pid && child.exitCode === null) process.kill(-child.pid, "SIGTERM");
-        await stopChild(child, 10_000);
-      }
+      await stopAll(background);
       rmSync(out, { recursive: true, force: true });
     }
   }, 240_000);
@@ -226,20 +230,9 @@ describe("README BFCL rollout", () => {
       const made = await run("bash", ["-c", data ?? ""], { cwd: ROOT, env, timeout: 60_000 });
       expect(made.stderr + made.stdout).toContain(`wrote 200 tasks to ${tasksFile}`);
       expect(readFileSync(tasksFile, "utf8").trim().split("\n")).toHaveLength(200);
-      for (const line of [gateway, simulate])
-        background.push(
-          spawn("bash", ["-c", line ?? ""], { cwd: ROOT, env, stdio: "ignore", detached: true }),
-        );
-      await waitFor(
-        async () => (await fetch("http://127.0.0.1:8082/readyz").catch(() => null))?.ok === true,
-        60_000,
-        "the BFCL gateway on 50054 (admin 8082)",
-      );
-      await waitFor(
-        async () => (await fetch("http://127.0.0.1:9001/health").catch(() => null))?.ok === true,
-        30_000,
-        "rlf simulate-llm --policy replay on 9001",
-      );
+      for (const line of [gateway, simulate]) startLine(line, env, background);
+      await untilOk("http://127.0.0.1:8082/readyz", 60_000, "the BFCL gateway on 50054 (admin 8082)");
+      await untilOk("http://127.0.0.1:9001/health", 30_000, "rlf simulate-llm --policy replay on 9001");
       const { stdout } = await run("bash", ["-c", rollout ?? ""], { cwd: ROOT, env, timeout: 180_000 });
       expect(stdout).toContain(`wrote ${limit} trajectories`);
       const trajectories = readFileSync(join(out, "trajectories.jsonl"), "utf8")
@@ -256,10 +249,7 @@ describe("README BFCL rollout", () => {
         });
       }
     } finally {
-      for (const child of background) {
-        if (child.pid && child.exitCode === null) process.kill(-child.pid, "SIGTERM");
-        await stopChild(child, 10_000);
-      }
+      await stopAll(background);
       rmSync(out, { recursive: true, force: true });
       rmSync(tasksFile, { force: true });
     }
@@ -287,20 +277,9 @@ describe("README FTRL rollout", () => {
     rmSync(out, { recursive: true, force: true });
     const background: ChildProcess[] = [];
     try {
-      for (const line of [gateway, simulate])
-        background.push(
-          spawn("bash", ["-c", line ?? ""], { cwd: ROOT, env, stdio: "ignore", detached: true }),
-        );
-      await waitFor(
-        async () => (await fetch("http://127.0.0.1:8083/readyz").catch(() => null))?.ok === true,
-        60_000,
-        "the FTRL gateway on 50055 (admin 8083)",
-      );
-      await waitFor(
-        async () => (await fetch("http://127.0.0.1:9002/health").catch(() => null))?.ok === true,
-        30_000,
-        "rlf simulate-llm --policy solve on 9002",
-      );
+      for (const line of [gateway, simulate]) startLine(line, env, background);
+      await untilOk("http://127.0.0.1:8083/readyz", 60_000, "the FTRL gateway on 50055 (admin 8083)");
+      await untilOk("http://127.0.0.1:9002/health", 30_000, "rlf simulate-llm --policy solve on 9002");
       const { stdout } = await run("bash", ["-c", rollout ?? ""], { cwd: ROOT, env, timeout: 120_000 });
       expect(stdout).toContain("wrote 20 trajectories");
       const trajectories = readFileSync(join(out, "trajectories.jsonl"), "utf8")
@@ -353,10 +332,7 @@ describe("README FTRL rollout", () => {
         byTurn.map((v) => v.length),
       );
     } finally {
-      for (const child of background) {
-        if (child.pid && child.exitCode === null) process.kill(-child.pid, "SIGTERM");
-        await stopChild(child, 10_000);
-      }
+      await stopAll(background);
       rmSync(out, { recursive: true, force: true });
     }
   }, 240_000);
