@@ -13,7 +13,7 @@ if [ ! -x "$PY" ]; then
 fi
 # lint + format check first (ruff; settings in services/engines/pyproject.toml) over all our Python: the
 # adapters, their tests, the environment host's workers and the Python test fixtures
-RUFF=(--config services/engines/pyproject.toml services/engines test/engines services/environments/python test/support/python)
+RUFF=(--config services/engines/pyproject.toml services/engines test/engines test/bench services/environments/python test/support/python)
 "$PY" -m ruff check "${RUFF[@]}"
 "$PY" -m ruff format --check "${RUFF[@]}"
 exec "$PY" -m pytest -q -p no:cacheprovider services/engines/tests test/engines "$@"

@@ -123,15 +123,17 @@ def start_sim(node: str, policy: str, *extra: str) -> tuple[Child, str]:
     return child, f"http://127.0.0.1:{port}"
 
 
-def start_gateway(node: str, workdir: Path) -> tuple[Child, str, str]:
-    """`rlf gateway` with the bundled search tool (stdio); returns the process, gRPC address, admin URL."""
+def start_gateway(node: str, workdir: Path, tools: tuple[str, ...] = ("search",)) -> tuple[Child, str, str]:
+    """`rlf gateway` with bundled tools (`rlf tool NAME --stdio`, default the search tool); returns the
+    process, gRPC address, admin URL."""
     config = workdir / "gateway.json"
+    servers = {name: {"command": node, "args": [str(RLF), "tool", name, "--stdio"]} for name in tools}
     config.write_text(
         json.dumps(
             {
                 "grpc": {"host": "127.0.0.1", "port": 0},
                 "admin": {"host": "127.0.0.1", "port": 0},
-                "servers": {"search": {"command": node, "args": [str(RLF), "tool", "search", "--stdio"]}},
+                "servers": servers,
             }
         )
     )

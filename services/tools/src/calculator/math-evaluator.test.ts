@@ -69,6 +69,13 @@ describe("formatResult", () => {
     expect(formatResult(evaluateExpression("0.1 + 0.2"))).toBe("0.3");
     expect(formatResult("[1, 2]")).toBe("[1, 2]");
   });
+  it("writes numbers below 10^15 out in full, as a model would copy them", () => {
+    expect(formatResult(evaluateExpression("27609 * 6104"))).toBe("168525336");
+    expect(formatResult(evaluateExpression("712363 + 807306 + 113955"))).toBe("1633624");
+    expect(formatResult(evaluateExpression("1234567.891"))).toBe("1234567.891");
+    expect(formatResult(evaluateExpression("10^15"))).toBe("1e+15");
+    expect(evaluateExpression("[100000, 2]")).toBe("[100000, 2]");
+  });
 });
 
 describe("exact number modes", () => {

