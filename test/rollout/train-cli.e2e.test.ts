@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { isDeepStrictEqual, promisify } from "node:util";
 import {
   loadTasks,
+  qwen3Tokenizer,
   readTrajectoriesJsonl,
   SAMPLE_HOTPOTQA_DATASET,
   SAMPLE_HOTPOTQA_TASKS,
@@ -43,7 +44,11 @@ afterAll(async () => {
   await gateway?.stop();
 });
 
-function writeConfig(dir: string, train: { steps: number; save_every: number }): string {
+function writeConfig(
+  dir: string,
+  train: { steps: number; save_every: number },
+  extra: string[] = [],
+): string {
   const file = join(dir, "train.yaml");
   writeFileSync(
     file,
@@ -54,6 +59,7 @@ function writeConfig(dir: string, train: { steps: number; save_every: number }):
       `rollout: { group_size: ${GROUP_SIZE}, max_turns: 3, sampling: { temperature: 1.5, max_tokens: 128 } }`,
       "reward: { components: [{ type: exact_match, weight: 1 }, { type: format, weight: 0.1 }] }",
       `train: { steps: ${train.steps}, tasks_per_step: ${TASKS_PER_STEP}, learning_rate: 0.0001, save_every: ${train.save_every}, seed: 3 }`,
+      ...extra,
     ].join("\n"),
   );
   return file;
@@ -346,6 +352,35 @@ describe("rlf train", () => {
       lora_rank: 8,
     });
     expect(server.models.get(modelId)!.optimSteps).toBe(3);
+  });
+});
+
+describe("rlf train with tokenizer.chat_template", () => {
+  it("samples from prompts rendered by the configured template, not the tokenizer's own", async () => {
+    const dir = tempDir("rlf-train-template-");
+    const out = join(dir, "run");
+    const template =
+      "{% for m in messages %}[[{{ m.role }}]] {{ m.content }}\n{% endfor %}{% if add_generation_prompt %}[[assistant]] {% endif %}";
+    writeFileSync(join(dir, "template.jinja"), template);
+    const config = writeConfig(dir, { steps: 1, save_every: 1 }, [
+      `tokenizer: { path: qwen3, chat_template: ${join(dir, "template.jinja")} }`,
+    ]);
+    await run(process.execPath, [RLF, "train", "--config", config, "--out", out], {
+      cwd: ROOT,
+      env: ENV,
+      timeout: 60_000,
+    });
+    const modelId = readCheckpointFile(out).model_id;
+    const tokenizer = await qwen3Tokenizer();
+    const prompts = server.samples
+      .filter((s) => s.modelPath.startsWith(`tinker://${modelId}/`))
+      .map((s) => tokenizer.decode(s.promptIds));
+    expect(prompts.length).toBeGreaterThan(0);
+    for (const text of prompts) {
+      expect(text.startsWith("[[")).toBe(true);
+      expect(text).toContain("[[user]] ");
+      expect(text).not.toContain("<|im_start|>");
+    }
   });
 });
 

@@ -54,7 +54,12 @@ export {
 } from "./rewards/reward-config.ts";
 export type { Judge, RewardComponent, RewardInput } from "./rewards/types.ts";
 // the rollout loop and engine
-export { createRolloutEngine, type EngineParts, InvalidTaskError } from "./rollout/create-rollout-engine.ts";
+export {
+  createRolloutEngine,
+  type EngineParts,
+  InvalidTaskError,
+  tokenizerOfConfig,
+} from "./rollout/create-rollout-engine.ts";
 export {
   type EnvironmentRecord,
   type EpisodeApi,

@@ -16,7 +16,7 @@
 // killed outright resumes from its last checkpoint, and the outputs of later steps are dropped then.
 
 import type { RolloutEngine, Task, Trajectory } from "@rlfactory/rollout";
-import { configuredTokenizer, createRolloutEngine, type EngineParts, loadTasks } from "@rlfactory/rollout";
+import { createRolloutEngine, type EngineParts, loadTasks, tokenizerOfConfig } from "@rlfactory/rollout";
 import type { Logger } from "pino";
 import { readCheckpoint, type TrainCheckpoint, writeCheckpoint } from "./checkpoint.ts";
 import { buildDatums } from "./datum.ts";
@@ -153,8 +153,8 @@ export async function runTraining(config: TrainConfig, options: TrainRunOptions 
   let engine: RolloutEngine | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
   try {
-    const tokenizer =
-      options.engineParts?.tokenizer ?? (await configuredTokenizer(config.rollout.tokenizer.path));
+    // the config's tokenizer with its chat_template override: the prompts Tinker samples from are ours
+    const tokenizer = options.engineParts?.tokenizer ?? (await tokenizerOfConfig(config.rollout.tokenizer));
     const sampler = new TinkerSampler(client, {
       stopTokenIds: tinker.stop_token_ids ?? tokenizer.eosTokenIds,
     });

@@ -296,6 +296,16 @@ export async function createRolloutEngine(
   };
 }
 
+/**
+ * The tokenizer a config names, without asking any server: `tokenizer.path` with `tokenizer.chat_template`
+ * applied. For callers that bring their own sampler (`rlf train`'s Tinker sampler), which the start-up
+ * check against vLLM / SGLang does not apply to.
+ */
+export async function tokenizerOfConfig(config: RolloutConfig["tokenizer"]): Promise<ModelTokenizer> {
+  const chatTemplate = await readChatTemplate(config.chat_template);
+  return configuredTokenizer(config.path, chatTemplate === undefined ? {} : { chatTemplate });
+}
+
 /** `tokenizer.chat_template`: the template text itself, or the file it names (read here). */
 async function readChatTemplate(value: string | undefined): Promise<string | undefined> {
   if (value === undefined || isInlineChatTemplate(value)) return value;
