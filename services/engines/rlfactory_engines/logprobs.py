@@ -34,6 +34,21 @@ class RolloutLogprobsError(ValueError):
     """Rollout logprobs that a trainer's importance-sampling correction cannot use."""
 
 
+def logprobs_mode(value: object, where: str) -> str | None:
+    """An adapter's `inference_logprobs_mode` setting as the service takes it: `raw` | `processed`, also
+    spelled as vLLM's `--logprobs-mode` values (`raw_logprobs`, `processed_logprobs`, which verl's rollout
+    config uses); None when unset. Anything else is a ValueError naming `where`."""
+    if value is None or value == "":
+        return None
+    text = str(value).strip().lower().removesuffix("_logprobs")
+    if text not in LOGPROBS_KINDS:
+        raise ValueError(
+            f"{where}: {value!r} is not a logprobs mode: use raw or processed (vLLM's raw_logprobs / "
+            "processed_logprobs are accepted too)"
+        )
+    return text
+
+
 def tempered_logprobs_problem(t: Trajectory) -> str | None:
     """Why `t`'s rollout logprobs are not those of the distribution it was sampled from, or None
     when they are (processed, or raw at temperature 1) or the record does not say (older services)."""

@@ -25,10 +25,12 @@ input order:
 
 Settings (constructor arguments, else environment variables): `rollout_url` (RLF_ROLLOUT_URL, default
 http://127.0.0.1:8091), `inference_urls` (RLF_INFERENCE_URLS), `inference_engine` (RLF_INFERENCE_ENGINE,
-default vllm), `model` (RLF_MODEL), `max_turns` (RLF_MAX_TURNS; `python -m rlfactory_engines.skyrl` passes
-SkyRL's `generator.max_turns`), `timeout_s` (RLF_TIMEOUT_S, 3600). Sampling comes from the batch's
-`sampling_params` (temperature, top_p, top_k, min_p, max_tokens per turn, repetition_penalty); stop
-strings are not forwarded (the service's tool-call format decides where a turn ends).
+default vllm), `inference_logprobs_mode` (RLF_INFERENCE_LOGPROBS_MODE: `raw` | `processed`, what those
+servers' logprobs are; default the service config's), `model` (RLF_MODEL), `max_turns` (RLF_MAX_TURNS; `python
+-m rlfactory_engines.skyrl` passes SkyRL's `generator.max_turns`), `timeout_s` (RLF_TIMEOUT_S, 3600). Sampling
+comes from the batch's `sampling_params` (temperature, top_p, top_k, min_p, max_tokens per turn,
+repetition_penalty); stop strings are not forwarded (the service's tool-call format decides where a turn
+ends).
 
 The generator needs only the standard library; it subclasses SkyRL's `GeneratorInterface` when SkyRL
 imports (on Python < 3.12 SkyRL 0.3.0 itself does not: see docs/skyrl.md).
@@ -44,7 +46,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .client import DEFAULT_URL, RolloutServiceClient
-from .logprobs import check_rollout_logprobs
+from .logprobs import check_rollout_logprobs, logprobs_mode
 from .outcome import outcome_of, response_or_filler
 from .records import Trajectory, TrajectoryGroup
 from .tasks import ground_truth_of, plain, sampling_overrides, split_urls, task_from
@@ -89,6 +91,7 @@ class RLFactoryGenerator(_GeneratorBase):  # type: ignore[misc,valid-type]
         rollout_url: str | None = None,
         inference_urls: str | Sequence[str] | None = None,
         inference_engine: str | None = None,
+        inference_logprobs_mode: str | None = None,
         model: str | None = None,
         max_turns: int | None = None,
         timeout_s: float | None = None,
@@ -99,6 +102,10 @@ class RLFactoryGenerator(_GeneratorBase):  # type: ignore[misc,valid-type]
         self.tokenizer = tokenizer
         self.inference_urls = split_urls(inference_urls or env("RLF_INFERENCE_URLS"))
         self.inference_engine = inference_engine or env("RLF_INFERENCE_ENGINE") or "vllm"
+        self.inference_logprobs_mode = logprobs_mode(
+            inference_logprobs_mode or env("RLF_INFERENCE_LOGPROBS_MODE"),
+            "rlfactory_engines.skyrl inference_logprobs_mode",
+        )
         self.model = model or env("RLF_MODEL")
         turns = max_turns or env("RLF_MAX_TURNS")
         self.max_turns = int(turns) if turns else None
@@ -160,6 +167,7 @@ class RLFactoryGenerator(_GeneratorBase):  # type: ignore[misc,valid-type]
             "inference_urls": self.inference_urls or inference_urls_of(self.inference_engine_client),
             "inference_engine": self.inference_engine,
             "model": self.model,
+            "inference_logprobs_mode": self.inference_logprobs_mode,
         }
 
 

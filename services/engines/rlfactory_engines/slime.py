@@ -32,6 +32,7 @@ environment variable, else the default:
   rlf_rollout_url          RLF_ROLLOUT_URL          http://127.0.0.1:8091
   rlf_inference_urls       RLF_INFERENCE_URLS       http://{sglang_router_ip}:{sglang_router_port}
   rlf_inference_engine     RLF_INFERENCE_ENGINE     sglang
+  rlf_inference_logprobs_mode  RLF_INFERENCE_LOGPROBS_MODE  (the service config's; SGLang's are processed)
   rlf_model                RLF_MODEL                (the service's: asked from the server)
   rlf_max_turns            RLF_MAX_TURNS            (the service config's rollout.max_turns)
   rlf_max_tokens_per_turn  RLF_MAX_TOKENS_PER_TURN  slime's max_new_tokens (--rollout-max-response-len)
@@ -51,7 +52,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .client import DEFAULT_URL, RolloutServiceClient
-from .logprobs import check_rollout_logprobs
+from .logprobs import check_rollout_logprobs, logprobs_mode
 from .outcome import only_trajectory, outcome_of, response_or_filler
 from .records import Trajectory
 from .tasks import plain, sampling_overrides, split_urls, task_from
@@ -79,6 +80,7 @@ class SlimeSettings:
     inference_urls: list[str]
     inference_engine: str
     model: str | None
+    inference_logprobs_mode: str | None
     max_turns: int | None
     max_tokens_per_turn: int | None
     policy_version: int | str | None
@@ -108,6 +110,7 @@ class SlimeSettings:
             inference_urls=urls,
             inference_engine=str(get("rlf_inference_engine") or "sglang"),
             model=get("rlf_model"),
+            inference_logprobs_mode=logprobs_mode(get("rlf_inference_logprobs_mode"), "rlf_inference_logprobs_mode"),
             max_turns=_int_or_none(get("rlf_max_turns"), "rlf_max_turns"),
             max_tokens_per_turn=_int_or_none(get("rlf_max_tokens_per_turn"), "rlf_max_tokens_per_turn"),
             policy_version=version,
@@ -148,6 +151,7 @@ async def generate(args: Any, sample: Any, sampling_params: dict[str, Any], eval
         inference_urls=settings.inference_urls,
         inference_engine=settings.inference_engine,
         model=settings.model,
+        inference_logprobs_mode=settings.inference_logprobs_mode,
     )
     trajectory = only_trajectory(groups, task["id"], "slime")
     tokenizer = _slime_tokenizer(args)

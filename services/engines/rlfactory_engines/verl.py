@@ -54,7 +54,7 @@ from .judge import (
     judge_request,
     rule_requests,
 )
-from .logprobs import check_rollout_logprobs
+from .logprobs import check_rollout_logprobs, logprobs_mode
 from .outcome import int_versions, only_trajectory, outcome_of, response_or_filler
 from .records import Trajectory
 from .tasks import ground_truth_of, plain, sampling_overrides, split_urls, task_from
@@ -256,7 +256,9 @@ else:
         Keyword arguments (from the entry in `actor_rollout_ref.rollout.agent.agent_loop_config_path`)
         win over environment variables: `rollout_url` (RLF_ROLLOUT_URL, default http://127.0.0.1:8091),
         `inference_urls` (RLF_INFERENCE_URLS; default: the server verl's load balancer picks),
-        `inference_engine` (default `actor_rollout_ref.rollout.name`), `model` (RLF_MODEL), `max_turns`
+        `inference_engine` (default `actor_rollout_ref.rollout.name`), `inference_logprobs_mode`
+        (RLF_INFERENCE_LOGPROBS_MODE; default `actor_rollout_ref.rollout.logprobs_mode`, which verl's own
+        servers run with: `processed_logprobs` unless changed), `model` (RLF_MODEL), `max_turns`
         (RLF_MAX_TURNS; default `multi_turn.max_assistant_turns`, else the service's), `max_tokens_per_turn`
         (RLF_MAX_TOKENS_PER_TURN; default `rollout.response_length`), `policy_version` (RLF_POLICY_VERSION;
         default the server's `global_steps`), `timeout_s` (RLF_TIMEOUT_S, default 3600).
@@ -268,6 +270,7 @@ else:
             rollout_url: str | None = None,
             inference_urls: str | Sequence[str] | None = None,
             inference_engine: str | None = None,
+            inference_logprobs_mode: str | None = None,
             model: str | None = None,
             max_turns: int | None = None,
             max_tokens_per_turn: int | None = None,
@@ -281,6 +284,13 @@ else:
             self.rollout_url = rollout_url or env("RLF_ROLLOUT_URL") or DEFAULT_URL
             self.inference_urls = split_urls(inference_urls or env("RLF_INFERENCE_URLS"))
             self.inference_engine = inference_engine or env("RLF_INFERENCE_ENGINE") or self.rollout_config.name
+            # what the servers' logprobs are, so the service records it (docs/training.md "Which logprobs")
+            self.inference_logprobs_mode = logprobs_mode(
+                inference_logprobs_mode
+                or env("RLF_INFERENCE_LOGPROBS_MODE")
+                or getattr(self.rollout_config, "logprobs_mode", None),
+                "rlfactory_engines.verl inference_logprobs_mode",
+            )
             self.model = model or env("RLF_MODEL")
             multi_turn = getattr(self.rollout_config, "multi_turn", None)
             self.max_turns = _int(max_turns or env("RLF_MAX_TURNS") or getattr(multi_turn, "max_assistant_turns", None))
@@ -319,6 +329,7 @@ else:
                     inference_urls=urls,
                     inference_engine=self.inference_engine,
                     model=self.model,
+                    inference_logprobs_mode=self.inference_logprobs_mode,
                 )
             finally:
                 release()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import typing
+import warnings
 from types import SimpleNamespace
 
 import pytest
@@ -23,6 +24,7 @@ from support.tokenizer import qwen3
 SKYRL, HOW_LOADED = skyrl_classes.load()  # before the adapter import, so it subclasses the real interface
 
 from rlfactory_engines import skyrl as adapter  # noqa: E402
+from rlfactory_engines.logprobs import RolloutLogprobsWarning  # noqa: E402
 
 EOS = 151645
 
@@ -205,3 +207,25 @@ def test_generate_on_a_dead_inference_server_gives_masked_error_rows(skyrl, stac
     check_generator_output(out, 4, skyrl)
     assert out["stop_reasons"] == ["error"] * 4
     assert out["loss_masks"] == [[0]] * 4 and out["rewards"] == [0.0] * 4
+
+
+@pytest.mark.parametrize(("mode", "warned"), [("processed", False), ("raw", True), (None, True)])
+def test_the_declared_logprobs_mode_reaches_the_service_and_decides_the_warning(skyrl, stack, mode, warned):
+    """SkyRL samples at 0.8 here: logprobs declared processed are those of that distribution; raw ones
+    (the vLLM default the service assumes when nothing is declared) are not, and the adapter says so."""
+    generator = adapter.RLFactoryGenerator(
+        inference_engine_client=SimpleNamespace(proxy_url=stack.sim_url, server_urls=[]),
+        tokenizer=qwen3(),
+        rollout_url=stack.service_url,
+        max_turns=3,
+        inference_logprobs_mode=mode,
+    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        asyncio.run(generator.generate(generator_input(skyrl, 1, 1, VLLM_SAMPLING)))
+    assert any(issubclass(w.category, RolloutLogprobsWarning) for w in caught) is warned
+
+
+def test_a_logprobs_mode_that_is_not_one_is_refused_naming_the_setting():
+    with pytest.raises(ValueError, match="inference_logprobs_mode: 'tempered' is not a logprobs mode"):
+        adapter.RLFactoryGenerator(inference_logprobs_mode="tempered")

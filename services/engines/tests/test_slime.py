@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import warnings
 
 import pytest
 from rlfactory_engines import slime as adapter
+from rlfactory_engines.logprobs import RolloutLogprobsWarning
 from support.live import SIM_WEIGHT_VERSION, live_stack
 from support.recorded import all_pairs, groups, raw
 from support.slime_sample import Sample, train_row
@@ -228,3 +230,21 @@ def test_an_aborted_partial_sample_slime_hands_back_restarts_from_its_prompt(sta
     assert sample.status == Sample.Status.COMPLETED
     assert sample.tokens[:4] != [1, 2, 3, 4]
     assert len(sample.loss_mask) == sample.response_length > 2
+
+
+@pytest.mark.parametrize(("mode", "warned"), [(None, False), ("processed", False), ("raw", True)])
+def test_the_declared_logprobs_mode_reaches_the_service_and_decides_the_warning(stack, mode, warned):
+    """slime samples at 0.8 here from SGLang, whose logprobs are processed unless declared otherwise
+    (SGLANG_RETURN_ORIGINAL_LOGPROB=1 makes them raw: then the adapter warns)."""
+    extra = {} if mode is None else {"rlf_inference_logprobs_mode": mode}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        asyncio.run(adapter.generate(slime_args(stack, **extra), hotpot_sample(), dict(SLIME_SAMPLING)))
+    assert any(issubclass(w.category, RolloutLogprobsWarning) for w in caught) is warned
+
+
+def test_vllms_spelling_of_the_mode_is_accepted_and_anything_else_refused(stack):
+    settings = adapter.SlimeSettings.from_args(slime_args(stack, rlf_inference_logprobs_mode="raw_logprobs"))
+    assert settings.inference_logprobs_mode == "raw"
+    with pytest.raises(ValueError, match="rlf_inference_logprobs_mode: 'sampled' is not a logprobs mode"):
+        adapter.SlimeSettings.from_args(slime_args(stack, rlf_inference_logprobs_mode="sampled"))

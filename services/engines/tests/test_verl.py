@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import warnings
 
 import pytest
 from rlfactory_engines import verl as adapter
 from rlfactory_engines.judge import JudgeError
+from rlfactory_engines.logprobs import RolloutLogprobsWarning
 from support.live import live_stack
 from support.recorded import all_pairs, groups, raw
 from support.stack import QUESTIONS
@@ -281,3 +283,27 @@ def test_a_failed_judgment_raises_by_default_and_is_flagged_when_asked_to_score(
     assert failure.value.code == "BACKEND_UNAVAILABLE"
     flagged = verl_reward_fn(judge_url=stack.judge_url, on_error="score", error_score=0.0)
     assert asyncio.run(flagged(**kwargs)) == {"score": 0.0, "judge_failed": 1.0}
+
+
+@pytest.mark.parametrize(
+    ("rollout", "entry", "warned"),
+    [
+        ({"logprobs_mode": "processed_logprobs"}, {}, False),  # verl's own default for its servers
+        ({"logprobs_mode": "raw_logprobs"}, {}, True),
+        ({"logprobs_mode": "raw_logprobs"}, {"inference_logprobs_mode": "processed"}, False),  # the entry wins
+        ({}, {}, True),  # nothing declared: the service assumes vLLM's raw
+    ],
+)
+def test_the_agent_loop_declares_the_logprobs_mode_verls_servers_run(
+    verl_classes, stack, tmp_path, rollout, entry, warned
+):
+    """verl samples at 0.8 here: the mode its rollout config gives its servers reaches the service, which
+    records it; raw logprobs at 0.8 are warned about, processed ones are what TIS compares with."""
+    np = pytest.importorskip("numpy")
+    loop = agent_loop(
+        verl_classes, tmp_path, rollout=rollout, rollout_url=stack.service_url, inference_urls=[stack.sim_url], **entry
+    )
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        asyncio.run(loop.run(dict(VERL_SAMPLING), **dataset_row(np)))
+    assert any(issubclass(w.category, RolloutLogprobsWarning) for w in caught) is warned

@@ -8,9 +8,12 @@ from .stack import HOTPOT_SYSTEM, QUESTIONS
 from .tokenizer import qwen3
 
 
-def agent_loop(verl_classes: Any, tmp_path: Any, server_manager: Any = None, **entry: Any) -> Any:
+def agent_loop(
+    verl_classes: Any, tmp_path: Any, server_manager: Any = None, *, rollout: dict | None = None, **entry: Any
+) -> Any:
     """The agent loop as verl's AgentLoopWorker builds it: an entry of the agent loop config file, then
-    hydra.utils.instantiate with the worker's arguments."""
+    hydra.utils.instantiate with the worker's arguments. `rollout`: keys added to
+    `actor_rollout_ref.rollout`."""
     import hydra
     from omegaconf import OmegaConf
 
@@ -27,6 +30,7 @@ def agent_loop(verl_classes: Any, tmp_path: Any, server_manager: Any = None, **e
                     "prompt_length": 2048,
                     "response_length": 1024,
                     "multi_turn": {"max_assistant_turns": 3},
+                    **(rollout or {}),
                 }
             },
             "data": {"apply_chat_template_kwargs": {}},
