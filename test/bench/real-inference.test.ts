@@ -14,6 +14,7 @@ import {
 } from "@rlfactory/rollout";
 import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/test-support/simulated-llm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_REAL_INFERENCE, realInferenceBenchArgs } from "./real-inference.ts";
 import { checkTrajectories, type RecordingProxy, startRecordingProxy } from "./real-inference-check.ts";
 
 const SEARCH = {
@@ -150,5 +151,25 @@ describe("checkTrajectories", () => {
     const reasons = check.mismatches.map((m) => m.reason);
     expect(reasons).toContain("no request had this turn's context as its prompt");
     expect(reasons.some((r) => r.startsWith("loss_mask 1 runs"))).toBe(true);
+  });
+});
+
+describe("npm run bench -- real-inference (arguments)", () => {
+  it("needs --vllm, fills the defaults sized for a small CPU, and rejects unknown flags with the usage", () => {
+    expect(() => realInferenceBenchArgs(["--out", "x.json"])).toThrow(/--vllm URL is required[\s\S]*usage:/);
+    expect(() => realInferenceBenchArgs(["--vllm", "http://127.0.0.1:8000/v1", "--bogus", "1"])).toThrow(
+      /usage: npm run bench -- real-inference/,
+    );
+    const { out, options } = realInferenceBenchArgs([
+      "--vllm",
+      "http://127.0.0.1:8000/v1",
+      "--out",
+      "r.json",
+    ]);
+    expect(out).toBe("r.json");
+    expect(options).toEqual({ vllm: "http://127.0.0.1:8000/v1", ...DEFAULT_REAL_INFERENCE });
+    expect(
+      realInferenceBenchArgs(["--vllm", "http://h:1", "--contexts", "4", "--on-no-action", "end"]).options,
+    ).toMatchObject({ contexts: 4, onNoAction: "end" });
   });
 });

@@ -2,8 +2,8 @@
 // asserts in tests):
 //
 //   npm run bench -- real-inference --vllm URL --out FILE.json [--tokenizer-path DIR] [--contexts 32]
-//       [--concurrency 8] [--max-tokens 32] [--repeats 2] [--seed 1] [--hotpotqa-tasks 4]
-//       [--group-size 2] [--max-turns 3] [--hotpotqa-max-tokens 128]
+//       [--concurrency 8] [--max-tokens 32] [--repeats 3] [--seed 1] [--hotpotqa-tasks 8]
+//       [--group-size 2] [--max-turns 3] [--hotpotqa-max-tokens 128] [--on-no-action nudge|end]
 //
 // URL is the base `rlf model serve` prints (`http://127.0.0.1:8000/v1`; with or without `/v1`). Without
 // --tokenizer-path the tokenizer is the directory the server reports it loaded (`GET /v1/models` root), as
@@ -25,7 +25,7 @@
 //                      a recording proxy (real-inference-check.ts), with the bundled search tool behind
 //                      `rlf gateway`; then every sampled turn is checked against what the server answered
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
@@ -69,18 +69,25 @@ export interface RealInferenceOptions {
   groupSize: number;
   maxTurns: number;
   hotpotqaMaxTokens: number;
+  /**
+   * `rollout.on_no_action` of the HotpotQA run: `nudge` (default here) answers a turn without a tool call
+   * or an answer with a nudge and samples again, so a small model that rarely calls the tool still makes
+   * multi-turn contexts to check; `end` is the example's own setting.
+   */
+  onNoAction: "end" | "nudge";
 }
 
 export const DEFAULT_REAL_INFERENCE = {
   contexts: 32,
   concurrency: 8,
   maxTokens: 32,
-  repeats: 2,
+  repeats: 3,
   seed: 1,
-  hotpotqaTasks: 4,
+  hotpotqaTasks: 8,
   groupSize: 2,
   maxTurns: 3,
   hotpotqaMaxTokens: 128,
+  onNoAction: "nudge",
 } satisfies Omit<RealInferenceOptions, "vllm">;
 
 const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
@@ -547,6 +554,18 @@ interface ThroughputRun {
   completion_tokens: number;
   tokens_per_s: number;
   errors: number;
+  /** Completions whose ids equal the warm-up engine run's for the same context (same request body). */
+  same_as_warm_up?: number;
+}
+
+/** Prompt ids → completion ids of one run. */
+type Completions = Map<string, string>;
+const idsKey = (ids: readonly number[]) => ids.join(",");
+
+function sameCount(a: Completions, b: Completions): number {
+  let n = 0;
+  for (const [k, v] of a) if (b.get(k) === v) n += 1;
+  return n;
 }
 
 async function engineFor(server: Server, tokenizerPath: string, o: RealInferenceOptions, url = server.base) {
@@ -573,19 +592,21 @@ async function engineRun(
   o: RealInferenceOptions,
   tasks: Task[],
   url?: string,
-): Promise<{ run: ThroughputRun; trajectories: Trajectory[] }> {
+): Promise<{ run: ThroughputRun; completions: Completions }> {
   const engine = await engineFor(server, tokenizerPath, o, url);
   const trajectories: Trajectory[] = [];
   const started = performance.now();
+  let wall: number;
   try {
     for await (const group of engine.rollout(tasks)) trajectories.push(...group.trajectories);
+    // to the last trajectory, as the direct run's wall is to the last answer
+    wall = (performance.now() - started) / 1000;
   } finally {
     await engine.close();
   }
-  const wall = (performance.now() - started) / 1000;
   const tokens = trajectories.reduce((s, t) => s + t.loss_mask.filter((m) => m === 1).length, 0);
   return {
-    trajectories,
+    completions: new Map(trajectories.map((t) => [idsKey(t.prompt_ids), idsKey(t.response_ids)])),
     run: {
       kind: "engine",
       wall_s: round(wall, 3),
@@ -602,7 +623,12 @@ const completionSchema = z.looseObject({
 });
 
 /** The recorded request bodies, POSTed to `/v1/completions`, `concurrency` at a time. */
-async function directRun(server: Server, bodies: unknown[], concurrency: number): Promise<ThroughputRun> {
+async function directRun(
+  server: Server,
+  bodies: { prompt: number[] }[],
+  concurrency: number,
+): Promise<{ run: ThroughputRun; completions: Completions }> {
+  const completions: Completions = new Map();
   let next = 0;
   let tokens = 0;
   let errors = 0;
@@ -615,7 +641,11 @@ async function directRun(server: Server, bodies: unknown[], concurrency: number)
           const { status, json } = await postJson(`${server.base}/v1/completions`, body);
           const parsed = completionSchema.safeParse(json);
           if (status !== 200 || !parsed.success) errors += 1;
-          else tokens += parsed.data.choices[0]!.token_ids?.length ?? 0;
+          else {
+            const ids = parsed.data.choices[0]!.token_ids ?? [];
+            tokens += ids.length;
+            completions.set(idsKey(body!.prompt), idsKey(ids));
+          }
         } catch {
           errors += 1;
         }
@@ -624,12 +654,15 @@ async function directRun(server: Server, bodies: unknown[], concurrency: number)
   );
   const wall = (performance.now() - started) / 1000;
   return {
-    kind: "direct",
-    wall_s: round(wall, 3),
-    requests: bodies.length,
-    completion_tokens: tokens,
-    tokens_per_s: round(tokens / wall, 1),
-    errors,
+    completions,
+    run: {
+      kind: "direct",
+      wall_s: round(wall, 3),
+      requests: bodies.length,
+      completion_tokens: tokens,
+      tokens_per_s: round(tokens / wall, 1),
+      errors,
+    },
   };
 }
 
@@ -639,24 +672,29 @@ async function throughput(server: Server, tokenizerPath: string, o: RealInferenc
   const proxy = await startRecordingProxy(server.base);
   let recorded: RecordedCompletion[];
   let warm: ThroughputRun;
+  let warmCompletions: Completions;
   try {
     const r = await engineRun(server, tokenizerPath, o, tasks, proxy.url);
     warm = r.run;
+    warmCompletions = r.completions;
     recorded = [...proxy.completions];
   } finally {
     await proxy.close();
   }
   if (recorded.length !== tasks.length)
     throw new Error(`the warm-up engine run sent ${recorded.length} requests for ${tasks.length} contexts`);
-  const bodies = recorded.map((r) => r.body);
+  const bodies = recorded.map((r) => r.body as { prompt: number[] });
   const runs: ThroughputRun[] = [];
   for (let i = 0; i < o.repeats; i++) {
-    const direct = await directRun(server, bodies, o.concurrency);
-    log(`direct ${JSON.stringify(direct)}`);
-    runs.push(direct);
-    const { run } = await engineRun(server, tokenizerPath, o, tasks);
-    log(`engine ${JSON.stringify(run)}`);
-    runs.push(run);
+    for (const kind of ["direct", "engine"] as const) {
+      const { run, completions } =
+        kind === "direct"
+          ? await directRun(server, bodies, o.concurrency)
+          : await engineRun(server, tokenizerPath, o, tasks);
+      run.same_as_warm_up = sameCount(completions, warmCompletions);
+      log(`${kind} ${JSON.stringify(run)}`);
+      runs.push(run);
+    }
   }
   const total = (kind: ThroughputRun["kind"]) => {
     const of = runs.filter((r) => r.kind === kind);
@@ -669,7 +707,7 @@ async function throughput(server: Server, tokenizerPath: string, o: RealInferenc
   const pairs = Array.from({ length: o.repeats }, (_, i) =>
     round(runs[2 * i + 1]!.tokens_per_s / runs[2 * i]!.tokens_per_s, 3),
   );
-  const sample = bodies[0] as Record<string, unknown>;
+  const sample = bodies[0] as unknown as Record<string, unknown>;
   const { prompt: _prompt, ...sampling } = sample;
   return {
     contexts: o.contexts,
@@ -680,7 +718,7 @@ async function throughput(server: Server, tokenizerPath: string, o: RealInferenc
       seed: "per context: seed + 1000 × context index (the engine's per-trajectory seeds)",
     },
     fixed_length:
-      "no: the engine's vLLM client sends no ignore_eos; both runs send the same bodies (same prompt ids and seed), so they generate the same tokens unless vLLM's batching changes a sample",
+      "no: the engine's vLLM client sends no ignore_eos; both send the same bodies (prompt ids, seed, max_tokens), so they generate the same tokens unless vLLM's batching changes a sample (same_as_warm_up counts a run's completions identical to the warm-up's)",
     prompt_tokens: recorded.reduce((s, r) => s + (r.prompt?.length ?? 0), 0),
     warm_up: warm,
     runs,
@@ -727,6 +765,7 @@ const ListeningLog = z.looseObject({ msg: z.literal("listening"), url: z.string(
 async function hotpotqa(server: Server, tokenizerPath: string, o: RealInferenceOptions) {
   const children: ChildProcess[] = [];
   const proxy = await startRecordingProxy(server.base);
+  const dir = mkdtempSync(join(tmpdir(), "rlf-real-inference-"));
   try {
     // the search tool with its bundled HotpotQA sample corpus, behind the gateway (as `npm start` runs them)
     const searchUrl = await spawnUntil(
@@ -751,7 +790,6 @@ async function hotpotqa(server: Server, tokenizerPath: string, o: RealInferenceO
       string,
       Record<string, unknown>
     >;
-    const dir = mkdtempSync(join(tmpdir(), "rlf-real-inference-"));
     const rollout = example.rollout as Record<string, unknown>;
     const config = {
       ...example,
@@ -767,6 +805,7 @@ async function hotpotqa(server: Server, tokenizerPath: string, o: RealInferenceO
         ...rollout,
         max_turns: o.maxTurns,
         max_concurrency: o.concurrency,
+        on_no_action: o.onNoAction,
         sampling: { ...(rollout.sampling as object), max_tokens: o.hotpotqaMaxTokens },
       },
     };
@@ -799,6 +838,7 @@ async function hotpotqa(server: Server, tokenizerPath: string, o: RealInferenceO
     const statuses: Record<string, number> = {};
     for (const t of trajectories) statuses[t.status] = (statuses[t.status] ?? 0) + 1;
     const calls = trajectories.flatMap((t) => t.tool_calls);
+    const gatewayCalls = calls.filter((c) => !c.error_code?.startsWith("MALFORMED_"));
     const summary = JSON.parse(readFileSync(join(out, "summary.json"), "utf8")) as Record<string, unknown>;
     return {
       config: {
@@ -809,6 +849,7 @@ async function hotpotqa(server: Server, tokenizerPath: string, o: RealInferenceO
           tokenizer: { path: tokenizerPath, tool_prompt: "system_message" },
           "rollout.max_turns": o.maxTurns,
           "rollout.max_concurrency": o.concurrency,
+          "rollout.on_no_action": o.onNoAction,
           "rollout.sampling.max_tokens": o.hotpotqaMaxTokens,
         },
         command: `rlf rollout --config DERIVED.yaml --out DIR --limit ${o.hotpotqaTasks} --group-size ${o.groupSize} --no-progress`,
@@ -824,20 +865,25 @@ async function hotpotqa(server: Server, tokenizerPath: string, o: RealInferenceO
       requests_recorded: proxy.completions.length,
       requests_unused: check.requests_unused,
       requests_forwarded: proxy.forwarded,
-      tool_calls: calls.length,
-      tool_calls_ok: calls.filter((c) => !c.is_error && c.error_code === null).length,
-      tool_calls_by_error: Object.fromEntries(
-        [...new Set(calls.map((c) => c.error_code ?? "ok"))].map((k) => [
+      // tool_calls records both the calls sent to the gateway and the turns the engine could not act on
+      // (a malformed call, or a nudge: MALFORMED_UNKNOWN_ACTION)
+      tool_call_records: calls.length,
+      gateway_calls: gatewayCalls.length,
+      gateway_calls_ok: gatewayCalls.filter((c) => !c.is_error && c.error_code === null).length,
+      nudges: calls.filter((c) => c.error_code === "MALFORMED_UNKNOWN_ACTION").length,
+      tool_call_records_by_code: Object.fromEntries(
+        [...new Set(calls.map((c) => c.error_code ?? "OK"))].map((k) => [
           k,
-          calls.filter((c) => (c.error_code ?? "ok") === k).length,
+          calls.filter((c) => (c.error_code ?? "OK") === k).length,
         ]),
       ),
-      reward_mean: summary.reward_mean ?? null,
+      reward_mean: (summary.reward as { mean?: number } | undefined)?.mean ?? null,
       summary_stdout: stdout.trim().split("\n").slice(-12),
     };
   } finally {
     await proxy.close();
     for (const c of children.reverse()) c.kill("SIGTERM");
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -900,11 +946,12 @@ const Flags = z.object({
   "group-size": z.coerce.number().int().positive().default(DEFAULT_REAL_INFERENCE.groupSize),
   "max-turns": z.coerce.number().int().positive().default(DEFAULT_REAL_INFERENCE.maxTurns),
   "hotpotqa-max-tokens": z.coerce.number().int().positive().default(DEFAULT_REAL_INFERENCE.hotpotqaMaxTokens),
+  "on-no-action": z.enum(["end", "nudge"]).default(DEFAULT_REAL_INFERENCE.onNoAction),
 });
 
 export const REAL_INFERENCE_BENCH_USAGE = `npm run bench -- real-inference --vllm URL --out FILE.json [--tokenizer-path DIR]
-    [--contexts 32] [--concurrency 8] [--max-tokens 32] [--repeats 2] [--seed 1]
-    [--hotpotqa-tasks 4] [--group-size 2] [--max-turns 3] [--hotpotqa-max-tokens 128]`;
+    [--contexts 32] [--concurrency 8] [--max-tokens 32] [--repeats 3] [--seed 1]
+    [--hotpotqa-tasks 8] [--group-size 2] [--max-turns 3] [--hotpotqa-max-tokens 128] [--on-no-action nudge|end]`;
 
 /** The command line of `npm run bench -- real-inference`; throws with the usage on a mistake. */
 export function realInferenceBenchArgs(argv: string[]): { out: string; options: RealInferenceOptions } {
@@ -933,6 +980,7 @@ export function realInferenceBenchArgs(argv: string[]): { out: string; options: 
       groupSize: f["group-size"],
       maxTurns: f["max-turns"],
       hotpotqaMaxTokens: f["hotpotqa-max-tokens"],
+      onNoAction: f["on-no-action"],
     },
   };
 }
