@@ -5,6 +5,7 @@
 //   npm run bench -- rollout --out FILE.json                   (test/bench/rollout.ts)
 //   npm run bench -- episodes --out FILE.json                  (test/bench/episodes.ts)
 //   npm run bench -- learn --out FILE.json                     (test/bench/learn.ts: TRL GRPO, SmolLM2, CPU)
+//   npm run bench -- real-inference --vllm URL --out FILE.json (test/bench/real-inference.ts; a running vLLM)
 //
 // `gateway` measures, in one run on loopback, each at concurrency 1 and 64:
 //   raw_grpc          a raw grpc-js unary echo (the floor any gRPC service pays)
@@ -180,6 +181,7 @@ const USAGE = `usage: npm run bench -- gateway --out FILE.json [--requests N] [-
        npm run bench -- rollout --out FILE.json   (options: test/bench/rollout.ts)
        npm run bench -- episodes --out FILE.json [--episodes N] [--forks N] [--live N] [--workers N] [--protocol auto|legacy]
        npm run bench -- learn --out FILE.json [--model-dir DIR] [--steps 30] [--eval-tasks 100]   (options: test/bench/learn.ts)
+       npm run bench -- real-inference --vllm URL --out FILE.json   (options: test/bench/real-inference.ts)
 `;
 
 const [which, ...rest] = process.argv.slice(2);
@@ -222,6 +224,16 @@ if (which === "gateway") {
   const { benchLearn, learnBenchArgs } = await import("./learn.ts");
   const { out, modelDir, passed } = learnBenchArgs(rest);
   process.exit(await benchLearn(out, modelDir, passed));
+} else if (which === "real-inference") {
+  const { benchRealInference, realInferenceBenchArgs } = await import("./real-inference.ts");
+  let parsed: ReturnType<typeof realInferenceBenchArgs>;
+  try {
+    parsed = realInferenceBenchArgs(rest);
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n`);
+    process.exit(2);
+  }
+  await benchRealInference(parsed.out, parsed.options);
 } else {
   process.stderr.write(USAGE);
   process.exit(2);
