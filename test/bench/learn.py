@@ -148,7 +148,8 @@ def summarize(trajectories: list[Any]) -> dict[str, Any]:
     }
 
 
-def evaluate(service, tasks, policy_url: str, args, version: int, decode) -> dict[str, Any]:
+def evaluate(service, tasks, target: dict[str, Any], args, version: int, decode) -> dict[str, Any]:
+    """One rollout per task through the service, sampled where `target` says (inference_urls, ...)."""
     started = time.perf_counter()
     groups = service.rollout(
         tasks,
@@ -156,9 +157,7 @@ def evaluate(service, tasks, policy_url: str, args, version: int, decode) -> dic
         sampling={"temperature": 1.0, "top_p": 1.0, "max_tokens": args.max_tokens},
         max_turns=args.max_turns,
         policy_version=version,
-        inference_urls=[policy_url],
-        inference_engine="vllm",
-        model="smollm2",
+        **target,
     )
     trajectories = [t for g in groups for t in g.trajectories]
     out = summarize(trajectories)
@@ -227,6 +226,11 @@ def main() -> int:
     p.add_argument("--max-turns", type=int, default=2, help="a call and the answer")
     p.add_argument("--batch", type=int, default=16, help="the policy server's batch of concurrent requests")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--save-model", help="write the trained model (weights + tokenizer) to this directory")
+    p.add_argument(
+        "--inference-url",
+        help="evaluate only, sampling from this server (vLLM serving --model-dir): no training, no policy server",
+    )
     args = p.parse_args()
     out = Path(args.out)
     plot_path = Path(args.plot) if args.plot else out.with_suffix(".png")
@@ -241,47 +245,19 @@ def main() -> int:
     ]
 
     tokenizer = AutoTokenizer.from_pretrained(args.model_dir)
-    model = AutoModelForCausalLM.from_pretrained(args.model_dir, dtype=torch.float32)
-    policy = PolicyServer(model, tokenizer, model_name="smollm2", max_batch=args.batch).start()
-    node, why = find_node()
-    if node is None:
-        raise SystemExit(why)
     workdir = out.parent / f"{out.stem}-work"
     workdir.mkdir(parents=True, exist_ok=True)
-    gateway, gateway_grpc, _ = start_gateway(node, workdir, tools=("calculator",))
-    config = workdir / "rollout.json"
-    config.write_text(
-        json.dumps(
-            {
-                # every request names the live-policy server; the configured one is a dead port
-                "inference": {"engine": "vllm", "url": f"http://127.0.0.1:{free_port()}", "retries": 0},
-                "gateway": {"address": gateway_grpc, "tools": [TOOL], "deadline_ms": 10000},
-                "tokenizer": {"path": args.model_dir},
-                "format": "hermes",
-                "rollout": {
-                    "group_size": args.group,
-                    "max_turns": args.max_turns,
-                    "max_concurrency": args.batch,
-                    "max_context_tokens": 1024,
-                    "max_tool_response_tokens": 64,
-                    "sampling": {"temperature": 1.0, "top_p": 1.0, "max_tokens": args.max_tokens},
-                },
-                "reward": {"components": REWARDS[args.reward]},
-                "staleness": {"max_staleness": 1, "on_stale": "flag"},
-                "seed": args.seed,
-            }
-        )
-    )
-    service_proc = Child(
-        "rollout serve",
-        [node, str(RLF), "rollout", "serve", "--config", str(config), "--grpc-port", "0", "--http-port", "0"],
-    )
-    children = [service_proc, gateway]
+    if args.inference_url:
+        return evaluate_served(args, out, workdir, eval_tasks, tokenizer)
+    model = AutoModelForCausalLM.from_pretrained(args.model_dir, dtype=torch.float32)
+    policy = PolicyServer(model, tokenizer, model_name="smollm2", max_batch=args.batch).start()
+    target = {"inference_urls": [policy.url], "inference_engine": "vllm", "model": "smollm2"}
+    # every request names the live-policy server; the configured one is a dead port
+    children, service_url = start_stack(args, workdir, f"http://127.0.0.1:{free_port()}")
     try:
-        service_url = service_proc.wait_for(json_line_with("rollout service listening"))["http"].rstrip("/")
         service = RolloutServiceClient(service_url)
         log(f"held-out evaluation before training: {len(eval_tasks)} tasks")
-        before = evaluate(service, eval_tasks, policy.url, args, version=0, decode=tokenizer.decode)
+        before = evaluate(service, eval_tasks, target, args, version=0, decode=tokenizer.decode)
         log(f"before: {json.dumps({k: v for k, v in before.items() if k != 'examples'})}")
 
         rollout_func = make_rollout_func(
@@ -343,7 +319,7 @@ def main() -> int:
             s["step_s"] = round(seconds, 2)
 
         log("held-out evaluation after training")
-        after = evaluate(service, eval_tasks, policy.url, args, version=args.steps, decode=tokenizer.decode)
+        after = evaluate(service, eval_tasks, target, args, version=args.steps, decode=tokenizer.decode)
         log(f"after: {json.dumps({k: v for k, v in after.items() if k != 'examples'})}")
         report = {
             "bench": "learn",
@@ -372,6 +348,11 @@ def main() -> int:
             "total_s": round(time.perf_counter() - total_started, 1),
             "plot": str(plot_path),
         }
+        if args.save_model:
+            model.save_pretrained(args.save_model)
+            tokenizer.save_pretrained(args.save_model)
+            report["saved_model"] = args.save_model
+            log(f"saved the trained model to {args.save_model}")
         out.write_text(json.dumps(report, indent=2) + "\n")
         plot(report, plot_path)
         log(f"wrote {out} and {plot_path}")
@@ -380,6 +361,77 @@ def main() -> int:
         for child in children:
             child.stop()
         policy.close()
+
+
+def start_stack(args, workdir: Path, inference_url: str) -> tuple[list[Child], str]:
+    """`rlf gateway` with the calculator and `rlf rollout serve` (its config's inference server:
+    `inference_url`); returns the children and the service's HTTP URL."""
+    node, why = find_node()
+    if node is None:
+        raise SystemExit(why)
+    gateway, gateway_grpc, _ = start_gateway(node, workdir, tools=("calculator",))
+    config = workdir / "rollout.json"
+    config.write_text(
+        json.dumps(
+            {
+                "inference": {"engine": "vllm", "url": inference_url, "retries": 0},
+                "gateway": {"address": gateway_grpc, "tools": [TOOL], "deadline_ms": 10000},
+                "tokenizer": {"path": args.model_dir},
+                "format": "hermes",
+                "rollout": {
+                    "group_size": args.group,
+                    "max_turns": args.max_turns,
+                    "max_concurrency": args.batch,
+                    "max_context_tokens": 1024,
+                    "max_tool_response_tokens": 64,
+                    "sampling": {"temperature": 1.0, "top_p": 1.0, "max_tokens": args.max_tokens},
+                },
+                "reward": {"components": REWARDS[args.reward]},
+                "staleness": {"max_staleness": 1, "on_stale": "flag"},
+                "seed": args.seed,
+            }
+        )
+    )
+    service = Child(
+        "rollout serve",
+        [node, str(RLF), "rollout", "serve", "--config", str(config), "--grpc-port", "0", "--http-port", "0"],
+    )
+    try:
+        url = service.wait_for(json_line_with("rollout service listening"))["http"].rstrip("/")
+    except BaseException:
+        service.stop()
+        gateway.stop()
+        raise
+    return [service, gateway], url
+
+
+def evaluate_served(args, out: Path, workdir: Path, eval_tasks, tokenizer) -> int:
+    """--inference-url: the held-out evaluation alone, sampled by a real server (e.g. vLLM serving the
+    directory --save-model wrote, with `tokenizer.path` = --model-dir checked against it at start)."""
+    started = time.perf_counter()
+    children, service_url = start_stack(args, workdir, args.inference_url)
+    try:
+        log(f"held-out evaluation through {args.inference_url}: {len(eval_tasks)} tasks")
+        evaluation = evaluate(
+            RolloutServiceClient(service_url), eval_tasks, {}, args, version=0, decode=tokenizer.decode
+        )
+        log(f"evaluation: {json.dumps({k: v for k, v in evaluation.items() if k != 'examples'})}")
+        report = {
+            "bench": "learn",
+            "command": "npm run bench -- learn " + " ".join(sys.argv[1:]),
+            "model": {"dir": args.model_dir, **_import_record(args.model_dir)},
+            "inference_url": args.inference_url,
+            "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
+            "config": {"eval_tasks": len(eval_tasks), "max_tokens_per_turn": args.max_tokens, "seed": args.seed},
+            "evaluation": evaluation,
+            "total_s": round(time.perf_counter() - started, 1),
+        }
+        out.write_text(json.dumps(report, indent=2) + "\n")
+        log(f"wrote {out}")
+        return 0
+    finally:
+        for child in children:
+            child.stop()
 
 
 def _import_record(model_dir: str) -> dict[str, Any]:

@@ -3,7 +3,9 @@
 //
 //   npm run bench -- learn --out FILE.json [--model-dir DIR] [--plot FILE.png] [--steps 30]
 //                          [--eval-tasks 100] [--group 8] [--prompts 2] [--lr 3e-5] [--reward shaped|exact]
-//                          [--max-tokens 40] [--max-turns 2] [--batch 16] [--seed 0]
+//                          [--max-tokens 40] [--max-turns 2] [--batch 16] [--seed 0] [--save-model DIR]
+//   npm run bench -- learn --out FILE.json --model-dir DIR --inference-url URL   (evaluation only, sampled
+//                          by a running server, e.g. `rlf model serve` of the --save-model directory)
 //
 // TRL GRPO trains SmolLM2-135M-Instruct through `rlf rollout serve` on arithmetic that needs the
 // calculator tool, with a held-out evaluation before and after (test/bench/learn.py says how). Without
@@ -33,6 +35,8 @@ const PASSED = [
   "max-turns",
   "batch",
   "seed",
+  "save-model",
+  "inference-url",
 ];
 
 export function learnBenchArgs(argv: string[]) {
