@@ -222,7 +222,7 @@ def main() -> int:
     p.add_argument("--prompts", type=int, default=2, help="tasks per step")
     p.add_argument("--lr", type=float, default=3e-5)
     p.add_argument("--reward", choices=sorted(REWARDS), default="shaped")
-    p.add_argument("--max-tokens", type=int, default=40, help="tokens per turn")
+    p.add_argument("--max-tokens", type=int, default=64, help="tokens per turn (a call summing 6-digit numbers: ~50)")
     p.add_argument("--max-turns", type=int, default=2, help="a call and the answer")
     p.add_argument("--batch", type=int, default=16, help="the policy server's batch of concurrent requests")
     p.add_argument("--seed", type=int, default=0)

@@ -3,7 +3,7 @@
 //
 //   npm run bench -- learn --out FILE.json [--model-dir DIR] [--plot FILE.png] [--steps 30]
 //                          [--eval-tasks 100] [--group 8] [--prompts 2] [--lr 3e-5] [--reward shaped|exact]
-//                          [--max-tokens 40] [--max-turns 2] [--batch 16] [--seed 0] [--save-model DIR]
+//                          [--max-tokens 64] [--max-turns 2] [--batch 16] [--seed 0] [--save-model DIR]
 //   npm run bench -- learn --out FILE.json --model-dir DIR --inference-url URL   (evaluation only, sampled
 //                          by a running server, e.g. `rlf model serve` of the --save-model directory)
 //
