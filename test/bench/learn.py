@@ -188,24 +188,40 @@ class StepClock(TrainerCallback):
 
 
 def plot(report: dict[str, Any], path: Path) -> None:
+    """Two panels: the training reward per step, and the rates (training success and calculator calls per
+    step, held-out success before and after)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     steps = [s["step"] for s in report["steps"]]
-    fig, ax = plt.subplots(figsize=(7, 4), dpi=120)
-    ax.plot(steps, [s["reward_mean"] for s in report["steps"]], marker="o", ms=3, label="training reward (mean)")
-    ax.plot(steps, [s["tool_call_rate"] for s in report["steps"]], ls="--", lw=1, label="training calculator calls")
+    top = sum(c["weight"] for c in report["config"]["reward"] if c["weight"] > 0)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8), dpi=120)
+    left.plot(steps, [s["reward_mean"] for s in report["steps"]], marker="o", ms=3)
+    left.set_ylim(-0.03 * top, top * 1.03)
+    left.set_xlabel("GRPO step")
+    left.set_ylabel(f"mean reward (max {top:g})")
+    left.set_title("training reward")
+    left.grid(alpha=0.3)
+    right.plot(steps, [s["success_rate"] for s in report["steps"]], marker="o", ms=3, label="training success")
+    right.plot(steps, [s["tool_call_rate"] for s in report["steps"]], ls="--", lw=1, label="training calculator calls")
     before, after = report["before"]["success_rate"], report["after"]["success_rate"]
-    ax.scatter([0], [before], color="black", zorder=3, label=f"held-out success: {before:.2f} → {after:.2f}")
-    ax.scatter([steps[-1] if steps else 0], [after], color="black", zorder=3)
-    ax.set_xlabel("GRPO step")
-    ax.set_ylabel("rate / reward")
-    ax.set_ylim(-0.02, 1.02)
-    ax.set_title(f"SmolLM2-135M-Instruct, TRL GRPO through rlf rollout serve (group {report['config']['group']})")
-    ax.grid(alpha=0.3)
-    ax.legend(loc="upper left", fontsize=8)
+    last = steps[-1] + 1 if steps else 0
+    right.plot([0, last], [before, after], "ks", ms=6, label=f"held-out success ({report['config']['eval_tasks']})")
+    right.annotate(f"{before:.2f}", (0, before), textcoords="offset points", xytext=(6, 4))
+    right.annotate(f"{after:.2f}", (last, after), textcoords="offset points", xytext=(-28, -14))
+    right.set_ylim(-0.03, 1.03)
+    right.set_xlabel("GRPO step")
+    right.set_ylabel("rate")
+    right.set_title("success and calculator calls")
+    right.grid(alpha=0.3)
+    right.legend(loc="lower right", fontsize=8)
+    fig.suptitle(
+        f"SmolLM2-135M-Instruct, TRL GRPO through rlf rollout serve on CPU "
+        f"(group {report['config']['group']}, {report['config']['prompts_per_step']} tasks a step)",
+        fontsize=10,
+    )
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
