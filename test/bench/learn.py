@@ -392,7 +392,8 @@ def start_stack(args, workdir: Path, inference_url: str) -> tuple[list[Child], s
     config.write_text(
         json.dumps(
             {
-                "inference": {"engine": "vllm", "url": inference_url, "retries": 0},
+                # a CPU generating 16 rollouts at once on a busy machine can take minutes for one turn
+                "inference": {"engine": "vllm", "url": inference_url, "retries": 0, "timeout_ms": 600_000},
                 "gateway": {"address": gateway_grpc, "tools": [TOOL], "deadline_ms": 10000},
                 "tokenizer": {"path": args.model_dir},
                 "format": "hermes",
