@@ -55,10 +55,11 @@ describe("npm start without bubblewrap", () => {
     await waitFor(
       () => {
         if (stack.exitCode !== null) throw new Error(`rlf stack exited (${stack.exitCode})`);
-        return output.includes("rlf stack: gateway gRPC");
+        // the summary ends with the unavailable tools' line; a pipe may hand it over in more than one read
+        return output.includes("rlf stack: gateway gRPC") && /rlf stack: .* unavailable: .*\n/.test(output);
       },
       90_000,
-      "rlf stack to report the gateway up",
+      "rlf stack to report the gateway up and the code tools unavailable",
     ).catch((err: Error) => {
       throw new Error(`${err.message}\n${output}`);
     });

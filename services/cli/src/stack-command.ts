@@ -40,18 +40,19 @@ export async function runStackCommand(argv: string[]): Promise<number> {
   await Promise.all([...supervisors, judge].map((s) => s.healthy()));
   const gateway = await startGateway(config);
   await gateway.waitReady(30_000);
-  process.stderr.write(
+  const lines = [
     `rlf stack: gateway gRPC ${gateway.grpcAddress}, admin ${gateway.adminUrl}; tools: ${gateway.catalog
       .list()
       .map((e) => e.name)
-      .join(", ")}; judge http://127.0.0.1:${JUDGE_HTTP_PORT}/v1/judge, gRPC 127.0.0.1:${JUDGE_GRPC_PORT}\n`,
-  );
+      .join(", ")}; judge http://127.0.0.1:${JUDGE_HTTP_PORT}/v1/judge, gRPC 127.0.0.1:${JUDGE_GRPC_PORT}`,
+  ];
   // Tools a server lists but cannot run here (the code tools without bubblewrap): one line per reason.
   const unavailable = new Map<string, string[]>();
   for (const { name, unavailable: reason } of gateway.catalog.list())
     if (reason !== undefined) unavailable.set(reason, [...(unavailable.get(reason) ?? []), name]);
   for (const [reason, names] of unavailable)
-    process.stderr.write(`rlf stack: ${names.join(", ")} unavailable: ${reason}\n`);
+    lines.push(`rlf stack: ${names.join(", ")} unavailable: ${reason}`);
+  process.stderr.write(`${lines.join("\n")}\n`); // one write: a reader sees the stack's summary whole
   stopOnSignals(async () => {
     await gateway.close();
     await Promise.all([...supervisors, judge].map((s) => s.stop()));
