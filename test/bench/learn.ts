@@ -13,15 +13,15 @@
 // into the cache beside the importer's (~/.cache/rlfactory/models/smollm2-135m-instruct).
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { enginesPython, rlfactoryCacheDir } from "@rlfactory/cli/model-command";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(here, "../..");
 const RLF = join(ROOT, "services/cli/bin/rlf.js");
-const PYTHON = process.env.RLF_ENGINES_PYTHON ?? join(ROOT, "services/engines/.venv/bin/python");
+const PYTHON = enginesPython();
 
 const PASSED = [
   "plot",
@@ -76,8 +76,7 @@ export async function benchLearn(
   }
   let dir = modelDir ? resolve(modelDir) : undefined;
   if (dir === undefined) {
-    const cache = process.env.XDG_CACHE_HOME ?? join(process.env.HOME ?? homedir(), ".cache");
-    dir = join(cache, "rlfactory", "models", "smollm2-135m-instruct");
+    dir = join(rlfactoryCacheDir(), "models", "smollm2-135m-instruct");
     if (!existsSync(join(dir, "config.json"))) {
       const code = await run(process.execPath, [
         RLF,

