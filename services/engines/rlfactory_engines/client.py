@@ -42,6 +42,21 @@ class RolloutServiceError(RuntimeError):
         self.status = status
 
 
+#: Every field of the service's task (proto/schema/task.schema.json); adapters pass all of them through.
+TASK_FIELDS = (
+    "id",
+    "data_source",
+    "prompt",
+    "ground_truth",
+    "extra_info",
+    "tools",
+    "turns",
+    "user_simulator",
+    "environment",
+    "tool_aliases",
+)
+
+
 def make_task(
     task_id: str,
     prompt: str | Sequence[dict[str, Any]],
@@ -49,8 +64,14 @@ def make_task(
     ground_truth: Any = None,
     data_source: str | None = None,
     extra_info: dict[str, Any] | None = None,
+    **fields: Any,
 ) -> dict[str, Any]:
-    """A task in the service's JSON form; a string prompt becomes one user message."""
+    """A task in the service's JSON form; a string prompt becomes one user message. `fields` are the
+    task's other fields (`environment`, `tools`, `tool_aliases`, `turns`, `user_simulator`); None is left out,
+    a name that is not a task field is refused."""
+    unknown = sorted(set(fields) - set(TASK_FIELDS))
+    if unknown:
+        raise ValueError(f"not task fields: {', '.join(unknown)} (a task has {', '.join(TASK_FIELDS)})")
     messages = [{"role": "user", "content": prompt}] if isinstance(prompt, str) else [dict(m) for m in prompt]
     task: dict[str, Any] = {"id": str(task_id), "prompt": messages}
     if ground_truth is not None:
@@ -59,6 +80,9 @@ def make_task(
         task["data_source"] = data_source
     if extra_info:
         task["extra_info"] = extra_info
+    for name in TASK_FIELDS:
+        if fields.get(name) is not None:
+            task[name] = fields[name]
     return task
 
 

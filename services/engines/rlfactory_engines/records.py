@@ -54,6 +54,17 @@ class Trajectory:
     logprobs_kind: str | None = None
     #: The temperature the sampled turns were drawn at; None: not recorded.
     sampling_temperature: float | None = None
+    #: One per entry of `turns` (0.0 on observation turns): process rewards + weighted per-turn
+    #: components (`ftrl_solve`); None when the service computed none. A trainer puts entry i on the
+    #: last token of turn i (`turn_reward_positions`).
+    turn_rewards: list[float] | None = None
+
+    def turn_reward_positions(self) -> list[tuple[int, float]]:
+        """(index in response_ids of the turn's last token, reward) for each turn with a turn reward;
+        [] when the trajectory carries none."""
+        if self.turn_rewards is None:
+            return []
+        return [(int(turn["end"]) - 1, r) for turn, r in zip(self.turns, self.turn_rewards, strict=True)]
 
     @property
     def num_turns(self) -> int:
@@ -114,6 +125,18 @@ class Trajectory:
         if kind not in (None, "raw", "processed"):
             raise TrajectoryRecordError(f"{where}: logprobs_kind {kind!r} is not raw or processed")
         temperature = raw.get("sampling_temperature")
+        turn_rewards = raw.get("turn_rewards")
+        if turn_rewards is not None:
+            try:
+                turn_rewards = [float(x) for x in turn_rewards]
+            except (TypeError, ValueError) as e:
+                raise TrajectoryRecordError(f"{where}: turn_rewards: {e}") from None
+            if len(turn_rewards) != len(raw.get("turns", [])):
+                raise TrajectoryRecordError(
+                    f"{where}: {len(turn_rewards)} turn_rewards but {len(raw.get('turns', []))} turns"
+                )
+            if any(not math.isfinite(x) for x in turn_rewards):
+                raise TrajectoryRecordError(f"{where}: turn_rewards holds a value that is not finite")
         return cls(
             task_id=str(raw["task_id"]),
             group_id=str(raw["group_id"]),
@@ -136,6 +159,7 @@ class Trajectory:
             metadata=dict(raw.get("metadata", {})),
             logprobs_kind=kind,
             sampling_temperature=None if temperature is None else float(temperature),
+            turn_rewards=turn_rewards,
         )
 
 

@@ -9,11 +9,16 @@ refuses a prompt the service could not render, naming what is wrong.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .client import make_task
+from .client import TASK_FIELDS, make_task
+
+#: The dataset column (TRL), `extra_info` key (verl), `Sample.metadata` key (slime) or `env_extras` key
+#: (SkyRL) that carries a whole rlfactory task, as a JSON object or its JSON text (`rlf data export`).
+RLF_TASK_KEY = "rlf_task"
 
 
 def plain(value: Any) -> Any:
@@ -64,6 +69,35 @@ def ground_truth_of(row: Mapping[str, Any]) -> Any:
             return plain(spec["ground_truth"])
     value = row.get("ground_truth")
     return None if value is None else plain(value)
+
+
+def whole_task(value: Any, *, where: str = RLF_TASK_KEY) -> dict[str, Any]:
+    """A whole task from an engine row's `rlf_task` value (an object, or its JSON text); refused when it
+    is not an object with a prompt."""
+    value = plain(value)
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError as e:
+            raise ValueError(f"{where} is not JSON: {e}") from None
+    if not isinstance(value, dict):
+        raise ValueError(f"{where} must be a task object, got {type(value).__name__}")
+    unknown = sorted(set(value) - set(TASK_FIELDS))
+    if unknown:
+        raise ValueError(f"{where} has fields a task does not: {', '.join(unknown)}")
+    if "prompt" not in value:
+        raise ValueError(f"{where} has no prompt")
+    task = {k: v for k, v in value.items() if v is not None}
+    task["prompt"] = messages_of(task["prompt"], where=f"{where}.prompt")
+    return task
+
+
+def task_fields_of(row: Mapping[str, Any]) -> dict[str, Any]:
+    """The task fields a row carries: its `rlf_task` (whole), else the task's fields found at the row's top
+    level (`environment`, `tools`, `tool_aliases`, `turns`, `user_simulator`, ...); None values left out."""
+    if row.get(RLF_TASK_KEY) is not None:
+        return whole_task(row[RLF_TASK_KEY])
+    return {name: plain(row[name]) for name in TASK_FIELDS if row.get(name) is not None}
 
 
 def task_from(

@@ -5,7 +5,7 @@
     rollout_func = make_rollout_func(
         "http://127.0.0.1:8091",                    # rlf rollout serve
         inference_urls=["http://127.0.0.1:8000"],   # the server answering from the policy's CURRENT weights
-        task_for=tasks_by_prompt(train_rows),       # prompt -> ground truth, for the service's rewards
+        task_for=tasks_by_prompt(train_rows),       # prompt -> the whole task (environment, tools, turns, ...)
     )
     trainer = GRPOTrainer(model=..., reward_funcs=[rlf_reward], rollout_func=rollout_func, ...)
 
@@ -46,6 +46,7 @@ from typing import Any
 from .client import DEFAULT_URL, RolloutServiceClient, make_task
 from .logprobs import check_rollout_logprobs
 from .records import Trajectory, TrajectoryGroup
+from .tasks import RLF_TASK_KEY, task_fields_of
 
 Prompt = str | list[dict[str, Any]]
 TaskFor = Callable[[Prompt], dict[str, Any]]
@@ -63,7 +64,10 @@ def tasks_by_prompt(
     ground_truth_field: str = "ground_truth",
     data_source_field: str = "data_source",
 ) -> TaskFor:
-    """`task_for` from dataset rows: TRL hands `rollout_func` only the prompts, the rewards need the rest."""
+    """`task_for` from dataset rows: TRL hands `rollout_func` only the prompts; the service needs the
+    whole task. A row's `rlf_task` column (what `rlf data export --engine trl` writes: the task as JSON
+    text) is the task; without one, every task field the row has is sent (`environment`, `tools`,
+    `tool_aliases`, `turns`, `user_simulator`, `extra_info`, `ground_truth`, `data_source`)."""
     table: dict[str, dict[str, Any]] = {}
     for row in rows:
         table[prompt_key(row[prompt_field])] = row
@@ -72,12 +76,16 @@ def tasks_by_prompt(
         row = table.get(prompt_key(prompt))
         if row is None:
             raise KeyError(f"no dataset row has this prompt: {prompt_key(prompt)[:200]}")
-        return make_task(
-            "unset",
-            prompt,
-            ground_truth=row.get(ground_truth_field),
-            data_source=row.get(data_source_field),
-        )
+        fields = task_fields_of(row)
+        if RLF_TASK_KEY not in row:
+            fields.pop("prompt", None)
+            if row.get(ground_truth_field) is not None:
+                fields["ground_truth"] = row[ground_truth_field]
+            if row.get(data_source_field) is not None:
+                fields["data_source"] = row[data_source_field]
+        fields.pop("id", None)
+        fields["prompt"] = fields.get("prompt", prompt)
+        return make_task("unset", **fields)
 
     return task_for
 
