@@ -15,7 +15,7 @@ export {
   type ToolOutcome,
 } from "./gateway-tools.ts";
 // rewards and advantages
-export { type GroupStats, groupAdvantages } from "./grpo.ts";
+export { type AdvantageMode, type GroupStats, groupAdvantages } from "./grpo.ts";
 // inference
 export { describeNetworkError, shorten } from "./inference/http-transport.ts";
 export {
@@ -147,3 +147,9 @@ export {
   trajectorySchema,
   trajectoryStatusSchema,
 } from "./trajectory.ts";
+export {
+  sampledTurnIndices,
+  sampledTurnRewards,
+  type TurnRewardMean,
+  turnRewardMeans,
+} from "./turn-rewards.ts";
