@@ -81,6 +81,7 @@ export type {
   RolloutEngine,
   RolloutOptions,
   TrajectoryGroup,
+  TrajectoryGroupStats,
 } from "./rollout/rollout-engine.ts";
 export { renderPromptIds, type UserTurnRecord } from "./rollout/rollout-loop.ts";
 export {
