@@ -15,7 +15,7 @@ export {
   type ToolOutcome,
 } from "./gateway-tools.ts";
 // rewards and advantages
-export { type GroupStats, groupAdvantages } from "./grpo.ts";
+export { type AdvantageMode, type GroupStats, groupAdvantages } from "./grpo.ts";
 // inference
 export { describeNetworkError, shorten } from "./inference/http-transport.ts";
 export {
@@ -81,6 +81,7 @@ export type {
   RolloutEngine,
   RolloutOptions,
   TrajectoryGroup,
+  TrajectoryGroupStats,
 } from "./rollout/rollout-engine.ts";
 export { renderPromptIds, type UserTurnRecord } from "./rollout/rollout-loop.ts";
 export {
@@ -147,3 +148,9 @@ export {
   trajectorySchema,
   trajectoryStatusSchema,
 } from "./trajectory.ts";
+export {
+  sampledTurnIndices,
+  sampledTurnRewards,
+  type TurnRewardMean,
+  turnRewardMeans,
+} from "./turn-rewards.ts";
