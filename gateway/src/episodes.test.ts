@@ -41,6 +41,8 @@ class FakeEnvironment extends EventEmitter implements Upstream {
   detail = "";
   readonly name: string;
   readonly held = new Map<string, Record<string, string>>();
+  /** Every reserved or stateful tool this server was asked to run, in order. */
+  readonly calls: string[] = [];
   #next = 0;
   constructor(name: string) {
     super();
@@ -64,6 +66,7 @@ class FakeEnvironment extends EventEmitter implements Upstream {
     ];
   }
   async callTool(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+    this.calls.push(name);
     const ok = (structuredContent: Record<string, unknown>) => ({ content: [], structuredContent });
     if (name === "episode_create") {
       const h = `h${this.#next++}`;
@@ -150,5 +153,41 @@ describe("episodes over an in-memory environment server", () => {
     env.held.set(decodeEpisodeId(id).handle, {});
     expect(await put(id)).toBe("EPISODE_LOST");
     expect(await put(await episodes.start("env", "{}", 0, ROOT_CONTEXT))).toBe("OK");
+  });
+});
+
+/** `{"a":{"a":...{}}}` nested `depth` levels deep. */
+function nested(depth: number): string {
+  return `${'{"a":'.repeat(depth - 1)}{}${"}".repeat(depth - 1)}`;
+}
+
+describe("episode configs held to the server's argument limits", () => {
+  it("refuses a config nested past max_argument_depth before the server sees it", async () => {
+    const env = new FakeEnvironment("env");
+    const { episodes } = gatewayOver(env, { url: "http://127.0.0.1:9/mcp" });
+    const err = await episodes.start("env", nested(2_000), 0, ROOT_CONTEXT).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: "INVALID_ARGUMENTS" });
+    expect((err as Error).message).toContain("max_argument_depth is 64");
+    // 64 levels is the limit itself: accepted.
+    await episodes.start("env", nested(64), 0, ROOT_CONTEXT);
+    expect(env.calls).toEqual(["episode_create"]);
+  });
+
+  it("refuses a config over max_argument_bytes with ARGUMENTS_TOO_LARGE, naming the limit", async () => {
+    const env = new FakeEnvironment("env");
+    const { episodes } = gatewayOver(env, {
+      url: "http://127.0.0.1:9/mcp",
+      tools: { episode_create: { max_argument_bytes: 1_000, max_argument_depth: 4 } },
+    });
+    const big = JSON.stringify({ blob: "x".repeat(1_000) });
+    await expect(episodes.start("env", big, 0, ROOT_CONTEXT)).rejects.toMatchObject({
+      code: "ARGUMENTS_TOO_LARGE",
+      message: expect.stringContaining("max_argument_bytes"),
+    });
+    await expect(episodes.start("env", nested(5), 0, ROOT_CONTEXT)).rejects.toMatchObject({
+      code: "INVALID_ARGUMENTS",
+      message: expect.stringContaining("max_argument_depth is 4"),
+    });
+    expect(env.calls).toEqual([]);
   });
 });

@@ -24,8 +24,9 @@ import {
 } from "@rlfactory/proto/environment-contract";
 import type { Logger } from "pino";
 import type { Catalog } from "./catalog.ts";
-import type { ServerConfig } from "./config.ts";
+import { mergeToolPolicy, type ServerConfig, type ToolPolicy } from "./config.ts";
 import { GatewayError, shortMessage, toGatewayError, truncate } from "./errors.ts";
+import { exceedsDepth } from "./invoker.ts";
 import type { Upstream } from "./upstream.ts";
 
 const tracer = trace.getTracer("rlfactory-gateway");
@@ -152,7 +153,10 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
             : `no server named "${truncate(server)}"`,
         );
       }
-      const config = parseConfig(configJson);
+      const config = parseConfig(
+        configJson,
+        mergeToolPolicy(s.config.toolPolicy, s.config.toolOverrides[EPISODE_CREATE_TOOL]),
+      );
       const ttl = this.#ttl(s, ttlMs);
       this.#checkRoom(s, 1);
       const structured = await this.#reserved(s, EPISODE_CREATE_TOOL, { config }, undefined);
@@ -416,7 +420,18 @@ function lostError(id: string, server: string): GatewayError {
   );
 }
 
-function parseConfig(text: string): Record<string, unknown> {
+/**
+ * An episode config, held to the server's argument limits (its `episode_create` policy) like any tool
+ * call's arguments: size first, then JSON.parse (which copes with any depth), then the nesting depth,
+ * checked iteratively before anything recursive (the server's own parser) sees the value.
+ */
+function parseConfig(text: string, policy: ToolPolicy): Record<string, unknown> {
+  const bytes = Buffer.byteLength(text, "utf8");
+  if (bytes > policy.maxArgumentBytes)
+    throw new GatewayError(
+      "ARGUMENTS_TOO_LARGE",
+      `config_json is ${bytes} bytes; the limit is ${policy.maxArgumentBytes} (max_argument_bytes)`,
+    );
   if (text.trim() === "") return {};
   let v: unknown;
   try {
@@ -426,6 +441,11 @@ function parseConfig(text: string): Record<string, unknown> {
   }
   if (v === null || typeof v !== "object" || Array.isArray(v))
     throw new GatewayError("INVALID_ARGUMENTS", "config_json must be a JSON object");
+  if (exceedsDepth(v, policy.maxArgumentDepth))
+    throw new GatewayError(
+      "INVALID_ARGUMENTS",
+      `config_json nests deeper than ${policy.maxArgumentDepth} levels (max_argument_depth is ${policy.maxArgumentDepth})`,
+    );
   return v as Record<string, unknown>;
 }
 

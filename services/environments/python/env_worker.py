@@ -20,6 +20,7 @@ import json
 import math
 import numbers
 import os
+import re
 import sys
 import time
 import types
@@ -531,7 +532,13 @@ def answer(ops, line):
         return None
     rid = None
     try:
-        req = json.loads(line)
+        try:
+            req = json.loads(line)
+        except (ValueError, RecursionError) as err:
+            # The request cannot be read (nested past Python's recursion limit, not JSON): it is still
+            # answered, by the id the host writes first on every line, so only it fails.
+            rid = request_id(line)
+            raise Failure("BAD_REQUEST", f"the request could not be read: {type(err).__name__}: {err}") from None
         rid = req.get("id")
         op = ops.get(req.get("op"))
         if op is None:
@@ -555,6 +562,15 @@ def answer(ops, line):
         return json.dumps(
             {"id": rid, "ok": False, "error": {"code": "WORKER_ERROR", "message": f"unencodable result: {err}"}}
         )
+
+
+REQUEST_ID = re.compile(rb'^\s*\{\s*"id"\s*:\s*(\d+)\s*,')
+
+
+def request_id(line):
+    """The id at the start of a request line the worker could not parse (the host writes it first)."""
+    match = REQUEST_ID.match(line if isinstance(line, bytes) else line.encode())
+    return int(match.group(1)) if match else None
 
 
 def write_answers(channel, answers):

@@ -268,6 +268,33 @@ describe.skipIf(!BWRAP)("PythonEnvironmentHost when a worker dies", () => {
   });
 });
 
+describe.skipIf(!BWRAP)("PythonEnvironmentHost and requests the worker cannot read", () => {
+  it("fails only the request nested past Python's recursion limit; the worker and its episodes go on", async () => {
+    // one worker, so the other episode shares it; a request left unanswered would end it after 10 s
+    const host = await PythonEnvironmentHost.start({
+      classes: [{ file: SHOP, className: "Shop" }],
+      workers: 1,
+      callTimeoutMs: 10_000,
+    });
+    try {
+      const other = await host.create({});
+      await host.call(other, "add_to_cart", { item: "apple" });
+      let deep: unknown = {};
+      for (let i = 0; i < 2_000; i++) deep = { a: deep };
+      const err = await expectCode(host.create({ owner: deep }), "BAD_CONFIG");
+      expect(err.message).toContain("RecursionError");
+      expect(await host.call(other, "checkout", { coupons: [deep as string] })).toMatchObject({
+        ok: false,
+        error: { code: "BAD_ARGUMENTS" },
+      });
+      expect(await host.snapshot(other)).toMatchObject({ Shop: { cart: ["apple"] } });
+      expect(host.episodeCount).toBe(1);
+    } finally {
+      await host.stop();
+    }
+  });
+});
+
 describe.skipIf(!BWRAP)("PythonEnvironmentHost schemas and loading", () => {
   it("takes schemas from a JSON file in BFCL's function-doc format, type hints for the rest", async () => {
     const host = await PythonEnvironmentHost.start({

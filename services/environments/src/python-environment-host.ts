@@ -201,6 +201,8 @@ export class PythonEnvironmentHost {
     const { code, message } = answer.error;
     if (code === "UNKNOWN_TOOL" || code === "BAD_ARGUMENTS" || code === "TOOL_ERROR")
       return { ok: false, error: { code, message } };
+    // arguments the worker could not read (nested past Python's recursion limit): the caller's mistake
+    if (code === "BAD_REQUEST") return { ok: false, error: { code: "BAD_ARGUMENTS", message } };
     throw this.failure(answer.error);
   }
 
@@ -370,6 +372,9 @@ export class PythonEnvironmentHost {
   private failure(error: WorkerFailure): EnvironmentError {
     const known = ["EPISODE_LOST", "UNKNOWN_EPISODE", "BAD_CONFIG", "BAD_MODULE", "BAD_CALL"] as const;
     const tool = ["UNKNOWN_TOOL", "BAD_ARGUMENTS", "TOOL_ERROR"] as const;
+    // A request the worker could not read is the only one that fails (an episode config nested past
+    // Python's recursion limit): the caller's config, not the worker.
+    if (error.code === "BAD_REQUEST") return new EnvironmentError("BAD_CONFIG", error.message);
     const code =
       (known as readonly string[]).includes(error.code) || (tool as readonly string[]).includes(error.code)
         ? (error.code as (typeof known)[number])
