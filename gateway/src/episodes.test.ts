@@ -43,6 +43,10 @@ class FakeEnvironment extends EventEmitter implements Upstream {
   readonly held = new Map<string, Record<string, string>>();
   /** Every reserved or stateful tool this server was asked to run, in order. */
   readonly calls: string[] = [];
+  /** Episode creates and forks wait for this (many in flight at once). */
+  gate: Promise<void> = Promise.resolve();
+  /** The server's own live-episode limit. */
+  maxEpisodes = Number.POSITIVE_INFINITY;
   #next = 0;
   constructor(name: string) {
     super();
@@ -68,14 +72,23 @@ class FakeEnvironment extends EventEmitter implements Upstream {
   async callTool(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
     this.calls.push(name);
     const ok = (structuredContent: Record<string, unknown>) => ({ content: [], structuredContent });
+    const error = (text: string) => ({ content: [{ type: "text" as const, text }], isError: true });
+    if (name === "episode_create" || name === "episode_fork") await this.gate;
+    const count = name === "episode_fork" ? (args.count as number) : 1;
+    if ((name === "episode_create" || name === "episode_fork") && this.held.size + count > this.maxEpisodes)
+      return error(`episode limit reached: ${this.held.size} live, at most ${this.maxEpisodes}`);
     if (name === "episode_create") {
       const h = `h${this.#next++}`;
       this.held.set(h, {});
       return ok({ episode: h });
     }
     const state = this.held.get(args.episode as string);
-    if (!state)
-      return { content: [{ type: "text", text: `unknown episode "${args.episode}"` }], isError: true };
+    if (!state) return error(`unknown episode "${args.episode}"`);
+    if (name === "episode_fork") {
+      const hs = Array.from({ length: count }, () => `h${this.#next++}`);
+      for (const h of hs) this.held.set(h, { ...state });
+      return ok({ episodes: hs });
+    }
     if (name === "put") state[args.key as string] = "set";
     if (name === "episode_close") this.held.delete(args.episode as string);
     return ok({ state });
@@ -189,5 +202,54 @@ describe("episode configs held to the server's argument limits", () => {
       message: expect.stringContaining("max_argument_depth is 4"),
     });
     expect(env.calls).toEqual([]);
+  });
+});
+
+describe("the live-episode limit under concurrency", () => {
+  it("holds max_live for 200 concurrent StartEpisode and 10 concurrent ForkEpisode(5)", async () => {
+    const env = new FakeEnvironment("env");
+    const { episodes } = gatewayOver(env, {
+      url: "http://127.0.0.1:9/mcp",
+      policy: { episodes: { max_live: 20 } },
+    });
+    let open = () => {};
+    env.gate = new Promise((resolve) => {
+      open = resolve;
+    });
+    const starts = Array.from({ length: 200 }, () => episodes.start("env", "{}", 0, ROOT_CONTEXT));
+    open();
+    const started = await Promise.allSettled(starts);
+    const ok = started.filter((r) => r.status === "fulfilled").map((r) => r.value);
+    expect(ok).toHaveLength(20);
+    expect(started.filter((r) => r.status === "rejected").map((r) => r.reason.code)).toEqual(
+      Array(180).fill("RATE_LIMITED"),
+    );
+    expect(env.held.size).toBe(20);
+    // 4 live, room for 16: of 10 concurrent forks of 5, three fit
+    for (const id of ok.slice(0, 16)) await episodes.end(id, ROOT_CONTEXT);
+    env.gate = new Promise((resolve) => {
+      open = resolve;
+    });
+    const forks = Array.from({ length: 10 }, () => episodes.fork(ok[19]!, 5, ROOT_CONTEXT));
+    open();
+    const forked = await Promise.allSettled(forks);
+    expect(forked.filter((r) => r.status === "fulfilled")).toHaveLength(3);
+    expect(forked.filter((r) => r.status === "rejected").map((r) => r.reason.code)).toEqual(
+      Array(7).fill("RATE_LIMITED"),
+    );
+    expect(episodes.liveCounts().get("env")).toBe(19);
+    expect(env.held.size).toBe(19);
+  });
+
+  it("answers the environment server's own limit RATE_LIMITED, like max_live", async () => {
+    const env = new FakeEnvironment("env");
+    env.maxEpisodes = 1;
+    const { episodes } = gatewayOver(env, { url: "http://127.0.0.1:9/mcp" });
+    const id = await episodes.start("env", "{}", 0, ROOT_CONTEXT);
+    await expect(episodes.start("env", "{}", 0, ROOT_CONTEXT)).rejects.toMatchObject({
+      code: "RATE_LIMITED",
+      message: expect.stringContaining("episode limit reached"),
+    });
+    await expect(episodes.fork(id, 1, ROOT_CONTEXT)).rejects.toMatchObject({ code: "RATE_LIMITED" });
   });
 });

@@ -19,6 +19,7 @@ import {
   EPISODE_CREATE_TOOL,
   EPISODE_FORK_TOOL,
   EPISODE_HANDLE_ARG,
+  EPISODE_LIMIT_PREFIX,
   EPISODE_SNAPSHOT_TOOL,
   UNKNOWN_EPISODE_PREFIX,
 } from "@rlfactory/proto/environment-contract";
@@ -85,6 +86,8 @@ interface ServerEpisodes {
   /** The spawned process's generation (stdio only; empty while it is not ready, and for HTTP servers). */
   generation: string;
   live: Map<string, LiveEpisode>;
+  /** Room held for episodes being started or forked (counted against max_live until they are live). */
+  reserved: number;
 }
 
 export class Episodes extends EventEmitter<EpisodesEvents> {
@@ -107,7 +110,7 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
     for (const config of servers) {
       const upstream = upstreams.find((u) => u.name === config.name);
       if (!upstream) continue;
-      const s: ServerEpisodes = { config, upstream, generation: "", live: new Map() };
+      const s: ServerEpisodes = { config, upstream, generation: "", live: new Map(), reserved: 0 };
       this.#servers.set(config.name, s);
       if (config.transport.kind !== "stdio") continue;
       // A stdio server is this gateway's child: when it goes, every episode it held goes with it.
@@ -158,15 +161,20 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
         mergeToolPolicy(s.config.toolPolicy, s.config.toolOverrides[EPISODE_CREATE_TOOL]),
       );
       const ttl = this.#ttl(s, ttlMs);
-      this.#checkRoom(s, 1);
-      const structured = await this.#reserved(s, EPISODE_CREATE_TOOL, { config }, undefined);
-      const handle = structured[EPISODE_HANDLE_ARG];
-      if (typeof handle !== "string" || handle === "")
-        throw new GatewayError(
-          "UPSTREAM_ERROR",
-          `${server}: ${EPISODE_CREATE_TOOL} returned no episode handle`,
-        );
-      const id = this.#register(s, handle, ttl);
+      const release = this.#reserveRoom(s, 1);
+      let id: string;
+      try {
+        const structured = await this.#reserved(s, EPISODE_CREATE_TOOL, { config }, undefined);
+        const handle = structured[EPISODE_HANDLE_ARG];
+        if (typeof handle !== "string" || handle === "")
+          throw new GatewayError(
+            "UPSTREAM_ERROR",
+            `${server}: ${EPISODE_CREATE_TOOL} returned no episode handle`,
+          );
+        id = this.#register(s, handle, ttl);
+      } finally {
+        release();
+      }
       span.setAttribute("rlf.episode_id", id);
       this.emit("episode", server, "started", 1);
       return id;
@@ -178,21 +186,30 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
       if (!Number.isInteger(count) || count < 1)
         throw new GatewayError("INVALID_ARGUMENTS", `fork count must be 1 or more (got ${count})`);
       const { s, ref, live } = this.#resolve(id);
-      this.#checkRoom(s, count);
-      const structured = await this.#reserved(
-        s,
-        EPISODE_FORK_TOOL,
-        { [EPISODE_HANDLE_ARG]: ref.handle, count },
-        id,
-      );
-      const handles = structured.episodes;
-      if (!Array.isArray(handles) || handles.length !== count || !handles.every((h) => typeof h === "string"))
-        throw new GatewayError(
-          "UPSTREAM_ERROR",
-          `${s.config.name}: ${EPISODE_FORK_TOOL} did not return ${count} handles`,
+      const release = this.#reserveRoom(s, count);
+      let ids: string[];
+      try {
+        const structured = await this.#reserved(
+          s,
+          EPISODE_FORK_TOOL,
+          { [EPISODE_HANDLE_ARG]: ref.handle, count },
+          id,
         );
-      const ttl = live?.ttlMs ?? s.config.upstream.episodes.maxTtlMs;
-      const ids = (handles as string[]).map((h) => this.#register(s, h, ttl));
+        const handles = structured.episodes;
+        if (
+          !Array.isArray(handles) ||
+          handles.length !== count ||
+          !handles.every((h) => typeof h === "string")
+        )
+          throw new GatewayError(
+            "UPSTREAM_ERROR",
+            `${s.config.name}: ${EPISODE_FORK_TOOL} did not return ${count} handles`,
+          );
+        const ttl = live?.ttlMs ?? s.config.upstream.episodes.maxTtlMs;
+        ids = (handles as string[]).map((h) => this.#register(s, h, ttl));
+      } finally {
+        release();
+      }
       this.emit("episode", s.config.name, "forked", count);
       return ids;
     });
@@ -288,14 +305,26 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
     return ttlMs > 0 ? Math.min(ttlMs, max) : max;
   }
 
-  #checkRoom(s: ServerEpisodes, n: number): void {
+  /**
+   * Holds room for `n` episodes against max_live before the upstream call (so concurrent starts and
+   * forks cannot all pass the check and then all register); RATE_LIMITED when there is none. The
+   * returned function gives the room back once the episodes are registered (or failed).
+   */
+  #reserveRoom(s: ServerEpisodes, n: number): () => void {
     const limit = s.config.upstream.episodes.maxLive;
-    if (s.live.size + n > limit) {
+    if (s.live.size + s.reserved + n > limit) {
+      const pending = s.reserved > 0 ? ` (and ${s.reserved} being started)` : "";
       throw new GatewayError(
         "RATE_LIMITED",
-        `server "${s.config.name}" has ${s.live.size} live episodes; the limit is ${limit} (episodes.max_live)`,
+        `server "${s.config.name}" has ${s.live.size} live episodes${pending}; the limit is ${limit} (episodes.max_live)`,
       );
     }
+    s.reserved += n;
+    let held = true;
+    return () => {
+      if (held) s.reserved -= n;
+      held = false;
+    };
   }
 
   #register(s: ServerEpisodes, handle: string, ttlMs: number): string {
@@ -375,6 +404,9 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
       throw toGatewayError(err, context);
     }
     if (id !== undefined) this.checkResult(id, result);
+    // The server's own live-episode limit: the same answer as this gateway's max_live.
+    if (result.isError && firstText(result).startsWith(EPISODE_LIMIT_PREFIX))
+      throw new GatewayError("RATE_LIMITED", `${context}: ${shortMessage(firstText(result))}`);
     if (result.isError)
       throw new GatewayError(
         "UPSTREAM_ERROR",

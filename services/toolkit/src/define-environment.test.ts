@@ -98,6 +98,54 @@ describe("defineEnvironment", () => {
     env.close();
   });
 
+  it("holds maxEpisodes under concurrent creates and forks: no state is made past it", async () => {
+    let made = 0;
+    const env = defineEnvironment<{ n: number }>({
+      name: "slow",
+      maxEpisodes: 3,
+      create: async () => {
+        await delay(5);
+        made++;
+        return { n: 0 };
+      },
+      fork: async (state) => {
+        await delay(5);
+        made++;
+        return { ...state };
+      },
+      snapshot: (state) => state,
+      tools: () => [],
+    });
+    const run = async (name: string, args: Record<string, unknown>) => {
+      const def = env.tools.find((t) => t.name === name)!;
+      return (await def.handler(def.input.parse(args), { signal: new AbortController().signal })) as Record<
+        string,
+        unknown
+      >;
+    };
+    const creates = await Promise.allSettled(
+      Array.from({ length: 10 }, () => run("episode_create", { config: {} })),
+    );
+    expect(creates.filter((r) => r.status === "fulfilled")).toHaveLength(3);
+    for (const r of creates.filter((r) => r.status === "rejected"))
+      expect(String((r as PromiseRejectedResult).reason)).toMatch(/episode limit reached/);
+    expect(made).toBe(3);
+    const first = (creates[0] as PromiseFulfilledResult<Record<string, unknown>>).value.episode;
+    await run("episode_close", { episode: first });
+    const forks = await Promise.allSettled(
+      Array.from({ length: 4 }, () =>
+        run("episode_fork", {
+          episode: (creates[1] as PromiseFulfilledResult<Record<string, unknown>>).value.episode,
+          count: 1,
+        }),
+      ),
+    );
+    expect(forks.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    expect(made).toBe(4);
+    expect(env.liveEpisodes()).toBe(3);
+    env.close();
+  });
+
   it("reserves the episode_* names and the episode argument", () => {
     const base = { name: "x", create: () => ({}), fork: (s: object) => s, snapshot: (s: object) => s };
     expect(() =>

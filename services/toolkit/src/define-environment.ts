@@ -152,8 +152,12 @@ export function defineEnvironment<S>(spec: EnvironmentSpec<S>): Environment {
       description: "Starts an episode from a config; answers {episode: HANDLE}",
       input: z.object({ config: z.record(z.string(), z.unknown()).default({}) }),
       handler: async ({ config }) => {
-        store.checkRoom(1);
-        return { [EPISODE_HANDLE_ARG]: store.add(await spec.create(config)) };
+        const release = store.reserve(1);
+        try {
+          return { [EPISODE_HANDLE_ARG]: store.add(await spec.create(config), true) };
+        } finally {
+          release();
+        }
       },
     }),
     defineTool({
@@ -162,15 +166,18 @@ export function defineEnvironment<S>(spec: EnvironmentSpec<S>): Environment {
       input: z.object({ [EPISODE_HANDLE_ARG]: Handle, count: z.number().int().min(1).default(1) }),
       handler: async (args) => {
         const { count } = args;
-        store.checkRoom(count);
-        const copies = await store.run(args[EPISODE_HANDLE_ARG], async (state) => {
-          if (spec.forkMany) return spec.forkMany(state, count);
-          const out: S[] = [];
-          for (let i = 0; i < count; i++) out.push(await spec.fork(state));
-          return out;
-        });
-        store.checkRoom(count);
-        return { episodes: copies.map((s) => store.add(s)) };
+        const release = store.reserve(count);
+        try {
+          const copies = await store.run(args[EPISODE_HANDLE_ARG], async (state) => {
+            if (spec.forkMany) return spec.forkMany(state, count);
+            const out: S[] = [];
+            for (let i = 0; i < count; i++) out.push(await spec.fork(state));
+            return out;
+          });
+          return { episodes: copies.map((s) => store.add(s, true)) };
+        } finally {
+          release();
+        }
       },
     }),
     defineTool({
