@@ -45,6 +45,8 @@ class FakeEnvironment extends EventEmitter implements Upstream {
   readonly calls: string[] = [];
   /** Episode creates and forks wait for this (many in flight at once). */
   gate: Promise<void> = Promise.resolve();
+  /** Episode closes answer once this settles (the handle is gone before). */
+  closeGate: Promise<void> = Promise.resolve();
   /** The server's own live-episode limit. */
   maxEpisodes = Number.POSITIVE_INFINITY;
   #next = 0;
@@ -90,7 +92,11 @@ class FakeEnvironment extends EventEmitter implements Upstream {
       return ok({ episodes: hs });
     }
     if (name === "put") state[args.key as string] = "set";
-    if (name === "episode_close") this.held.delete(args.episode as string);
+    if (name === "episode_close") {
+      // like defineEnvironment: the handle is gone at once, the final state comes after earlier work
+      this.held.delete(args.episode as string);
+      await this.closeGate;
+    }
     return ok({ state });
   }
   async start() {}
@@ -251,5 +257,57 @@ describe("the live-episode limit under concurrency", () => {
       message: expect.stringContaining("episode limit reached"),
     });
     await expect(episodes.fork(id, 1, ROOT_CONTEXT)).rejects.toMatchObject({ code: "RATE_LIMITED" });
+  });
+});
+
+describe("lost means lost", () => {
+  it("answers a second concurrent EndEpisode EPISODE_NOT_FOUND and counts no loss", async () => {
+    const env = new FakeEnvironment("env");
+    const { episodes, put } = gatewayOver(env, { url: "http://127.0.0.1:9/mcp" });
+    const events: string[] = [];
+    episodes.on("episode", (_s, event, n) => events.push(`${event}:${n}`));
+    for (let round = 0; round < 10; round++) {
+      const id = await episodes.start("env", "{}", 0, ROOT_CONTEXT);
+      let open = () => {};
+      env.closeGate = new Promise((resolve) => {
+        open = resolve;
+      });
+      const first = episodes.end(id, ROOT_CONTEXT);
+      const second = episodes.end(id, ROOT_CONTEXT).catch((e: { code: string }) => e.code);
+      // a call that reaches the server once the handle is gone there is not a loss either
+      const closes = round + 1;
+      for (let i = 0; i < 1_000 && env.calls.filter((c) => c === "episode_close").length < closes; i++)
+        await new Promise(setImmediate);
+      const during = put(id);
+      expect(await during).toBe("EPISODE_NOT_FOUND");
+      open();
+      expect(await first).toBe("{}");
+      expect(await second).toBe("EPISODE_NOT_FOUND");
+      expect(await put(id)).toBe("EPISODE_NOT_FOUND");
+    }
+    expect(events.filter((e) => e.startsWith("lost"))).toEqual([]);
+    expect(events.filter((e) => e === "ended:1")).toHaveLength(10);
+  });
+
+  it("refuses aliases of an id (keys reordered, whitespace, more keys) instead of routing them", async () => {
+    const env = new FakeEnvironment("env");
+    const { episodes, put } = gatewayOver(env, { url: "http://127.0.0.1:9/mcp" });
+    const id = await episodes.start("env", "{}", 0, ROOT_CONTEXT);
+    const { server, handle, generation } = decodeEpisodeId(id);
+    const alias = (body: string) => `ep1.${Buffer.from(body).toString("base64url")}`;
+    const s = JSON.stringify(server);
+    const h = JSON.stringify(handle);
+    const g = JSON.stringify(generation);
+    for (const other of [
+      alias(`{"h":${h},"s":${s},"g":${g}}`),
+      alias(`{"s": ${s}, "h": ${h}, "g": ${g}}`),
+      alias(`{"s":${s},"h":${h},"g":${g},"x":1}`),
+      `${id}=`,
+    ]) {
+      expect(await put(other)).toBe("EPISODE_NOT_FOUND");
+      await expect(episodes.end(other, ROOT_CONTEXT)).rejects.toMatchObject({ code: "EPISODE_NOT_FOUND" });
+    }
+    expect(await put(id)).toBe("OK");
+    expect(env.calls.filter((c) => c === "episode_close")).toEqual([]);
   });
 });

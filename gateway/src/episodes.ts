@@ -58,7 +58,11 @@ export function decodeEpisodeId(id: string): EpisodeRef {
       g?: unknown;
     };
     if (typeof v.s !== "string" || typeof v.h !== "string" || typeof v.g !== "string") throw notFound();
-    return { server: v.s, handle: v.h, generation: v.g };
+    const ref = { server: v.s, handle: v.h, generation: v.g };
+    // One id per episode: another spelling of the same reference (keys reordered, whitespace, more
+    // keys, another base64 form) is not one of ours, so it can never be routed as an alias.
+    if (encodeEpisodeId(ref) !== id) throw notFound();
+    return ref;
   } catch {
     throw notFound();
   }
@@ -78,6 +82,8 @@ interface LiveEpisode {
   ttlMs: number;
   idle: NodeJS.Timeout;
   ttl: NodeJS.Timeout;
+  /** An EndEpisode is on its way: a second one is EPISODE_NOT_FOUND, and "unknown handle" is not a loss. */
+  ending?: boolean;
 }
 
 interface ServerEpisodes {
@@ -232,12 +238,22 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
   async end(id: string, ctx: Context): Promise<string> {
     return this.#span("end", ctx, { "rlf.episode_id": id }, async () => {
       const { s, ref, live } = this.#resolve(id);
-      const structured = await this.#reserved(
-        s,
-        EPISODE_CLOSE_TOOL,
-        { [EPISODE_HANDLE_ARG]: ref.handle },
-        id,
-      );
+      if (live?.ending) throw endedError(id);
+      if (live) live.ending = true;
+      let structured: Record<string, unknown>;
+      try {
+        structured = await this.#reserved(
+          s,
+          EPISODE_CLOSE_TOOL,
+          { [EPISODE_HANDLE_ARG]: ref.handle },
+          id,
+          true,
+        );
+      } catch (err) {
+        // not ended (a timeout, the server unreachable): the caller may try again
+        if (live) live.ending = false;
+        throw err;
+      }
       if (live) this.#forget(live);
       this.#remember(id, "EPISODE_NOT_FOUND");
       this.emit("episode", s.config.name, "ended", 1);
@@ -266,8 +282,9 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
   }
 
   /** A tool error that says the server no longer holds the episode, as the call's failure; else nothing. */
-  checkResult(id: string, result: CallToolResult): void {
-    if (result.isError && firstText(result).startsWith(UNKNOWN_EPISODE_PREFIX)) throw this.#unknownHandle(id);
+  checkResult(id: string, result: CallToolResult, closing = false): void {
+    if (result.isError && firstText(result).startsWith(UNKNOWN_EPISODE_PREFIX))
+      throw this.#unknownHandle(id, closing);
   }
 
   close(): void {
@@ -279,25 +296,28 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
     const s = this.#servers.get(ref.server);
     const gone = this.#ended.get(id);
     if (gone === "EPISODE_LOST") throw lostError(id, ref.server);
-    if (!s || gone)
-      throw new GatewayError("EPISODE_NOT_FOUND", `episode ${truncate(id, 80)} is unknown, ended or expired`);
+    if (!s || gone) throw endedError(id);
     if (s.config.transport.kind === "stdio" && ref.generation !== s.generation)
       throw lostError(id, ref.server);
     return { s, ref, live: s.live.get(id) };
   }
 
-  /** The server does not know the handle: LOST when this gateway had it live, else NOT_FOUND. */
-  #unknownHandle(id: string): GatewayError {
+  /**
+   * The server does not know the handle: LOST when this gateway had it live, else NOT_FOUND. An
+   * episode being ended is not lost when another operation finds its handle gone (`closing`: the
+   * answer to the EndEpisode itself, where it is).
+   */
+  #unknownHandle(id: string, closing: boolean): GatewayError {
     const ref = this.#live.get(id)?.ref ?? safeDecode(id);
     const s = ref ? this.#servers.get(ref.server) : undefined;
     const live = s?.live.get(id);
-    if (s && live) {
+    if (s && live && (closing || !live.ending)) {
       this.#forget(live);
       this.#remember(id, "EPISODE_LOST");
       this.emit("episode", s.config.name, "lost", 1);
       return lostError(id, s.config.name);
     }
-    return new GatewayError("EPISODE_NOT_FOUND", `episode ${truncate(id, 80)} is unknown, ended or expired`);
+    return endedError(id);
   }
 
   #ttl(s: ServerEpisodes, ttlMs: number): number {
@@ -389,6 +409,7 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
     tool: string,
     args: Record<string, unknown>,
     id: string | undefined,
+    closing = false,
   ): Promise<Record<string, unknown>> {
     const context = `${s.config.name}__${tool}`;
     const deadlineMs = Math.min(s.config.toolPolicy.deadlineMs, s.config.toolPolicy.maxDeadlineMs);
@@ -403,7 +424,7 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
         throw new GatewayError("TIMEOUT", `${context}: no answer within ${deadlineMs} ms`);
       throw toGatewayError(err, context);
     }
-    if (id !== undefined) this.checkResult(id, result);
+    if (id !== undefined) this.checkResult(id, result, closing);
     // The server's own live-episode limit: the same answer as this gateway's max_live.
     if (result.isError && firstText(result).startsWith(EPISODE_LIMIT_PREFIX))
       throw new GatewayError("RATE_LIMITED", `${context}: ${shortMessage(firstText(result))}`);
@@ -443,6 +464,10 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
       },
     );
   }
+}
+
+function endedError(id: string): GatewayError {
+  return new GatewayError("EPISODE_NOT_FOUND", `episode ${truncate(id, 80)} is unknown, ended or expired`);
 }
 
 function lostError(id: string, server: string): GatewayError {
