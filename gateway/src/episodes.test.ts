@@ -1,11 +1,15 @@
 // Episode ids (what they carry; anything else is EPISODE_NOT_FOUND), and the LOST / NOT_FOUND rules over an
 // in-memory environment server. The real thing, end to end: test/gateway/episodes.e2e.test.ts.
+import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
 import { ROOT_CONTEXT, trace } from "@opentelemetry/api";
 import { createMemoryStore } from "@rlfactory/kit";
 import { pino } from "pino";
+import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
+import { buildAdminApp } from "./admin.ts";
+import { ApiKeyAuth } from "./auth.ts";
 import { ResultCache } from "./cache.ts";
 import { Catalog } from "./catalog.ts";
 import { normaliseConfig } from "./config.ts";
@@ -80,14 +84,14 @@ class FakeEnvironment extends EventEmitter implements Upstream {
     if ((name === "episode_create" || name === "episode_fork") && this.held.size + count > this.maxEpisodes)
       return error(`episode limit reached: ${this.held.size} live, at most ${this.maxEpisodes}`);
     if (name === "episode_create") {
-      const h = `h${this.#next++}`;
+      const h = `${this.#next++}-${randomUUID()}`;
       this.held.set(h, {});
       return ok({ episode: h });
     }
     const state = this.held.get(args.episode as string);
     if (!state) return error(`unknown episode "${args.episode}"`);
     if (name === "episode_fork") {
-      const hs = Array.from({ length: count }, () => `h${this.#next++}`);
+      const hs = Array.from({ length: count }, () => `${this.#next++}-${randomUUID()}`);
       for (const h of hs) this.held.set(h, { ...state });
       return ok({ episodes: hs });
     }
@@ -309,5 +313,48 @@ describe("lost means lost", () => {
     }
     expect(await put(id)).toBe("OK");
     expect(env.calls.filter((c) => c === "episode_close")).toEqual([]);
+  });
+});
+
+describe("the admin API's episode routes", () => {
+  it("take real ids (longer than fastify's 100-character path parameters): fork, state, end", async () => {
+    const env = new FakeEnvironment("a-long-environment-server-name-for-ids");
+    const { episodes } = gatewayOver(env, { url: "http://127.0.0.1:9/mcp" });
+    const config = normaliseConfig({ servers: { [env.name]: { url: "http://127.0.0.1:9/mcp" } } });
+    const catalog = new Catalog(config.servers, pino({ level: "silent" }));
+    const admin = buildAdminApp({
+      invoker: new Invoker(
+        catalog,
+        new ResultCache(createMemoryStore({ maxEntries: 1, maxBytes: 1e3 })),
+        new Map(),
+      ),
+      catalog,
+      episodes,
+      upstreams: [env],
+      policies: new Map(),
+      metrics: new Registry(),
+      auth: new ApiKeyAuth([]),
+      bodyLimitBytes: 64 * 1024,
+    });
+    try {
+      const id = await episodes.start(env.name, "{}", 0, ROOT_CONTEXT);
+      expect(id.length).toBeGreaterThan(100);
+      const fork = await admin.inject({
+        method: "POST",
+        url: `/v1/episodes/${id}:fork`,
+        payload: { count: 2 },
+      });
+      expect(fork.statusCode).toBe(200);
+      const [copy] = fork.json().episode_ids as string[];
+      const state = await admin.inject({ method: "GET", url: `/v1/episodes/${copy}/state` });
+      expect(state.statusCode).toBe(200);
+      expect(state.json()).toEqual({ state: {} });
+      const end = await admin.inject({ method: "DELETE", url: `/v1/episodes/${id}` });
+      expect(end.statusCode).toBe(200);
+      const again = await admin.inject({ method: "DELETE", url: `/v1/episodes/${id}` });
+      expect([again.statusCode, again.json().error.code]).toEqual([404, "EPISODE_NOT_FOUND"]);
+    } finally {
+      await admin.close();
+    }
   });
 });

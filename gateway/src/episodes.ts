@@ -34,6 +34,8 @@ const tracer = trace.getTracer("rlfactory-gateway");
 const ID_PREFIX = "ep1.";
 /** Ids ended, expired or lost on this gateway, answered without asking the server (the oldest forgotten first). */
 const ENDED_MEMORY = 65_536;
+/** The longest episode id accepted (longer ones are EPISODE_NOT_FOUND); the admin API's routes take it. */
+export const MAX_EPISODE_ID_LENGTH = 2_048;
 
 /** What an episode id encodes. `generation` is empty for HTTP servers (they outlive a connection). */
 export interface EpisodeRef {
@@ -50,7 +52,7 @@ export function encodeEpisodeId(ref: EpisodeRef): string {
 /** The reference in an id; EPISODE_NOT_FOUND when it is not one of ours. */
 export function decodeEpisodeId(id: string): EpisodeRef {
   const notFound = () => new GatewayError("EPISODE_NOT_FOUND", `unknown episode id "${truncate(id, 80)}"`);
-  if (!id.startsWith(ID_PREFIX) || id.length > 2_048) throw notFound();
+  if (!id.startsWith(ID_PREFIX) || id.length > MAX_EPISODE_ID_LENGTH) throw notFound();
   try {
     const v = JSON.parse(Buffer.from(id.slice(ID_PREFIX.length), "base64url").toString("utf8")) as {
       s?: unknown;
