@@ -21,6 +21,7 @@ import {
   EPISODE_HANDLE_ARG,
   EPISODE_LIMIT_PREFIX,
   EPISODE_SNAPSHOT_TOOL,
+  STATE_TOO_LARGE_PREFIX,
   UNKNOWN_EPISODE_PREFIX,
 } from "@rlfactory/proto/environment-contract";
 import type { Logger } from "pino";
@@ -233,7 +234,19 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
         id,
       );
       this.touch(id);
-      return JSON.stringify(structured.state ?? null);
+      const state = JSON.stringify(structured.state ?? null);
+      // A state is output like any tool's: held to the server's max_output_bytes (or episode_snapshot's).
+      const limit = mergeToolPolicy(
+        s.config.toolPolicy,
+        s.config.toolOverrides[EPISODE_SNAPSHOT_TOOL],
+      ).maxOutputBytes;
+      const bytes = Buffer.byteLength(state, "utf8");
+      if (bytes > limit)
+        throw new GatewayError(
+          "OUTPUT_TOO_LARGE",
+          `${s.config.name}__${EPISODE_SNAPSHOT_TOOL}: the episode's state is ${bytes} bytes; the limit is ${limit} (max_output_bytes)`,
+        );
+      return state;
     });
   }
 
@@ -430,6 +443,9 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
     // The server's own live-episode limit: the same answer as this gateway's max_live.
     if (result.isError && firstText(result).startsWith(EPISODE_LIMIT_PREFIX))
       throw new GatewayError("RATE_LIMITED", `${context}: ${shortMessage(firstText(result))}`);
+    // A state larger than the server sends: the same answer as this gateway's max_output_bytes.
+    if (result.isError && firstText(result).startsWith(STATE_TOO_LARGE_PREFIX))
+      throw new GatewayError("OUTPUT_TOO_LARGE", `${context}: ${shortMessage(firstText(result))}`);
     if (result.isError)
       throw new GatewayError(
         "UPSTREAM_ERROR",

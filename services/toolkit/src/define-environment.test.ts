@@ -9,7 +9,9 @@ import { ToolError } from "./tool-error.ts";
 
 type Log = { items: string[] };
 
-function logEnvironment(limits: Pick<EnvironmentSpec<Log>, "maxEpisodes" | "idleTimeoutMs"> = {}) {
+function logEnvironment(
+  limits: Pick<EnvironmentSpec<Log>, "maxEpisodes" | "idleTimeoutMs" | "maxSnapshotBytes"> = {},
+) {
   const env = defineEnvironment<Log>({
     name: "log",
     create: (config) => ({ items: [...((config.items as string[] | undefined) ?? [])] }),
@@ -143,6 +145,16 @@ describe("defineEnvironment", () => {
     expect(forks.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(made).toBe(4);
     expect(env.liveEpisodes()).toBe(3);
+    env.close();
+  });
+
+  it("refuses a snapshot larger than maxSnapshotBytes, naming the limit; the episode goes on", async () => {
+    const { call, create, env } = logEnvironment({ maxSnapshotBytes: 1_000 });
+    const a = await create(["x".repeat(2_000)]);
+    await expect(call("episode_snapshot", { episode: a })).rejects.toThrow(
+      /^episode state too large: 2004 bytes; the limit is 1000 \(maxSnapshotBytes\)/,
+    );
+    expect(await call("add", { episode: a, item: "y" })).toEqual({ count: 2 });
     env.close();
   });
 

@@ -10,9 +10,15 @@ export interface EpisodeLimits {
   maxEpisodes?: number;
   /** An episode with no operation for this long is dropped. Default 600000 (10 minutes). */
   idleTimeoutMs?: number;
+  /** A snapshot whose state is larger than this (as JSON, bytes) is a tool error. Default 16 MiB. */
+  maxSnapshotBytes?: number;
 }
 
-export const DEFAULT_EPISODE_LIMITS: Required<EpisodeLimits> = { maxEpisodes: 1_024, idleTimeoutMs: 600_000 };
+export const DEFAULT_EPISODE_LIMITS: Required<EpisodeLimits> = {
+  maxEpisodes: 1_024,
+  idleTimeoutMs: 600_000,
+  maxSnapshotBytes: 16 * 1024 * 1024,
+};
 
 interface Episode<S> {
   state: S;
