@@ -4,7 +4,7 @@
 // per episode. A handle the host no longer holds (its worker died, or never created) answers the
 // contract's "unknown episode" tool error, which the gateway turns into EPISODE_LOST.
 import { EnvironmentError, type PythonEnvironmentHost } from "@rlfactory/environments";
-import { UNKNOWN_EPISODE_PREFIX } from "@rlfactory/proto/environment-contract";
+import { STATE_TOO_LARGE_PREFIX, UNKNOWN_EPISODE_PREFIX } from "@rlfactory/proto/environment-contract";
 import {
   defineEnvironment,
   type Environment,
@@ -35,6 +35,7 @@ async function contract<T>(handle: string | undefined, op: () => Promise<T>): Pr
     if (!(error instanceof EnvironmentError)) throw error;
     if (error.code === "EPISODE_LOST" || error.code === "UNKNOWN_EPISODE")
       throw new ToolError(`${UNKNOWN_EPISODE_PREFIX} ${JSON.stringify(handle)} (${error.message})`);
+    if (error.code === "ANSWER_TOO_LARGE") throw new ToolError(`${STATE_TOO_LARGE_PREFIX}: ${error.message}`);
     throw new ToolError(`${error.code}: ${error.message.split("\n")[0]}`);
   }
 }

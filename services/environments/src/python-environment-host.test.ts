@@ -12,6 +12,7 @@ import { PythonEnvironmentHost, readFunctionDocs } from "./python-environment-ho
 const HERE = dirname(fileURLToPath(import.meta.url));
 const SHOP = join(HERE, "fixtures/shop.py");
 const SHOP_SCHEMAS = join(HERE, "fixtures/shop-schemas.json");
+const HOSTILE = join(HERE, "fixtures/hostile.py");
 const REPO_ROOT = resolve(HERE, "../../..");
 
 /** Whether bubblewrap can start a sandbox here: under CI it must; elsewhere the tests are skipped. */
@@ -289,6 +290,42 @@ describe.skipIf(!BWRAP)("PythonEnvironmentHost and requests the worker cannot re
       });
       expect(await host.snapshot(other)).toMatchObject({ Shop: { cart: ["apple"] } });
       expect(host.episodeCount).toBe(1);
+    } finally {
+      await host.stop();
+    }
+  });
+});
+
+describe.skipIf(!BWRAP)("PythonEnvironmentHost and its protocol channel", () => {
+  it("ends only a worker that writes past maxLineBytes without a newline; the other worker's episodes go on", async () => {
+    const host = await PythonEnvironmentHost.start({
+      classes: [{ file: HOSTILE, className: "Hostile" }],
+      workers: 2,
+      maxLineBytes: 1024 * 1024,
+      callTimeoutMs: 20_000,
+    });
+    try {
+      // placed on the least loaded worker: a, c on one, b, d on the other
+      const [a, b, c, d] = [
+        await host.create(),
+        await host.create(),
+        await host.create(),
+        await host.create(),
+      ];
+      for (const h of [a, b, c, d]) await host.call(h!, "ping");
+      const err = await expectCode(host.call(a!, "flood", { megabytes: 4 }), "EPISODE_LOST");
+      expect(err.message).toContain("longer than 1048576 bytes (maxLineBytes)");
+      await expectCode(host.call(c!, "ping"), "EPISODE_LOST");
+      expect(await host.call(b!, "ping")).toEqual({ ok: true, value: 2 });
+      expect(await host.call(d!, "ping")).toEqual({ ok: true, value: 2 });
+      const fresh = await host.create();
+      expect(await host.call(fresh, "ping")).toEqual({ ok: true, value: 1 });
+      // an honest answer longer than a line fails alone, as a tool error naming the limit
+      expect(await host.call(b!, "big", { megabytes: 2 })).toMatchObject({
+        ok: false,
+        error: { code: "TOOL_ERROR", message: expect.stringContaining("(maxLineBytes)") },
+      });
+      expect(await host.call(b!, "ping")).toEqual({ ok: true, value: 3 });
     } finally {
       await host.stop();
     }

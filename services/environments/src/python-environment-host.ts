@@ -67,6 +67,15 @@ const hostOptions = z.object({
   maxOpenFiles: z.number().int().positive().default(256),
   /** A request unanswered this long ends its worker (its episodes are lost). */
   callTimeoutMs: z.number().int().positive().default(30_000),
+  /**
+   * The longest protocol line a worker may write, bytes: a longer answer fails alone
+   * (ANSWER_TOO_LARGE); anything else writing more without a newline ends that worker only.
+   */
+  maxLineBytes: z
+    .number()
+    .int()
+    .min(64 * 1024)
+    .default(32 * 1024 * 1024),
   /** When the host runs as root: worker i runs as host uid/gid uidBase + i (so rlimits apply). */
   uidBase: z.number().int().min(1000).max(65_000).default(62_000),
   bwrapPath: z.string().default("bwrap"),
@@ -203,6 +212,8 @@ export class PythonEnvironmentHost {
       return { ok: false, error: { code, message } };
     // arguments the worker could not read (nested past Python's recursion limit): the caller's mistake
     if (code === "BAD_REQUEST") return { ok: false, error: { code: "BAD_ARGUMENTS", message } };
+    // a result longer than a protocol line may be: the tool's failure, the worker goes on
+    if (code === "ANSWER_TOO_LARGE") return { ok: false, error: { code: "TOOL_ERROR", message } };
     throw this.failure(answer.error);
   }
 
@@ -285,6 +296,7 @@ export class PythonEnvironmentHost {
           prlimitPath: s.prlimitPath,
         }),
         callTimeoutMs: s.callTimeoutMs,
+        maxLineBytes: s.maxLineBytes,
         ...(root ? { uid: s.uidBase + index, gid: s.uidBase + index } : {}),
       },
       (dead, reason) => this.workerExited(index, dead, reason),
@@ -293,7 +305,7 @@ export class PythonEnvironmentHost {
     this.current[index] = worker;
     let answer: Awaited<ReturnType<EnvironmentWorker["request"]>>;
     try {
-      answer = await worker.request("init", this.init);
+      answer = await worker.request("init", { ...this.init, maxAnswerBytes: s.maxLineBytes });
     } catch (err) {
       throw new EnvironmentError("WORKER_FAILED", (err as Error).message);
     }
@@ -370,7 +382,14 @@ export class PythonEnvironmentHost {
   }
 
   private failure(error: WorkerFailure): EnvironmentError {
-    const known = ["EPISODE_LOST", "UNKNOWN_EPISODE", "BAD_CONFIG", "BAD_MODULE", "BAD_CALL"] as const;
+    const known = [
+      "EPISODE_LOST",
+      "UNKNOWN_EPISODE",
+      "BAD_CONFIG",
+      "BAD_MODULE",
+      "BAD_CALL",
+      "ANSWER_TOO_LARGE",
+    ] as const;
     const tool = ["UNKNOWN_TOOL", "BAD_ARGUMENTS", "TOOL_ERROR"] as const;
     // A request the worker could not read is the only one that fails (an episode config nested past
     // Python's recursion limit): the caller's config, not the worker.
