@@ -347,7 +347,13 @@ export class PythonEnvironmentHost {
         (best === undefined || s.value.episodes < best.episodes)
       )
         best = s.value;
-    if (best === undefined) throw new EnvironmentError("WORKER_FAILED", "no environment worker is running");
+    if (best === undefined) {
+      // why the workers could not be started again (a bundle file changed since it was served, ...)
+      const failed = settled.find((s) => s.status === "rejected")?.reason;
+      if (failed instanceof EnvironmentError)
+        throw new EnvironmentError(failed.code, `no environment worker is running: ${failed.message}`);
+      throw new EnvironmentError("WORKER_FAILED", "no environment worker is running");
+    }
     return best;
   }
 
