@@ -332,6 +332,39 @@ describe.skipIf(!BWRAP)("PythonEnvironmentHost and its protocol channel", () => 
   });
 });
 
+describe.skipIf(!BWRAP)("PythonEnvironmentHost's writable places", () => {
+  it("holds /dev read-only and /dev/shm and /tmp to tmpMb: no file grows past the cap", async () => {
+    const host = await PythonEnvironmentHost.start({
+      classes: [{ file: HOSTILE, className: "Hostile" }],
+      workers: 1,
+      tmpMb: 4,
+    });
+    try {
+      const h = await host.create();
+      expect(await host.call(h, "fill", { path: "/dev/hog", megabytes: 1 })).toMatchObject({
+        ok: false,
+        error: { code: "TOOL_ERROR", message: expect.stringMatching(/Read-only file system/) },
+      });
+      // writable within the cap, refused past it
+      expect(await host.call(h, "fill", { path: "/dev/shm/small", megabytes: 1 })).toEqual({
+        ok: true,
+        value: 1024 * 1024,
+      });
+      for (const folder of ["/dev/shm", "/tmp"]) {
+        // eight files of 2 MiB: each under RLIMIT_FSIZE, together four times the folder's cap
+        const filled = await host.call(h, "spread", { folder, files: 8, megabytes: 2 });
+        expect(filled).toMatchObject({
+          ok: false,
+          error: { code: "TOOL_ERROR", message: expect.stringContaining("No space left on device") },
+        });
+      }
+      expect(await host.call(h, "ping")).toEqual({ ok: true, value: 1 });
+    } finally {
+      await host.stop();
+    }
+  });
+});
+
 describe.skipIf(!BWRAP)("PythonEnvironmentHost schemas and loading", () => {
   it("takes schemas from a JSON file in BFCL's function-doc format, type hints for the rest", async () => {
     const host = await PythonEnvironmentHost.start({

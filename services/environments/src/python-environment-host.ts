@@ -59,7 +59,7 @@ const hostOptions = z.object({
   workers: z.number().int().positive().default(availableParallelism()),
   /** Per worker: address space (all its episodes together), MiB. */
   memoryMb: z.number().int().min(64).default(1024),
-  /** Per worker: its writable /tmp, MiB. */
+  /** Per worker: its writable /tmp, MiB (and /dev/shm, the same again; the rest of /dev is read-only). */
   tmpMb: z.number().int().positive().default(16),
   /** Per worker: processes and threads. */
   maxProcesses: z.number().int().positive().default(16),
