@@ -199,7 +199,8 @@ export function buildAdminApp(deps: AdminDeps): FastifyInstance {
         return reply.code(400).send(errorBody("INVALID_ARGUMENTS", z.prettifyError(parsed.error)));
       const { server, config, ttl_ms } = parsed.data;
       return episodeRoute(req, reply, "POST /v1/episodes", async (ctx) => ({
-        episode_id: await deps.episodes.start(server, JSON.stringify(config ?? {}), ttl_ms ?? 0, ctx),
+        // the parsed body as is: its depth is checked before anything recursive (JSON.stringify) sees it
+        episode_id: await deps.episodes.start(server, { value: config ?? {} }, ttl_ms ?? 0, ctx),
       }));
     });
 

@@ -317,8 +317,7 @@ describe("lost means lost", () => {
 });
 
 describe("the admin API's episode routes", () => {
-  it("take real ids (longer than fastify's 100-character path parameters): fork, state, end", async () => {
-    const env = new FakeEnvironment("a-long-environment-server-name-for-ids");
+  function adminOver(env: FakeEnvironment) {
     const { episodes } = gatewayOver(env, { url: "http://127.0.0.1:9/mcp" });
     const config = normaliseConfig({ servers: { [env.name]: { url: "http://127.0.0.1:9/mcp" } } });
     const catalog = new Catalog(config.servers, pino({ level: "silent" }));
@@ -334,8 +333,14 @@ describe("the admin API's episode routes", () => {
       policies: new Map(),
       metrics: new Registry(),
       auth: new ApiKeyAuth([]),
-      bodyLimitBytes: 64 * 1024,
+      bodyLimitBytes: 4 * 1024 * 1024,
     });
+    return { episodes, admin };
+  }
+
+  it("take real ids (longer than fastify's 100-character path parameters): fork, state, end", async () => {
+    const env = new FakeEnvironment("a-long-environment-server-name-for-ids");
+    const { episodes, admin } = adminOver(env);
     try {
       const id = await episodes.start(env.name, "{}", 0, ROOT_CONTEXT);
       expect(id.length).toBeGreaterThan(100);
@@ -353,6 +358,31 @@ describe("the admin API's episode routes", () => {
       expect(end.statusCode).toBe(200);
       const again = await admin.inject({ method: "DELETE", url: `/v1/episodes/${id}` });
       expect([again.statusCode, again.json().error.code]).toEqual([404, "EPISODE_NOT_FOUND"]);
+    } finally {
+      await admin.close();
+    }
+  });
+
+  it("refuses a config nested 200,000 deep with 400 INVALID_ARGUMENTS (not 500), before the server", async () => {
+    const env = new FakeEnvironment("env");
+    const { admin } = adminOver(env);
+    try {
+      const depth = 200_000;
+      const res = await admin.inject({
+        method: "POST",
+        url: "/v1/episodes",
+        headers: { "content-type": "application/json" },
+        payload: `{"server":"env","config":${'{"a":'.repeat(depth)}{}${"}".repeat(depth)}}`,
+      });
+      expect([res.statusCode, res.json().error.code]).toEqual([400, "INVALID_ARGUMENTS"]);
+      expect(res.json().error.message).toContain("max_argument_depth is 64");
+      const big = await admin.inject({
+        method: "POST",
+        url: "/v1/episodes",
+        payload: { server: "env", config: { blob: "x".repeat(1024 * 1024) } },
+      });
+      expect([big.statusCode, big.json().error.code]).toEqual([413, "ARGUMENTS_TOO_LARGE"]);
+      expect(env.calls).toEqual([]);
     } finally {
       await admin.close();
     }

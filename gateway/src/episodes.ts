@@ -149,7 +149,16 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
     return new Map([...this.#servers].map(([name, s]) => [name, s.live.size]));
   }
 
-  async start(server: string, configJson: string, ttlMs: number, ctx: Context): Promise<string> {
+  /**
+   * A new episode on `server`. `config` is the caller's JSON text (gRPC `config_json`), or a value the
+   * caller's transport already parsed (the HTTP body), which gets the same checks.
+   */
+  async start(
+    server: string,
+    config: string | { value: unknown },
+    ttlMs: number,
+    ctx: Context,
+  ): Promise<string> {
     return this.#span("start", ctx, { "rlf.server": server }, async (span) => {
       const s = this.#servers.get(server);
       if (s && s.upstream.state !== "ready")
@@ -165,15 +174,14 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
             : `no server named "${truncate(server)}"`,
         );
       }
-      const config = parseConfig(
-        configJson,
-        mergeToolPolicy(s.config.toolPolicy, s.config.toolOverrides[EPISODE_CREATE_TOOL]),
-      );
+      const policy = mergeToolPolicy(s.config.toolPolicy, s.config.toolOverrides[EPISODE_CREATE_TOOL]);
+      const checked =
+        typeof config === "string" ? parseConfig(config, policy) : checkConfig(config.value, policy);
       const ttl = this.#ttl(s, ttlMs);
       const release = this.#reserveRoom(s, 1);
       let id: string;
       try {
-        const structured = await this.#reserved(s, EPISODE_CREATE_TOOL, { config }, undefined);
+        const structured = await this.#reserved(s, EPISODE_CREATE_TOOL, { config: checked }, undefined);
         const handle = structured[EPISODE_HANDLE_ARG];
         if (typeof handle !== "string" || handle === "")
           throw new GatewayError(
@@ -514,6 +522,22 @@ function parseConfig(text: string, policy: ToolPolicy): Record<string, unknown> 
   } catch (err) {
     throw new GatewayError("INVALID_ARGUMENTS", `config_json is not valid JSON (${(err as Error).message})`);
   }
+  return checkDepth(v, policy);
+}
+
+/** An already parsed config (the HTTP body's): its depth first (iteratively), then its size as JSON. */
+function checkConfig(value: unknown, policy: ToolPolicy): Record<string, unknown> {
+  const config = checkDepth(value, policy);
+  const bytes = Buffer.byteLength(JSON.stringify(config), "utf8");
+  if (bytes > policy.maxArgumentBytes)
+    throw new GatewayError(
+      "ARGUMENTS_TOO_LARGE",
+      `config_json is ${bytes} bytes; the limit is ${policy.maxArgumentBytes} (max_argument_bytes)`,
+    );
+  return config;
+}
+
+function checkDepth(v: unknown, policy: ToolPolicy): Record<string, unknown> {
   if (v === null || typeof v !== "object" || Array.isArray(v))
     throw new GatewayError("INVALID_ARGUMENTS", "config_json must be a JSON object");
   if (exceedsDepth(v, policy.maxArgumentDepth))
