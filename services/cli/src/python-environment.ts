@@ -9,6 +9,7 @@ import {
   defineEnvironment,
   type Environment,
   type EpisodeLimits,
+  logger,
   type RawToolResult,
   ToolError,
 } from "@rlfactory/toolkit";
@@ -45,6 +46,20 @@ export function pythonEnvironment(
   options: PythonEnvironmentOptions,
 ): Environment {
   const { name, unwrapClass, state: stateOf, result: resultOf, ...limits } = options;
+  // A worker that exits takes its episodes with it, and one that cannot start again (a bundle file
+  // edited since it was served, ...) leaves its slot empty: both go to the log, not only to callers.
+  const log = logger.child({ server: name });
+  host.on("worker", (event) =>
+    event.kind === "exited"
+      ? log.warn(
+          { slot: event.slot, lost_episodes: event.lostEpisodes, reason: event.reason },
+          "environment worker exited",
+        )
+      : log.error(
+          { slot: event.slot, reason: event.reason },
+          "environment worker could not be started again",
+        ),
+  );
   const state =
     stateOf ??
     ((s: Record<string, Record<string, unknown>>): unknown =>

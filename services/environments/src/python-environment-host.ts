@@ -2,6 +2,7 @@
 // pool of persistent sandboxed worker processes (environment-worker.ts). An episode lives in one
 // worker for its whole life (its forks too: a fork is a deep copy in the same process); a worker that
 // dies takes its episodes with it, and every handle it held answers EPISODE_LOST from then on.
+import { EventEmitter } from "node:events";
 import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
@@ -91,12 +92,23 @@ interface Episode {
   lost?: string;
 }
 
-export class PythonEnvironmentHost {
+/** What happened to a worker, for logs: it exited (its episodes lost), or its replacement could not start. */
+export type WorkerEvent =
+  | { kind: "exited"; slot: number; reason: string; lostEpisodes: number }
+  | { kind: "start_failed"; slot: number; reason: string };
+
+export interface PythonEnvironmentHostEvents {
+  worker: [event: WorkerEvent];
+}
+
+export class PythonEnvironmentHost extends EventEmitter<PythonEnvironmentHostEvents> {
   private readonly slots: (EnvironmentWorker | Promise<EnvironmentWorker>)[] = [];
   private readonly episodes = new Map<string, Episode>();
   /** The worker process of each slot, once spawned (the one a dead worker is replaced in). */
   private readonly current: EnvironmentWorker[] = [];
   private readonly byWorker = new Map<EnvironmentWorker, Set<string>>();
+  /** Workers whose init was refused (never replaced when they exit). */
+  private readonly refused = new WeakSet<EnvironmentWorker>();
   private toolList: ToolDescriptor[] = [];
   private nextHandle = 1;
   private stopped = false;
@@ -113,6 +125,7 @@ export class PythonEnvironmentHost {
   private readonly readOnly: string[];
 
   private constructor(settings: Settings, init: Record<string, unknown>, python: string, readOnly: string[]) {
+    super();
     this.settings = settings;
     this.init = init;
     this.python = python;
@@ -310,6 +323,7 @@ export class PythonEnvironmentHost {
       throw new EnvironmentError("WORKER_FAILED", (err as Error).message);
     }
     if (!answer.ok) {
+      this.refused.add(worker);
       await worker.kill("its classes could not be loaded");
       throw new EnvironmentError(
         answer.error.code === "BAD_MODULE" ? "BAD_MODULE" : "WORKER_FAILED",
@@ -328,10 +342,18 @@ export class PythonEnvironmentHost {
       const episode = this.episodes.get(handle);
       if (episode) episode.lost = `episode ${handle} was lost: ${reason}`;
     }
+    // A worker whose init was refused (its classes or a bundle file) is reported by spawnWorker's
+    // caller, and not replaced: a replacement would fail the same way, over and over.
+    if (this.refused.has(worker)) return;
+    if (!this.stopped)
+      this.emit("worker", { kind: "exited", slot: index, reason, lostEpisodes: handles.size });
     // New episodes go to a fresh worker in this slot; the lost ones are never recreated.
     if (!this.stopped && this.current[index] === worker) {
       const next = this.spawnWorker(index);
-      next.catch(() => {});
+      next.catch((err: unknown) => {
+        if (!this.stopped)
+          this.emit("worker", { kind: "start_failed", slot: index, reason: (err as Error).message });
+      });
       this.slots[index] = next;
     }
   }

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { KV_BUNDLE } from "@rlfactory/test-support/kv-bundle";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PythonEnvironmentHost } from "../python-environment-host.ts";
+import type { PythonEnvironmentHost, WorkerEvent } from "../python-environment-host.ts";
 import { bundleResult, bundleState, readBundle, startBundleHost, writeBundle } from "./index.ts";
 
 function haveBubblewrap(): boolean {
@@ -82,6 +82,8 @@ describe.skipIf(!haveBubblewrap())("startBundleHost when the bundle changes on d
     const dir = mkdtempSync(join(tmpdir(), "rlf-bundle-edit-"));
     await writeBundle(dir, KV_BUNDLE);
     const host = await startBundleHost(await readBundle(dir), { workers: 1 });
+    const events: WorkerEvent[] = [];
+    host.on("worker", (event) => events.push(event));
     try {
       const h = await host.create({ data: { a: "1" } });
       expect((await host.call(h, "get", { key: "a" })).ok).toBe(true);
@@ -95,6 +97,9 @@ describe.skipIf(!haveBubblewrap())("startBundleHost when the bundle changes on d
         (e: unknown) => e as Error,
       );
       expect(refused?.message).toMatch(/code\/get\.py: digest mismatch/);
+      // and the host says so (the CLI logs these events)
+      expect(events.map((e) => e.kind)).toEqual(["exited", "start_failed"]);
+      expect(events[1]?.reason).toMatch(/code\/get\.py: digest mismatch/);
     } finally {
       await host.stop();
       rmSync(dir, { recursive: true, force: true });
