@@ -22,6 +22,8 @@ interface Pending {
   resolve: (answer: Answer) => void;
   reject: (err: Error) => void;
   sentAt: number;
+  /** Unanswered this long, the worker is ended. */
+  timeoutMs: number;
 }
 
 export interface WorkerSpawn {
@@ -108,13 +110,20 @@ export class EnvironmentWorker {
     return this.child.pid;
   }
 
-  /** Sends one request; resolves with the worker's answer (ok or a typed failure). */
-  request(op: string, fields: Record<string, unknown>): Promise<Answer> {
+  /**
+   * Sends one request; resolves with the worker's answer (ok or a typed failure). Unanswered for
+   * `timeoutMs` (default: the call time limit), it ends the worker.
+   */
+  request(
+    op: string,
+    fields: Record<string, unknown>,
+    timeoutMs = this.options.callTimeoutMs,
+  ): Promise<Answer> {
     if (this.exitReason !== undefined)
       return Promise.reject(new EnvironmentError("EPISODE_LOST", this.exitReason));
     const id = this.nextId++;
     return new Promise<Answer>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, sentAt: performance.now() });
+      this.pending.set(id, { resolve, reject, sentAt: performance.now(), timeoutMs });
       const stdin = this.child.stdin!;
       // Requests sent during one turn of the event loop leave in one write at its end (many episodes
       // in flight on one worker: one system call and one wake-up of the worker, not one each); a batch
@@ -214,10 +223,9 @@ export class EnvironmentWorker {
   private checkTimeouts(): void {
     const oldest = this.pending.values().next().value;
     if (oldest === undefined) return;
+    // answers come in request order: the oldest request is the one to wait for
     const waited = performance.now() - oldest.sentAt;
-    if (waited > this.options.callTimeoutMs)
-      void this.kill(
-        `a request ran past the call time limit (${this.options.callTimeoutMs} ms); the worker was ended`,
-      );
+    if (waited > oldest.timeoutMs)
+      void this.kill(`a request ran past the call time limit (${oldest.timeoutMs} ms); the worker was ended`);
   }
 }

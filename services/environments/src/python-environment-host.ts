@@ -15,6 +15,9 @@ import { workerCommand } from "./worker-sandbox.ts";
 /** The worker script, next to this package's sources. */
 export const WORKER_SCRIPT = resolve(dirname(fileURLToPath(import.meta.url)), "../python/env_worker.py");
 
+/** A worker's init (loading the classes) unanswered this long ends it, whatever the call time limit. */
+const WORKER_START_TIMEOUT_MS = 60_000;
+
 /** An MCP-style tool descriptor. */
 export interface ToolDescriptor {
   name: string;
@@ -318,7 +321,12 @@ export class PythonEnvironmentHost extends EventEmitter<PythonEnvironmentHostEve
     this.current[index] = worker;
     let answer: Awaited<ReturnType<EnvironmentWorker["request"]>>;
     try {
-      answer = await worker.request("init", { ...this.init, maxAnswerBytes: s.maxLineBytes });
+      // Loading the classes is not a call: a busy machine may take longer than the call time limit.
+      answer = await worker.request(
+        "init",
+        { ...this.init, maxAnswerBytes: s.maxLineBytes },
+        Math.max(s.callTimeoutMs, WORKER_START_TIMEOUT_MS),
+      );
     } catch (err) {
       throw new EnvironmentError("WORKER_FAILED", (err as Error).message);
     }
