@@ -25,10 +25,10 @@ import {
   UNKNOWN_EPISODE_PREFIX,
 } from "@rlfactory/proto/environment-contract";
 import type { Logger } from "pino";
+import { exceedsDepth } from "./argument-depth.ts";
 import type { Catalog } from "./catalog.ts";
 import { mergeToolPolicy, type ServerConfig, type ToolPolicy } from "./config.ts";
 import { GatewayError, shortMessage, toGatewayError, truncate } from "./errors.ts";
-import { exceedsDepth } from "./invoker.ts";
 import type { Upstream } from "./upstream.ts";
 
 const tracer = trace.getTracer("rlfactory-gateway");
