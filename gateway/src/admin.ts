@@ -9,7 +9,7 @@ import type { Registry } from "prom-client";
 import { z } from "zod";
 import type { ApiKeyAuth } from "./auth.ts";
 import type { Catalog } from "./catalog.ts";
-import type { Episodes } from "./episodes.ts";
+import { type Episodes, MAX_EPISODE_ID_LENGTH } from "./episodes.ts";
 import { httpStatusFor, isGatewayError, shortMessage, truncate } from "./errors.ts";
 import { toWireResult, toWireTool } from "./grpc-server.ts";
 import type { CallOutcome, Invoker } from "./invoker.ts";
@@ -54,7 +54,13 @@ const StartEpisodeBody = z
 const ForkEpisodeBody = z.object({ count: z.number().int().min(1) }).strict();
 
 export function buildAdminApp(deps: AdminDeps): FastifyInstance {
-  const app = Fastify({ logger: false, bodyLimit: deps.bodyLimitBytes });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: deps.bodyLimitBytes,
+    // fastify's default (100 characters) answers 414 for ordinary episode ids (they carry the server
+    // name and the server's handle): room for the longest id the gateway accepts, plus ":fork".
+    maxParamLength: MAX_EPISODE_ID_LENGTH + ":fork".length,
+  });
   // JSON only: fastify also parses text/plain by default, which would reach the routes as a string.
   app.removeContentTypeParser("text/plain");
 
@@ -193,7 +199,8 @@ export function buildAdminApp(deps: AdminDeps): FastifyInstance {
         return reply.code(400).send(errorBody("INVALID_ARGUMENTS", z.prettifyError(parsed.error)));
       const { server, config, ttl_ms } = parsed.data;
       return episodeRoute(req, reply, "POST /v1/episodes", async (ctx) => ({
-        episode_id: await deps.episodes.start(server, JSON.stringify(config ?? {}), ttl_ms ?? 0, ctx),
+        // the parsed body as is: its depth is checked before anything recursive (JSON.stringify) sees it
+        episode_id: await deps.episodes.start(server, { value: config ?? {} }, ttl_ms ?? 0, ctx),
       }));
     });
 

@@ -19,12 +19,15 @@ import {
   EPISODE_CREATE_TOOL,
   EPISODE_FORK_TOOL,
   EPISODE_HANDLE_ARG,
+  EPISODE_LIMIT_PREFIX,
   EPISODE_SNAPSHOT_TOOL,
+  STATE_TOO_LARGE_PREFIX,
   UNKNOWN_EPISODE_PREFIX,
 } from "@rlfactory/proto/environment-contract";
 import type { Logger } from "pino";
+import { exceedsDepth } from "./argument-depth.ts";
 import type { Catalog } from "./catalog.ts";
-import type { ServerConfig } from "./config.ts";
+import { mergeToolPolicy, type ServerConfig, type ToolPolicy } from "./config.ts";
 import { GatewayError, shortMessage, toGatewayError, truncate } from "./errors.ts";
 import type { Upstream } from "./upstream.ts";
 
@@ -32,6 +35,8 @@ const tracer = trace.getTracer("rlfactory-gateway");
 const ID_PREFIX = "ep1.";
 /** Ids ended, expired or lost on this gateway, answered without asking the server (the oldest forgotten first). */
 const ENDED_MEMORY = 65_536;
+/** The longest episode id accepted (longer ones are EPISODE_NOT_FOUND); the admin API's routes take it. */
+export const MAX_EPISODE_ID_LENGTH = 2_048;
 
 /** What an episode id encodes. `generation` is empty for HTTP servers (they outlive a connection). */
 export interface EpisodeRef {
@@ -48,7 +53,7 @@ export function encodeEpisodeId(ref: EpisodeRef): string {
 /** The reference in an id; EPISODE_NOT_FOUND when it is not one of ours. */
 export function decodeEpisodeId(id: string): EpisodeRef {
   const notFound = () => new GatewayError("EPISODE_NOT_FOUND", `unknown episode id "${truncate(id, 80)}"`);
-  if (!id.startsWith(ID_PREFIX) || id.length > 2_048) throw notFound();
+  if (!id.startsWith(ID_PREFIX) || id.length > MAX_EPISODE_ID_LENGTH) throw notFound();
   try {
     const v = JSON.parse(Buffer.from(id.slice(ID_PREFIX.length), "base64url").toString("utf8")) as {
       s?: unknown;
@@ -56,7 +61,11 @@ export function decodeEpisodeId(id: string): EpisodeRef {
       g?: unknown;
     };
     if (typeof v.s !== "string" || typeof v.h !== "string" || typeof v.g !== "string") throw notFound();
-    return { server: v.s, handle: v.h, generation: v.g };
+    const ref = { server: v.s, handle: v.h, generation: v.g };
+    // One id per episode: another spelling of the same reference (keys reordered, whitespace, more
+    // keys, another base64 form) is not one of ours, so it can never be routed as an alias.
+    if (encodeEpisodeId(ref) !== id) throw notFound();
+    return ref;
   } catch {
     throw notFound();
   }
@@ -76,6 +85,8 @@ interface LiveEpisode {
   ttlMs: number;
   idle: NodeJS.Timeout;
   ttl: NodeJS.Timeout;
+  /** An EndEpisode is on its way: a second one is EPISODE_NOT_FOUND, and "unknown handle" is not a loss. */
+  ending?: boolean;
 }
 
 interface ServerEpisodes {
@@ -84,6 +95,8 @@ interface ServerEpisodes {
   /** The spawned process's generation (stdio only; empty while it is not ready, and for HTTP servers). */
   generation: string;
   live: Map<string, LiveEpisode>;
+  /** Room held for episodes being started or forked (counted against max_live until they are live). */
+  reserved: number;
 }
 
 export class Episodes extends EventEmitter<EpisodesEvents> {
@@ -106,7 +119,7 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
     for (const config of servers) {
       const upstream = upstreams.find((u) => u.name === config.name);
       if (!upstream) continue;
-      const s: ServerEpisodes = { config, upstream, generation: "", live: new Map() };
+      const s: ServerEpisodes = { config, upstream, generation: "", live: new Map(), reserved: 0 };
       this.#servers.set(config.name, s);
       if (config.transport.kind !== "stdio") continue;
       // A stdio server is this gateway's child: when it goes, every episode it held goes with it.
@@ -136,7 +149,16 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
     return new Map([...this.#servers].map(([name, s]) => [name, s.live.size]));
   }
 
-  async start(server: string, configJson: string, ttlMs: number, ctx: Context): Promise<string> {
+  /**
+   * A new episode on `server`. `config` is the caller's JSON text (gRPC `config_json`), or a value the
+   * caller's transport already parsed (the HTTP body), which gets the same checks.
+   */
+  async start(
+    server: string,
+    config: string | { value: unknown },
+    ttlMs: number,
+    ctx: Context,
+  ): Promise<string> {
     return this.#span("start", ctx, { "rlf.server": server }, async (span) => {
       const s = this.#servers.get(server);
       if (s && s.upstream.state !== "ready")
@@ -152,17 +174,24 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
             : `no server named "${truncate(server)}"`,
         );
       }
-      const config = parseConfig(configJson);
+      const policy = mergeToolPolicy(s.config.toolPolicy, s.config.toolOverrides[EPISODE_CREATE_TOOL]);
+      const checked =
+        typeof config === "string" ? parseConfig(config, policy) : checkConfig(config.value, policy);
       const ttl = this.#ttl(s, ttlMs);
-      this.#checkRoom(s, 1);
-      const structured = await this.#reserved(s, EPISODE_CREATE_TOOL, { config }, undefined);
-      const handle = structured[EPISODE_HANDLE_ARG];
-      if (typeof handle !== "string" || handle === "")
-        throw new GatewayError(
-          "UPSTREAM_ERROR",
-          `${server}: ${EPISODE_CREATE_TOOL} returned no episode handle`,
-        );
-      const id = this.#register(s, handle, ttl);
+      const release = this.#reserveRoom(s, 1);
+      let id: string;
+      try {
+        const structured = await this.#reserved(s, EPISODE_CREATE_TOOL, { config: checked }, undefined);
+        const handle = structured[EPISODE_HANDLE_ARG];
+        if (typeof handle !== "string" || handle === "")
+          throw new GatewayError(
+            "UPSTREAM_ERROR",
+            `${server}: ${EPISODE_CREATE_TOOL} returned no episode handle`,
+          );
+        id = this.#register(s, handle, ttl);
+      } finally {
+        release();
+      }
       span.setAttribute("rlf.episode_id", id);
       this.emit("episode", server, "started", 1);
       return id;
@@ -174,21 +203,30 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
       if (!Number.isInteger(count) || count < 1)
         throw new GatewayError("INVALID_ARGUMENTS", `fork count must be 1 or more (got ${count})`);
       const { s, ref, live } = this.#resolve(id);
-      this.#checkRoom(s, count);
-      const structured = await this.#reserved(
-        s,
-        EPISODE_FORK_TOOL,
-        { [EPISODE_HANDLE_ARG]: ref.handle, count },
-        id,
-      );
-      const handles = structured.episodes;
-      if (!Array.isArray(handles) || handles.length !== count || !handles.every((h) => typeof h === "string"))
-        throw new GatewayError(
-          "UPSTREAM_ERROR",
-          `${s.config.name}: ${EPISODE_FORK_TOOL} did not return ${count} handles`,
+      const release = this.#reserveRoom(s, count);
+      let ids: string[];
+      try {
+        const structured = await this.#reserved(
+          s,
+          EPISODE_FORK_TOOL,
+          { [EPISODE_HANDLE_ARG]: ref.handle, count },
+          id,
         );
-      const ttl = live?.ttlMs ?? s.config.upstream.episodes.maxTtlMs;
-      const ids = (handles as string[]).map((h) => this.#register(s, h, ttl));
+        const handles = structured.episodes;
+        if (
+          !Array.isArray(handles) ||
+          handles.length !== count ||
+          !handles.every((h) => typeof h === "string")
+        )
+          throw new GatewayError(
+            "UPSTREAM_ERROR",
+            `${s.config.name}: ${EPISODE_FORK_TOOL} did not return ${count} handles`,
+          );
+        const ttl = live?.ttlMs ?? s.config.upstream.episodes.maxTtlMs;
+        ids = (handles as string[]).map((h) => this.#register(s, h, ttl));
+      } finally {
+        release();
+      }
       this.emit("episode", s.config.name, "forked", count);
       return ids;
     });
@@ -204,19 +242,41 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
         id,
       );
       this.touch(id);
-      return JSON.stringify(structured.state ?? null);
+      const state = JSON.stringify(structured.state ?? null);
+      // A state is output like any tool's: held to the server's max_output_bytes (or episode_snapshot's).
+      const limit = mergeToolPolicy(
+        s.config.toolPolicy,
+        s.config.toolOverrides[EPISODE_SNAPSHOT_TOOL],
+      ).maxOutputBytes;
+      const bytes = Buffer.byteLength(state, "utf8");
+      if (bytes > limit)
+        throw new GatewayError(
+          "OUTPUT_TOO_LARGE",
+          `${s.config.name}__${EPISODE_SNAPSHOT_TOOL}: the episode's state is ${bytes} bytes; the limit is ${limit} (max_output_bytes)`,
+        );
+      return state;
     });
   }
 
   async end(id: string, ctx: Context): Promise<string> {
     return this.#span("end", ctx, { "rlf.episode_id": id }, async () => {
       const { s, ref, live } = this.#resolve(id);
-      const structured = await this.#reserved(
-        s,
-        EPISODE_CLOSE_TOOL,
-        { [EPISODE_HANDLE_ARG]: ref.handle },
-        id,
-      );
+      if (live?.ending) throw endedError(id);
+      if (live) live.ending = true;
+      let structured: Record<string, unknown>;
+      try {
+        structured = await this.#reserved(
+          s,
+          EPISODE_CLOSE_TOOL,
+          { [EPISODE_HANDLE_ARG]: ref.handle },
+          id,
+          true,
+        );
+      } catch (err) {
+        // not ended (a timeout, the server unreachable): the caller may try again
+        if (live) live.ending = false;
+        throw err;
+      }
       if (live) this.#forget(live);
       this.#remember(id, "EPISODE_NOT_FOUND");
       this.emit("episode", s.config.name, "ended", 1);
@@ -245,8 +305,9 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
   }
 
   /** A tool error that says the server no longer holds the episode, as the call's failure; else nothing. */
-  checkResult(id: string, result: CallToolResult): void {
-    if (result.isError && firstText(result).startsWith(UNKNOWN_EPISODE_PREFIX)) throw this.#unknownHandle(id);
+  checkResult(id: string, result: CallToolResult, closing = false): void {
+    if (result.isError && firstText(result).startsWith(UNKNOWN_EPISODE_PREFIX))
+      throw this.#unknownHandle(id, closing);
   }
 
   close(): void {
@@ -258,25 +319,28 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
     const s = this.#servers.get(ref.server);
     const gone = this.#ended.get(id);
     if (gone === "EPISODE_LOST") throw lostError(id, ref.server);
-    if (!s || gone)
-      throw new GatewayError("EPISODE_NOT_FOUND", `episode ${truncate(id, 80)} is unknown, ended or expired`);
+    if (!s || gone) throw endedError(id);
     if (s.config.transport.kind === "stdio" && ref.generation !== s.generation)
       throw lostError(id, ref.server);
     return { s, ref, live: s.live.get(id) };
   }
 
-  /** The server does not know the handle: LOST when this gateway had it live, else NOT_FOUND. */
-  #unknownHandle(id: string): GatewayError {
+  /**
+   * The server does not know the handle: LOST when this gateway had it live, else NOT_FOUND. An
+   * episode being ended is not lost when another operation finds its handle gone (`closing`: the
+   * answer to the EndEpisode itself, where it is).
+   */
+  #unknownHandle(id: string, closing: boolean): GatewayError {
     const ref = this.#live.get(id)?.ref ?? safeDecode(id);
     const s = ref ? this.#servers.get(ref.server) : undefined;
     const live = s?.live.get(id);
-    if (s && live) {
+    if (s && live && (closing || !live.ending)) {
       this.#forget(live);
       this.#remember(id, "EPISODE_LOST");
       this.emit("episode", s.config.name, "lost", 1);
       return lostError(id, s.config.name);
     }
-    return new GatewayError("EPISODE_NOT_FOUND", `episode ${truncate(id, 80)} is unknown, ended or expired`);
+    return endedError(id);
   }
 
   #ttl(s: ServerEpisodes, ttlMs: number): number {
@@ -284,14 +348,26 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
     return ttlMs > 0 ? Math.min(ttlMs, max) : max;
   }
 
-  #checkRoom(s: ServerEpisodes, n: number): void {
+  /**
+   * Holds room for `n` episodes against max_live before the upstream call (so concurrent starts and
+   * forks cannot all pass the check and then all register); RATE_LIMITED when there is none. The
+   * returned function gives the room back once the episodes are registered (or failed).
+   */
+  #reserveRoom(s: ServerEpisodes, n: number): () => void {
     const limit = s.config.upstream.episodes.maxLive;
-    if (s.live.size + n > limit) {
+    if (s.live.size + s.reserved + n > limit) {
+      const pending = s.reserved > 0 ? ` (and ${s.reserved} being started)` : "";
       throw new GatewayError(
         "RATE_LIMITED",
-        `server "${s.config.name}" has ${s.live.size} live episodes; the limit is ${limit} (episodes.max_live)`,
+        `server "${s.config.name}" has ${s.live.size} live episodes${pending}; the limit is ${limit} (episodes.max_live)`,
       );
     }
+    s.reserved += n;
+    let held = true;
+    return () => {
+      if (held) s.reserved -= n;
+      held = false;
+    };
   }
 
   #register(s: ServerEpisodes, handle: string, ttlMs: number): string {
@@ -356,6 +432,7 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
     tool: string,
     args: Record<string, unknown>,
     id: string | undefined,
+    closing = false,
   ): Promise<Record<string, unknown>> {
     const context = `${s.config.name}__${tool}`;
     const deadlineMs = Math.min(s.config.toolPolicy.deadlineMs, s.config.toolPolicy.maxDeadlineMs);
@@ -370,7 +447,13 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
         throw new GatewayError("TIMEOUT", `${context}: no answer within ${deadlineMs} ms`);
       throw toGatewayError(err, context);
     }
-    if (id !== undefined) this.checkResult(id, result);
+    if (id !== undefined) this.checkResult(id, result, closing);
+    // The server's own live-episode limit: the same answer as this gateway's max_live.
+    if (result.isError && firstText(result).startsWith(EPISODE_LIMIT_PREFIX))
+      throw new GatewayError("RATE_LIMITED", `${context}: ${shortMessage(firstText(result))}`);
+    // A state larger than the server sends: the same answer as this gateway's max_output_bytes.
+    if (result.isError && firstText(result).startsWith(STATE_TOO_LARGE_PREFIX))
+      throw new GatewayError("OUTPUT_TOO_LARGE", `${context}: ${shortMessage(firstText(result))}`);
     if (result.isError)
       throw new GatewayError(
         "UPSTREAM_ERROR",
@@ -409,6 +492,10 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
   }
 }
 
+function endedError(id: string): GatewayError {
+  return new GatewayError("EPISODE_NOT_FOUND", `episode ${truncate(id, 80)} is unknown, ended or expired`);
+}
+
 function lostError(id: string, server: string): GatewayError {
   return new GatewayError(
     "EPISODE_LOST",
@@ -416,7 +503,18 @@ function lostError(id: string, server: string): GatewayError {
   );
 }
 
-function parseConfig(text: string): Record<string, unknown> {
+/**
+ * An episode config, held to the server's argument limits (its `episode_create` policy) like any tool
+ * call's arguments: size first, then JSON.parse (which copes with any depth), then the nesting depth,
+ * checked iteratively before anything recursive (the server's own parser) sees the value.
+ */
+function parseConfig(text: string, policy: ToolPolicy): Record<string, unknown> {
+  const bytes = Buffer.byteLength(text, "utf8");
+  if (bytes > policy.maxArgumentBytes)
+    throw new GatewayError(
+      "ARGUMENTS_TOO_LARGE",
+      `config_json is ${bytes} bytes; the limit is ${policy.maxArgumentBytes} (max_argument_bytes)`,
+    );
   if (text.trim() === "") return {};
   let v: unknown;
   try {
@@ -424,8 +522,29 @@ function parseConfig(text: string): Record<string, unknown> {
   } catch (err) {
     throw new GatewayError("INVALID_ARGUMENTS", `config_json is not valid JSON (${(err as Error).message})`);
   }
+  return checkDepth(v, policy);
+}
+
+/** An already parsed config (the HTTP body's): its depth first (iteratively), then its size as JSON. */
+function checkConfig(value: unknown, policy: ToolPolicy): Record<string, unknown> {
+  const config = checkDepth(value, policy);
+  const bytes = Buffer.byteLength(JSON.stringify(config), "utf8");
+  if (bytes > policy.maxArgumentBytes)
+    throw new GatewayError(
+      "ARGUMENTS_TOO_LARGE",
+      `config_json is ${bytes} bytes; the limit is ${policy.maxArgumentBytes} (max_argument_bytes)`,
+    );
+  return config;
+}
+
+function checkDepth(v: unknown, policy: ToolPolicy): Record<string, unknown> {
   if (v === null || typeof v !== "object" || Array.isArray(v))
     throw new GatewayError("INVALID_ARGUMENTS", "config_json must be a JSON object");
+  if (exceedsDepth(v, policy.maxArgumentDepth))
+    throw new GatewayError(
+      "INVALID_ARGUMENTS",
+      `config_json nests deeper than ${policy.maxArgumentDepth} levels (max_argument_depth is ${policy.maxArgumentDepth})`,
+    );
   return v as Record<string, unknown>;
 }
 

@@ -8,6 +8,7 @@ import { pino } from "pino";
 import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildAdminApp } from "./admin.ts";
+import { exceedsDepth } from "./argument-depth.ts";
 import { ApiKeyAuth } from "./auth.ts";
 import { ResultCache } from "./cache.ts";
 import { Catalog } from "./catalog.ts";
@@ -15,7 +16,7 @@ import { GatewayClient } from "./client.ts";
 import { normaliseConfig } from "./config.ts";
 import { Episodes } from "./episodes.ts";
 import { type GrpcServerHandle, startGrpcServer } from "./grpc-server.ts";
-import { exceedsDepth, Invoker } from "./invoker.ts";
+import { Invoker } from "./invoker.ts";
 import { UpstreamPolicies } from "./policies.ts";
 import type { Upstream, UpstreamState } from "./upstream.ts";
 

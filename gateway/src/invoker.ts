@@ -17,6 +17,7 @@ import { CALLER_META_KEY } from "@rlfactory/proto/mcp-meta";
 import { injectTraceMeta } from "@rlfactory/telemetry";
 import { isBrokenCircuitError } from "cockatiel";
 import type { Logger } from "pino";
+import { exceedsDepth } from "./argument-depth.ts";
 import { cacheKey, type ResultCache } from "./cache.ts";
 import type { Catalog, CatalogEntry } from "./catalog.ts";
 import type { Episodes } from "./episodes.ts";
@@ -381,23 +382,6 @@ function checkDepth(value: unknown, entry: CatalogEntry): void {
       `${entry.name}: arguments nest deeper than ${limit} levels (max_argument_depth is ${limit})`,
     );
   }
-}
-
-/**
- * True when `value` nests objects/arrays more than `limit` levels deep (the arguments object itself is
- * level 1). Iterative — an explicit stack, no recursion — so any depth is safe to check.
- */
-export function exceedsDepth(value: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
-    const [v, depth] = item;
-    if (v === null || typeof v !== "object") continue;
-    if (depth > limit) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) {
-      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
-    }
-  }
-  return false;
 }
 
 interface Deadline {

@@ -27,3 +27,15 @@ export const EPISODE_HANDLE_ARG = "episode";
  * not live on that gateway).
  */
 export const UNKNOWN_EPISODE_PREFIX = "unknown episode";
+
+/**
+ * How a tool error for the server's own live-episode limit begins (`episode_create` / `episode_fork`):
+ * `episode limit reached: N live, at most M`. The gateway maps it to RATE_LIMITED, like its own limit.
+ */
+export const EPISODE_LIMIT_PREFIX = "episode limit reached";
+
+/**
+ * How a tool error for a state larger than the server sends begins (`episode_snapshot`):
+ * `episode state too large: N bytes; the limit is M`. The gateway maps it to OUTPUT_TOO_LARGE.
+ */
+export const STATE_TOO_LARGE_PREFIX = "episode state too large";

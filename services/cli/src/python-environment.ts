@@ -4,11 +4,12 @@
 // per episode. A handle the host no longer holds (its worker died, or never created) answers the
 // contract's "unknown episode" tool error, which the gateway turns into EPISODE_LOST.
 import { EnvironmentError, type PythonEnvironmentHost } from "@rlfactory/environments";
-import { UNKNOWN_EPISODE_PREFIX } from "@rlfactory/proto/environment-contract";
+import { STATE_TOO_LARGE_PREFIX, UNKNOWN_EPISODE_PREFIX } from "@rlfactory/proto/environment-contract";
 import {
   defineEnvironment,
   type Environment,
   type EpisodeLimits,
+  logger,
   type RawToolResult,
   ToolError,
 } from "@rlfactory/toolkit";
@@ -35,6 +36,7 @@ async function contract<T>(handle: string | undefined, op: () => Promise<T>): Pr
     if (!(error instanceof EnvironmentError)) throw error;
     if (error.code === "EPISODE_LOST" || error.code === "UNKNOWN_EPISODE")
       throw new ToolError(`${UNKNOWN_EPISODE_PREFIX} ${JSON.stringify(handle)} (${error.message})`);
+    if (error.code === "ANSWER_TOO_LARGE") throw new ToolError(`${STATE_TOO_LARGE_PREFIX}: ${error.message}`);
     throw new ToolError(`${error.code}: ${error.message.split("\n")[0]}`);
   }
 }
@@ -44,6 +46,20 @@ export function pythonEnvironment(
   options: PythonEnvironmentOptions,
 ): Environment {
   const { name, unwrapClass, state: stateOf, result: resultOf, ...limits } = options;
+  // A worker that exits takes its episodes with it, and one that cannot start again (a bundle file
+  // edited since it was served, ...) leaves its slot empty: both go to the log, not only to callers.
+  const log = logger.child({ server: name });
+  host.on("worker", (event) =>
+    event.kind === "exited"
+      ? log.warn(
+          { slot: event.slot, lost_episodes: event.lostEpisodes, reason: event.reason },
+          "environment worker exited",
+        )
+      : log.error(
+          { slot: event.slot, reason: event.reason },
+          "environment worker could not be started again",
+        ),
+  );
   const state =
     stateOf ??
     ((s: Record<string, Record<string, unknown>>): unknown =>

@@ -3,8 +3,9 @@
 worker process, never in the host's.
 
 The host starts the workers with the setup ``{"bundle": DIR, "form": "sample" | "environment",
-"tools": [name, ...], "tasks": {id: [tool name, ...]}, "callTimeoutS": N}``; ``_rlf_setup`` loads each
-code file as a module and returns the class served, with one method per tool.
+"tools": [name, ...], "tasks": {id: [tool name, ...]}, "callTimeoutS": N, "files": {path: digest}}``;
+``_rlf_setup`` checks each code and data file against its manifest digest as it reads it, runs each
+code file (the bytes checked) as a module and returns the class served, with one method per tool.
 
 An episode's config is ``{"task": id}`` (optional; the task's tools are then the only ones it may
 call) and, form "environment" only, ``{"data": {...}}`` replacing the bundle's initial database.
@@ -18,6 +19,7 @@ structured result.
 """
 
 import copy
+import hashlib
 import importlib.util
 import inspect
 import json
@@ -38,16 +40,17 @@ class BundleEnvironment:
         form = setup["form"]
         if form not in ("sample", "environment"):
             raise ValueError(f"unknown bundle form {form!r}")
+        files = setup.get("files")
         namespace = {
             "_form": form,
-            "_initial": json.dumps(load_data(root) if form == "environment" else {}),
+            "_initial": json.dumps(load_data(root, files) if form == "environment" else {}),
             "_tasks": {task: frozenset(tools) for task, tools in (setup.get("tasks") or {}).items()},
             "_timeout_s": float(setup.get("callTimeoutS") or 10),
         }
         for name in setup["tools"]:
             if name in ("task", "data"):
                 raise ValueError(f"a bundle tool cannot be named {name} (the episode's state attributes)")
-            namespace[name] = tool_method(name, load_function(root, name), form)
+            namespace[name] = tool_method(name, load_function(root, name, files), form)
         return type(cls.__name__, (cls,), namespace)
 
     def __init__(self, task=None, data=None):
@@ -69,7 +72,27 @@ class BundleEnvironment:
         return {"task": self.task}
 
 
-def load_data(root):
+def verified_bytes(root, relative, files):
+    """The bytes of the bundle file ``relative``, checked against its manifest digest (``files``,
+    ``{path: "sha256:<hex>"}``) as they are read: the code and data a worker runs are the ones the host
+    verified, whenever the worker starts (a respawn included), or the worker refuses to start."""
+    with open(os.path.join(root, relative), "rb") as f:
+        content = f.read()
+    if files is None:
+        return content
+    expected = files.get(relative)
+    if expected is None:
+        raise ValueError(f"{relative}: not listed in manifest.json; the bundle was modified after it was served")
+    digest = "sha256:" + hashlib.sha256(content).hexdigest()
+    if digest != expected:
+        raise ValueError(
+            f"{relative}: digest mismatch (manifest.json says {expected}, the file is {digest}); "
+            "the bundle was modified after it was served"
+        )
+    return content
+
+
+def load_data(root, files=None):
     """The initial database: {file name without .json: parsed content} over the files of data/."""
     folder = os.path.join(root, "data")
     if not os.path.isdir(folder):
@@ -77,20 +100,20 @@ def load_data(root):
     data = {}
     for entry in sorted(os.listdir(folder)):
         if entry.endswith(".json"):
-            with open(os.path.join(folder, entry), encoding="utf-8") as f:
-                data[entry[: -len(".json")]] = json.load(f)
+            data[entry[: -len(".json")]] = json.loads(verified_bytes(root, f"data/{entry}", files).decode("utf-8"))
     return data
 
 
-def load_function(root, name):
-    """The function ``name`` of ``code/<name>.py``, the file loaded as a module of its own."""
-    path = os.path.join(root, "code", f"{name}.py")
-    spec = importlib.util.spec_from_file_location(f"rlf_bundle_tool_{name}", path)
-    if spec is None or spec.loader is None:
-        raise ValueError(f"code/{name}.py cannot be loaded")
+def load_function(root, name, files=None):
+    """The function ``name`` of ``code/<name>.py``, the file (as verified) run as a module of its own."""
+    relative = f"code/{name}.py"
+    path = os.path.join(root, relative)
+    source = verified_bytes(root, relative, files)
+    spec = importlib.util.spec_from_loader(f"rlf_bundle_tool_{name}", loader=None, origin=path)
     module = importlib.util.module_from_spec(spec)
+    module.__file__ = path
     try:
-        spec.loader.exec_module(module)
+        exec(compile(source, path, "exec"), module.__dict__)
     except Exception as err:
         raise ValueError(f"code/{name}.py: {type(err).__name__}: {err}") from err
     function = getattr(module, name, None)

@@ -20,6 +20,7 @@ import json
 import math
 import numbers
 import os
+import re
 import sys
 import time
 import types
@@ -296,6 +297,7 @@ class Worker:
         self.next_episode = 1
 
     def init(self, req):
+        LIMITS["answer_bytes"] = req.get("maxAnswerBytes")
         docs = {}
         for doc in req.get("functionDocs") or []:
             docs[doc["name"]] = doc
@@ -502,6 +504,8 @@ def main():
 
 
 FLUSH_AFTER_S = 0.001
+# Set by init: the longest answer line the host reads (longer ones are answered ANSWER_TOO_LARGE).
+LIMITS = {"answer_bytes": None}
 
 
 def request_lines(fd):
@@ -531,7 +535,13 @@ def answer(ops, line):
         return None
     rid = None
     try:
-        req = json.loads(line)
+        try:
+            req = json.loads(line)
+        except (ValueError, RecursionError) as err:
+            # The request cannot be read (nested past Python's recursion limit, not JSON): it is still
+            # answered, by the id the host writes first on every line, so only it fails.
+            rid = request_id(line)
+            raise Failure("BAD_REQUEST", f"the request could not be read: {type(err).__name__}: {err}") from None
         rid = req.get("id")
         op = ops.get(req.get("op"))
         if op is None:
@@ -547,14 +557,30 @@ def answer(ops, line):
         }
     try:
         try:
-            return json.dumps(response, separators=(",", ":"), allow_nan=False)
+            text = json.dumps(response, separators=(",", ":"), allow_nan=False)
         except (TypeError, ValueError, RecursionError):
             # a value JSON cannot hold as is (a set, an object, NaN): encoded as to_json does
-            return json.dumps(to_json(response), separators=(",", ":"), allow_nan=False)
+            text = json.dumps(to_json(response), separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError, RecursionError) as err:
         return json.dumps(
             {"id": rid, "ok": False, "error": {"code": "WORKER_ERROR", "message": f"unencodable result: {err}"}}
         )
+    # The host ends a worker whose line passes its limit: an answer that large fails alone instead
+    # (json.dumps writes ASCII, so characters are bytes).
+    limit = LIMITS["answer_bytes"]
+    if limit and len(text) > limit:
+        message = f"the answer is {len(text)} bytes; the limit is {limit} (maxLineBytes)"
+        return json.dumps({"id": rid, "ok": False, "error": {"code": "ANSWER_TOO_LARGE", "message": message}})
+    return text
+
+
+REQUEST_ID = re.compile(rb'^\s*\{\s*"id"\s*:\s*(\d+)\s*,')
+
+
+def request_id(line):
+    """The id at the start of a request line the worker could not parse (the host writes it first)."""
+    match = REQUEST_ID.match(line if isinstance(line, bytes) else line.encode())
+    return int(match.group(1)) if match else None
 
 
 def write_answers(channel, answers):

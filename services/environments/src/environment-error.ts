@@ -15,7 +15,9 @@ export type EnvironmentErrorCode =
   /** The sandbox or the worker could not be started, or the host was stopped. */
   | "WORKER_FAILED"
   /** A call written as source text could not be read (`parseCall`). */
-  | "BAD_CALL";
+  | "BAD_CALL"
+  /** The answer (a snapshot's state) is longer than a protocol line may be (`maxLineBytes`). */
+  | "ANSWER_TOO_LARGE";
 
 /** A tool call's failure, returned to the caller as a tool error. */
 export type ToolErrorCode = "UNKNOWN_TOOL" | "BAD_ARGUMENTS" | "TOOL_ERROR";

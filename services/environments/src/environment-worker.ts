@@ -1,9 +1,9 @@
 // One persistent worker process (python/env_worker.py in its sandbox): requests multiplexed by id over
-// JSON lines on its stdin/stdout. The worker answers in order; the host matches answers by id. When the
+// JSON lines on its stdin/stdout (a line longer than `maxLineBytes` ends the worker, and only it). The
+// worker answers in order; the host matches answers by id. When the
 // process exits (crash, kill, memory limit, a call past its time limit), every request in flight is
 // rejected with EPISODE_LOST and `onExit` tells the host, which reports every episode it held lost.
 import { type ChildProcess, spawn } from "node:child_process";
-import { createInterface } from "node:readline";
 import type { Writable } from "node:stream";
 import { EnvironmentError, type EnvironmentErrorCode, type ToolErrorCode } from "./environment-error.ts";
 import type { WorkerCommand } from "./worker-sandbox.ts";
@@ -22,6 +22,8 @@ interface Pending {
   resolve: (answer: Answer) => void;
   reject: (err: Error) => void;
   sentAt: number;
+  /** Unanswered this long, the worker is ended. */
+  timeoutMs: number;
 }
 
 export interface WorkerSpawn {
@@ -32,6 +34,11 @@ export interface WorkerSpawn {
   gid?: number;
   /** A request unanswered this long ends the worker (its episodes are lost). */
   callTimeoutMs: number;
+  /**
+   * The longest line the worker may write on its protocol channel (bytes, without the newline): a
+   * longer one (hostile code writing there) ends this worker alone, before the host buffers more.
+   */
+  maxLineBytes: number;
 }
 
 export class EnvironmentWorker {
@@ -42,6 +49,9 @@ export class EnvironmentWorker {
   private nextId = 1;
   private corked = false;
   private stderrTail = "";
+  /** The protocol line read so far (no newline yet), and its length. */
+  private partial: Buffer[] = [];
+  private partialBytes = 0;
   private exitReason: string | undefined;
   private readonly watchdog: NodeJS.Timeout;
   private readonly exited: Promise<void>;
@@ -67,8 +77,7 @@ export class EnvironmentWorker {
     this.child.stderr?.on("data", (chunk: string) => {
       this.stderrTail = (this.stderrTail + chunk).slice(-STDERR_TAIL_BYTES);
     });
-    const lines = createInterface({ input: this.child.stdout!, crlfDelay: Number.POSITIVE_INFINITY });
-    lines.on("line", (line) => this.answer(line));
+    this.child.stdout?.on("data", (chunk: Buffer) => this.read(chunk));
     let spawnError: Error | undefined;
     this.child.on("error", (err) => {
       spawnError = err;
@@ -101,13 +110,20 @@ export class EnvironmentWorker {
     return this.child.pid;
   }
 
-  /** Sends one request; resolves with the worker's answer (ok or a typed failure). */
-  request(op: string, fields: Record<string, unknown>): Promise<Answer> {
+  /**
+   * Sends one request; resolves with the worker's answer (ok or a typed failure). Unanswered for
+   * `timeoutMs` (default: the call time limit), it ends the worker.
+   */
+  request(
+    op: string,
+    fields: Record<string, unknown>,
+    timeoutMs = this.options.callTimeoutMs,
+  ): Promise<Answer> {
     if (this.exitReason !== undefined)
       return Promise.reject(new EnvironmentError("EPISODE_LOST", this.exitReason));
     const id = this.nextId++;
     return new Promise<Answer>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, sentAt: performance.now() });
+      this.pending.set(id, { resolve, reject, sentAt: performance.now(), timeoutMs });
       const stdin = this.child.stdin!;
       // Requests sent during one turn of the event loop leave in one write at its end (many episodes
       // in flight on one worker: one system call and one wake-up of the worker, not one each); a batch
@@ -148,6 +164,41 @@ export class EnvironmentWorker {
     clearTimeout(timer);
   }
 
+  /**
+   * Splits the protocol channel into lines, holding at most `maxLineBytes` of an unfinished one: a
+   * worker that writes more without a newline is ended (its episodes lost, the host and the other
+   * workers untouched), instead of growing the host's memory until it dies.
+   */
+  private read(chunk: Buffer): void {
+    let start = 0;
+    while (this.exitReason === undefined) {
+      const newline = chunk.indexOf(10, start);
+      const end = newline < 0 ? chunk.length : newline;
+      if (this.partialBytes + (end - start) > this.options.maxLineBytes) {
+        this.partial = [];
+        this.partialBytes = 0;
+        void this.kill(
+          `the worker wrote a protocol line longer than ${this.options.maxLineBytes} bytes (maxLineBytes); the worker was ended`,
+        );
+        return;
+      }
+      if (newline < 0) {
+        if (end > start) {
+          this.partial.push(chunk.subarray(start));
+          this.partialBytes += end - start;
+        }
+        return;
+      }
+      const piece = chunk.subarray(start, end);
+      const line = this.partialBytes === 0 ? piece : Buffer.concat([...this.partial, piece]);
+      this.partial = [];
+      this.partialBytes = 0;
+      start = newline + 1;
+      const text = line.toString("utf8");
+      if (text.trim() !== "") this.answer(text.endsWith("\r") ? text.slice(0, -1) : text);
+    }
+  }
+
   private answer(line: string): void {
     let message: { id?: number; ok?: boolean; result?: unknown; error?: WorkerFailure };
     try {
@@ -172,10 +223,9 @@ export class EnvironmentWorker {
   private checkTimeouts(): void {
     const oldest = this.pending.values().next().value;
     if (oldest === undefined) return;
+    // answers come in request order: the oldest request is the one to wait for
     const waited = performance.now() - oldest.sentAt;
-    if (waited > this.options.callTimeoutMs)
-      void this.kill(
-        `a request ran past the call time limit (${this.options.callTimeoutMs} ms); the worker was ended`,
-      );
+    if (waited > oldest.timeoutMs)
+      void this.kill(`a request ran past the call time limit (${oldest.timeoutMs} ms); the worker was ended`);
   }
 }

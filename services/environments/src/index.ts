@@ -6,8 +6,10 @@ export * from "./ftrl/index.ts";
 export {
   type CallResult,
   PythonEnvironmentHost,
+  type PythonEnvironmentHostEvents,
   type PythonEnvironmentHostOptions,
   readFunctionDocs,
   type ToolDescriptor,
   WORKER_SCRIPT,
+  type WorkerEvent,
 } from "./python-environment-host.ts";

@@ -12,6 +12,7 @@ import { PythonEnvironmentHost, readFunctionDocs } from "./python-environment-ho
 const HERE = dirname(fileURLToPath(import.meta.url));
 const SHOP = join(HERE, "fixtures/shop.py");
 const SHOP_SCHEMAS = join(HERE, "fixtures/shop-schemas.json");
+const HOSTILE = join(HERE, "fixtures/hostile.py");
 const REPO_ROOT = resolve(HERE, "../../..");
 
 /** Whether bubblewrap can start a sandbox here: under CI it must; elsewhere the tests are skipped. */
@@ -262,6 +263,102 @@ describe.skipIf(!BWRAP)("PythonEnvironmentHost when a worker dies", () => {
       await expectCode(host.snapshot(handle), "EPISODE_LOST");
       const next = await host.create({});
       expect(await host.call(next, "slow", { seconds: 0 })).toEqual({ ok: true, value: "rested" });
+    } finally {
+      await host.stop();
+    }
+  });
+});
+
+describe.skipIf(!BWRAP)("PythonEnvironmentHost and requests the worker cannot read", () => {
+  it("fails only the request nested past Python's recursion limit; the worker and its episodes go on", async () => {
+    // one worker, so the other episode shares it; a request left unanswered would end it after 10 s
+    const host = await PythonEnvironmentHost.start({
+      classes: [{ file: SHOP, className: "Shop" }],
+      workers: 1,
+      callTimeoutMs: 10_000,
+    });
+    try {
+      const other = await host.create({});
+      await host.call(other, "add_to_cart", { item: "apple" });
+      let deep: unknown = {};
+      for (let i = 0; i < 2_000; i++) deep = { a: deep };
+      const err = await expectCode(host.create({ owner: deep }), "BAD_CONFIG");
+      expect(err.message).toContain("RecursionError");
+      expect(await host.call(other, "checkout", { coupons: [deep as string] })).toMatchObject({
+        ok: false,
+        error: { code: "BAD_ARGUMENTS" },
+      });
+      expect(await host.snapshot(other)).toMatchObject({ Shop: { cart: ["apple"] } });
+      expect(host.episodeCount).toBe(1);
+    } finally {
+      await host.stop();
+    }
+  });
+});
+
+describe.skipIf(!BWRAP)("PythonEnvironmentHost and its protocol channel", () => {
+  it("ends only a worker that writes past maxLineBytes without a newline; the other worker's episodes go on", async () => {
+    const host = await PythonEnvironmentHost.start({
+      classes: [{ file: HOSTILE, className: "Hostile" }],
+      workers: 2,
+      maxLineBytes: 1024 * 1024,
+      callTimeoutMs: 20_000,
+    });
+    try {
+      // placed on the least loaded worker: a, c on one, b, d on the other
+      const [a, b, c, d] = [
+        await host.create(),
+        await host.create(),
+        await host.create(),
+        await host.create(),
+      ];
+      for (const h of [a, b, c, d]) await host.call(h!, "ping");
+      const err = await expectCode(host.call(a!, "flood", { megabytes: 4 }), "EPISODE_LOST");
+      expect(err.message).toContain("longer than 1048576 bytes (maxLineBytes)");
+      await expectCode(host.call(c!, "ping"), "EPISODE_LOST");
+      expect(await host.call(b!, "ping")).toEqual({ ok: true, value: 2 });
+      expect(await host.call(d!, "ping")).toEqual({ ok: true, value: 2 });
+      const fresh = await host.create();
+      expect(await host.call(fresh, "ping")).toEqual({ ok: true, value: 1 });
+      // an honest answer longer than a line fails alone, as a tool error naming the limit
+      expect(await host.call(b!, "big", { megabytes: 2 })).toMatchObject({
+        ok: false,
+        error: { code: "TOOL_ERROR", message: expect.stringContaining("(maxLineBytes)") },
+      });
+      expect(await host.call(b!, "ping")).toEqual({ ok: true, value: 3 });
+    } finally {
+      await host.stop();
+    }
+  });
+});
+
+describe.skipIf(!BWRAP)("PythonEnvironmentHost's writable places", () => {
+  it("holds /dev read-only and /dev/shm and /tmp to tmpMb: no file grows past the cap", async () => {
+    const host = await PythonEnvironmentHost.start({
+      classes: [{ file: HOSTILE, className: "Hostile" }],
+      workers: 1,
+      tmpMb: 4,
+    });
+    try {
+      const h = await host.create();
+      expect(await host.call(h, "fill", { path: "/dev/hog", megabytes: 1 })).toMatchObject({
+        ok: false,
+        error: { code: "TOOL_ERROR", message: expect.stringMatching(/Read-only file system/) },
+      });
+      // writable within the cap, refused past it
+      expect(await host.call(h, "fill", { path: "/dev/shm/small", megabytes: 1 })).toEqual({
+        ok: true,
+        value: 1024 * 1024,
+      });
+      for (const folder of ["/dev/shm", "/tmp"]) {
+        // eight files of 2 MiB: each under RLIMIT_FSIZE, together four times the folder's cap
+        const filled = await host.call(h, "spread", { folder, files: 8, megabytes: 2 });
+        expect(filled).toMatchObject({
+          ok: false,
+          error: { code: "TOOL_ERROR", message: expect.stringContaining("No space left on device") },
+        });
+      }
+      expect(await host.call(h, "ping")).toEqual({ ok: true, value: 1 });
     } finally {
       await host.stop();
     }

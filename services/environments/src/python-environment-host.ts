@@ -2,6 +2,7 @@
 // pool of persistent sandboxed worker processes (environment-worker.ts). An episode lives in one
 // worker for its whole life (its forks too: a fork is a deep copy in the same process); a worker that
 // dies takes its episodes with it, and every handle it held answers EPISODE_LOST from then on.
+import { EventEmitter } from "node:events";
 import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
@@ -13,6 +14,9 @@ import { workerCommand } from "./worker-sandbox.ts";
 
 /** The worker script, next to this package's sources. */
 export const WORKER_SCRIPT = resolve(dirname(fileURLToPath(import.meta.url)), "../python/env_worker.py");
+
+/** A worker's init (loading the classes) unanswered this long ends it, whatever the call time limit. */
+const WORKER_START_TIMEOUT_MS = 60_000;
 
 /** An MCP-style tool descriptor. */
 export interface ToolDescriptor {
@@ -59,7 +63,7 @@ const hostOptions = z.object({
   workers: z.number().int().positive().default(availableParallelism()),
   /** Per worker: address space (all its episodes together), MiB. */
   memoryMb: z.number().int().min(64).default(1024),
-  /** Per worker: its writable /tmp, MiB. */
+  /** Per worker: its writable /tmp, MiB (and /dev/shm, the same again; the rest of /dev is read-only). */
   tmpMb: z.number().int().positive().default(16),
   /** Per worker: processes and threads. */
   maxProcesses: z.number().int().positive().default(16),
@@ -67,6 +71,15 @@ const hostOptions = z.object({
   maxOpenFiles: z.number().int().positive().default(256),
   /** A request unanswered this long ends its worker (its episodes are lost). */
   callTimeoutMs: z.number().int().positive().default(30_000),
+  /**
+   * The longest protocol line a worker may write, bytes: a longer answer fails alone
+   * (ANSWER_TOO_LARGE); anything else writing more without a newline ends that worker only.
+   */
+  maxLineBytes: z
+    .number()
+    .int()
+    .min(64 * 1024)
+    .default(32 * 1024 * 1024),
   /** When the host runs as root: worker i runs as host uid/gid uidBase + i (so rlimits apply). */
   uidBase: z.number().int().min(1000).max(65_000).default(62_000),
   bwrapPath: z.string().default("bwrap"),
@@ -82,12 +95,23 @@ interface Episode {
   lost?: string;
 }
 
-export class PythonEnvironmentHost {
+/** What happened to a worker, for logs: it exited (its episodes lost), or its replacement could not start. */
+export type WorkerEvent =
+  | { kind: "exited"; slot: number; reason: string; lostEpisodes: number }
+  | { kind: "start_failed"; slot: number; reason: string };
+
+export interface PythonEnvironmentHostEvents {
+  worker: [event: WorkerEvent];
+}
+
+export class PythonEnvironmentHost extends EventEmitter<PythonEnvironmentHostEvents> {
   private readonly slots: (EnvironmentWorker | Promise<EnvironmentWorker>)[] = [];
   private readonly episodes = new Map<string, Episode>();
   /** The worker process of each slot, once spawned (the one a dead worker is replaced in). */
   private readonly current: EnvironmentWorker[] = [];
   private readonly byWorker = new Map<EnvironmentWorker, Set<string>>();
+  /** Workers whose init was refused (never replaced when they exit). */
+  private readonly refused = new WeakSet<EnvironmentWorker>();
   private toolList: ToolDescriptor[] = [];
   private nextHandle = 1;
   private stopped = false;
@@ -104,6 +128,7 @@ export class PythonEnvironmentHost {
   private readonly readOnly: string[];
 
   private constructor(settings: Settings, init: Record<string, unknown>, python: string, readOnly: string[]) {
+    super();
     this.settings = settings;
     this.init = init;
     this.python = python;
@@ -201,6 +226,10 @@ export class PythonEnvironmentHost {
     const { code, message } = answer.error;
     if (code === "UNKNOWN_TOOL" || code === "BAD_ARGUMENTS" || code === "TOOL_ERROR")
       return { ok: false, error: { code, message } };
+    // arguments the worker could not read (nested past Python's recursion limit): the caller's mistake
+    if (code === "BAD_REQUEST") return { ok: false, error: { code: "BAD_ARGUMENTS", message } };
+    // a result longer than a protocol line may be: the tool's failure, the worker goes on
+    if (code === "ANSWER_TOO_LARGE") return { ok: false, error: { code: "TOOL_ERROR", message } };
     throw this.failure(answer.error);
   }
 
@@ -283,6 +312,7 @@ export class PythonEnvironmentHost {
           prlimitPath: s.prlimitPath,
         }),
         callTimeoutMs: s.callTimeoutMs,
+        maxLineBytes: s.maxLineBytes,
         ...(root ? { uid: s.uidBase + index, gid: s.uidBase + index } : {}),
       },
       (dead, reason) => this.workerExited(index, dead, reason),
@@ -291,11 +321,17 @@ export class PythonEnvironmentHost {
     this.current[index] = worker;
     let answer: Awaited<ReturnType<EnvironmentWorker["request"]>>;
     try {
-      answer = await worker.request("init", this.init);
+      // Loading the classes is not a call: a busy machine may take longer than the call time limit.
+      answer = await worker.request(
+        "init",
+        { ...this.init, maxAnswerBytes: s.maxLineBytes },
+        Math.max(s.callTimeoutMs, WORKER_START_TIMEOUT_MS),
+      );
     } catch (err) {
       throw new EnvironmentError("WORKER_FAILED", (err as Error).message);
     }
     if (!answer.ok) {
+      this.refused.add(worker);
       await worker.kill("its classes could not be loaded");
       throw new EnvironmentError(
         answer.error.code === "BAD_MODULE" ? "BAD_MODULE" : "WORKER_FAILED",
@@ -314,10 +350,18 @@ export class PythonEnvironmentHost {
       const episode = this.episodes.get(handle);
       if (episode) episode.lost = `episode ${handle} was lost: ${reason}`;
     }
+    // A worker whose init was refused (its classes or a bundle file) is reported by spawnWorker's
+    // caller, and not replaced: a replacement would fail the same way, over and over.
+    if (this.refused.has(worker)) return;
+    if (!this.stopped)
+      this.emit("worker", { kind: "exited", slot: index, reason, lostEpisodes: handles.size });
     // New episodes go to a fresh worker in this slot; the lost ones are never recreated.
     if (!this.stopped && this.current[index] === worker) {
       const next = this.spawnWorker(index);
-      next.catch(() => {});
+      next.catch((err: unknown) => {
+        if (!this.stopped)
+          this.emit("worker", { kind: "start_failed", slot: index, reason: (err as Error).message });
+      });
       this.slots[index] = next;
     }
   }
@@ -333,7 +377,13 @@ export class PythonEnvironmentHost {
         (best === undefined || s.value.episodes < best.episodes)
       )
         best = s.value;
-    if (best === undefined) throw new EnvironmentError("WORKER_FAILED", "no environment worker is running");
+    if (best === undefined) {
+      // why the workers could not be started again (a bundle file changed since it was served, ...)
+      const failed = settled.find((s) => s.status === "rejected")?.reason;
+      if (failed instanceof EnvironmentError)
+        throw new EnvironmentError(failed.code, `no environment worker is running: ${failed.message}`);
+      throw new EnvironmentError("WORKER_FAILED", "no environment worker is running");
+    }
     return best;
   }
 
@@ -368,8 +418,18 @@ export class PythonEnvironmentHost {
   }
 
   private failure(error: WorkerFailure): EnvironmentError {
-    const known = ["EPISODE_LOST", "UNKNOWN_EPISODE", "BAD_CONFIG", "BAD_MODULE", "BAD_CALL"] as const;
+    const known = [
+      "EPISODE_LOST",
+      "UNKNOWN_EPISODE",
+      "BAD_CONFIG",
+      "BAD_MODULE",
+      "BAD_CALL",
+      "ANSWER_TOO_LARGE",
+    ] as const;
     const tool = ["UNKNOWN_TOOL", "BAD_ARGUMENTS", "TOOL_ERROR"] as const;
+    // A request the worker could not read is the only one that fails (an episode config nested past
+    // Python's recursion limit): the caller's config, not the worker.
+    if (error.code === "BAD_REQUEST") return new EnvironmentError("BAD_CONFIG", error.message);
     const code =
       (known as readonly string[]).includes(error.code) || (tool as readonly string[]).includes(error.code)
         ? (error.code as (typeof known)[number])

@@ -1,6 +1,7 @@
 // The bubblewrap + prlimit command line of one environment worker: fresh user, PID, network (no
 // interface but its own loopback), IPC and UTS namespaces; read-only /usr, the worker script, the
-// environment's module folders and its venv, and nothing else of the host; a size-capped tmpfs /tmp;
+// environment's module folders and its venv, and nothing else of the host; a read-only /dev;
+// size-capped tmpfs /tmp and /dev/shm;
 // uid/gid 65534 inside; the shared seccomp filter; rlimits (address space, processes, open files,
 // file size, no core dumps) set just before Python starts.
 import { dirname } from "node:path";
@@ -13,7 +14,7 @@ const IDENTITY = sandboxIdentityFiles("/tmp");
 export interface WorkerLimits {
   /** RLIMIT_AS of the worker (all its episodes together), MiB. */
   memoryMb: number;
-  /** Size of the worker's writable /tmp (tmpfs), MiB; also RLIMIT_FSIZE. */
+  /** Size of the worker's writable /tmp and of its /dev/shm (each a tmpfs), MiB; also RLIMIT_FSIZE. */
   tmpMb: number;
   /** RLIMIT_NPROC: processes and threads (counted for the worker's own uid). */
   maxProcesses: number;
@@ -46,11 +47,14 @@ export function workerCommand(input: WorkerCommandInput): WorkerCommand {
   const binds = [...new Set([dirname(input.workerScript), ...input.readOnly])].sort();
   const argv = [
     ...bwrapIsolationArgs("environment"),
+    // bwrap's /dev is a tmpfs without a size: /dev/shm gets its own capped one and /dev goes
+    // read-only below, so no file outside these caps grows past the worker's memory limit
+    ...["--size", String(limits.tmpMb * MIB), "--tmpfs", "/dev/shm"],
     ...["--size", String(limits.tmpMb * MIB), "--tmpfs", "/tmp"],
     ...binds.flatMap((dir) => ["--ro-bind", dir, dir]),
     ...["--ro-bind-data", fromFd(Buffer.from(IDENTITY.passwd)), "/etc/passwd"],
     ...["--ro-bind-data", fromFd(Buffer.from(IDENTITY.group)), "/etc/group"],
-    ...["--remount-ro", "/"],
+    ...["--remount-ro", "/", "--remount-ro", "/dev"],
     ...["--chdir", "/tmp", "--uid", String(SANDBOX_UID), "--gid", String(SANDBOX_UID)],
     // No memory cgroup here: memory that no rlimit counts (memfd_create, shmget) is denied too.
     ...["--seccomp", fromFd(seccompFilter({ denyUnaccountedMemory: true }))],

@@ -9,7 +9,9 @@ import { ToolError } from "./tool-error.ts";
 
 type Log = { items: string[] };
 
-function logEnvironment(limits: Pick<EnvironmentSpec<Log>, "maxEpisodes" | "idleTimeoutMs"> = {}) {
+function logEnvironment(
+  limits: Pick<EnvironmentSpec<Log>, "maxEpisodes" | "idleTimeoutMs" | "maxSnapshotBytes"> = {},
+) {
   const env = defineEnvironment<Log>({
     name: "log",
     create: (config) => ({ items: [...((config.items as string[] | undefined) ?? [])] }),
@@ -95,6 +97,64 @@ describe("defineEnvironment", () => {
     await waitFor(() => env.liveEpisodes() === 0, 10_000, "idle episodes to be dropped");
     await expect(call("episode_snapshot", { episode: a })).rejects.toThrow(/^unknown episode/);
     await create();
+    env.close();
+  });
+
+  it("holds maxEpisodes under concurrent creates and forks: no state is made past it", async () => {
+    let made = 0;
+    const env = defineEnvironment<{ n: number }>({
+      name: "slow",
+      maxEpisodes: 3,
+      create: async () => {
+        await delay(5);
+        made++;
+        return { n: 0 };
+      },
+      fork: async (state) => {
+        await delay(5);
+        made++;
+        return { ...state };
+      },
+      snapshot: (state) => state,
+      tools: () => [],
+    });
+    const run = async (name: string, args: Record<string, unknown>) => {
+      const def = env.tools.find((t) => t.name === name)!;
+      return (await def.handler(def.input.parse(args), { signal: new AbortController().signal })) as Record<
+        string,
+        unknown
+      >;
+    };
+    const creates = await Promise.allSettled(
+      Array.from({ length: 10 }, () => run("episode_create", { config: {} })),
+    );
+    expect(creates.filter((r) => r.status === "fulfilled")).toHaveLength(3);
+    for (const r of creates.filter((r) => r.status === "rejected"))
+      expect(String((r as PromiseRejectedResult).reason)).toMatch(/episode limit reached/);
+    expect(made).toBe(3);
+    const first = (creates[0] as PromiseFulfilledResult<Record<string, unknown>>).value.episode;
+    await run("episode_close", { episode: first });
+    const forks = await Promise.allSettled(
+      Array.from({ length: 4 }, () =>
+        run("episode_fork", {
+          episode: (creates[1] as PromiseFulfilledResult<Record<string, unknown>>).value.episode,
+          count: 1,
+        }),
+      ),
+    );
+    expect(forks.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    expect(made).toBe(4);
+    expect(env.liveEpisodes()).toBe(3);
+    env.close();
+  });
+
+  it("refuses a snapshot larger than maxSnapshotBytes, naming the limit; the episode goes on", async () => {
+    const { call, create, env } = logEnvironment({ maxSnapshotBytes: 1_000 });
+    const a = await create(["x".repeat(2_000)]);
+    await expect(call("episode_snapshot", { episode: a })).rejects.toThrow(
+      /^episode state too large: 2004 bytes; the limit is 1000 \(maxSnapshotBytes\)/,
+    );
+    expect(await call("add", { episode: a, item: "y" })).toEqual({ count: 2 });
     env.close();
   });
 

@@ -9,6 +9,7 @@ import {
   EPISODE_HANDLE_ARG,
   EPISODE_SNAPSHOT_TOOL,
   RESERVED_EPISODE_TOOLS,
+  STATE_TOO_LARGE_PREFIX,
 } from "@rlfactory/proto/environment-contract";
 import { z } from "zod";
 import {
@@ -20,6 +21,7 @@ import {
   type ToolSpec,
 } from "./define-tool.ts";
 import { type EpisodeLimits, EpisodeStore } from "./episode-store.ts";
+import { ToolError } from "./tool-error.ts";
 
 type AnyObject = z.ZodObject;
 
@@ -97,6 +99,7 @@ export function defineEnvironment<S>(spec: EnvironmentSpec<S>): Environment {
     {
       ...(spec.maxEpisodes !== undefined ? { maxEpisodes: spec.maxEpisodes } : {}),
       ...(spec.idleTimeoutMs !== undefined ? { idleTimeoutMs: spec.idleTimeoutMs } : {}),
+      ...(spec.maxSnapshotBytes !== undefined ? { maxSnapshotBytes: spec.maxSnapshotBytes } : {}),
     },
     spec.drop?.bind(spec),
   );
@@ -152,8 +155,12 @@ export function defineEnvironment<S>(spec: EnvironmentSpec<S>): Environment {
       description: "Starts an episode from a config; answers {episode: HANDLE}",
       input: z.object({ config: z.record(z.string(), z.unknown()).default({}) }),
       handler: async ({ config }) => {
-        store.checkRoom(1);
-        return { [EPISODE_HANDLE_ARG]: store.add(await spec.create(config)) };
+        const release = store.reserve(1);
+        try {
+          return { [EPISODE_HANDLE_ARG]: store.add(await spec.create(config), true) };
+        } finally {
+          release();
+        }
       },
     }),
     defineTool({
@@ -162,24 +169,35 @@ export function defineEnvironment<S>(spec: EnvironmentSpec<S>): Environment {
       input: z.object({ [EPISODE_HANDLE_ARG]: Handle, count: z.number().int().min(1).default(1) }),
       handler: async (args) => {
         const { count } = args;
-        store.checkRoom(count);
-        const copies = await store.run(args[EPISODE_HANDLE_ARG], async (state) => {
-          if (spec.forkMany) return spec.forkMany(state, count);
-          const out: S[] = [];
-          for (let i = 0; i < count; i++) out.push(await spec.fork(state));
-          return out;
-        });
-        store.checkRoom(count);
-        return { episodes: copies.map((s) => store.add(s)) };
+        const release = store.reserve(count);
+        try {
+          const copies = await store.run(args[EPISODE_HANDLE_ARG], async (state) => {
+            if (spec.forkMany) return spec.forkMany(state, count);
+            const out: S[] = [];
+            for (let i = 0; i < count; i++) out.push(await spec.fork(state));
+            return out;
+          });
+          return { episodes: copies.map((s) => store.add(s, true)) };
+        } finally {
+          release();
+        }
       },
     }),
     defineTool({
       name: EPISODE_SNAPSHOT_TOOL,
       description: "An episode's current state; answers {state}",
       input: z.object({ [EPISODE_HANDLE_ARG]: Handle }),
-      handler: async (args) => ({
-        state: await store.run(args[EPISODE_HANDLE_ARG], (s) => spec.snapshot(s)),
-      }),
+      handler: async (args) => {
+        const state = await store.run(args[EPISODE_HANDLE_ARG], (s) => spec.snapshot(s));
+        // bounded: many large snapshots at once must not grow the server without limit
+        const bytes = Buffer.byteLength(JSON.stringify(state ?? null) ?? "null", "utf8");
+        const limit = store.limits.maxSnapshotBytes;
+        if (bytes > limit)
+          throw new ToolError(
+            `${STATE_TOO_LARGE_PREFIX}: ${bytes} bytes; the limit is ${limit} (maxSnapshotBytes)`,
+          );
+        return { state };
+      },
     }),
     defineTool({
       name: EPISODE_CLOSE_TOOL,

@@ -2,7 +2,7 @@
 // live at once and an idle timeout (an abandoned handle does not live forever). Operations on one
 // episode run one after another, whoever sends them.
 import { randomUUID } from "node:crypto";
-import { UNKNOWN_EPISODE_PREFIX } from "@rlfactory/proto/environment-contract";
+import { EPISODE_LIMIT_PREFIX, UNKNOWN_EPISODE_PREFIX } from "@rlfactory/proto/environment-contract";
 import { ToolError } from "./tool-error.ts";
 
 export interface EpisodeLimits {
@@ -10,9 +10,15 @@ export interface EpisodeLimits {
   maxEpisodes?: number;
   /** An episode with no operation for this long is dropped. Default 600000 (10 minutes). */
   idleTimeoutMs?: number;
+  /** A snapshot whose state is larger than this (as JSON, bytes) is a tool error. Default 16 MiB. */
+  maxSnapshotBytes?: number;
 }
 
-export const DEFAULT_EPISODE_LIMITS: Required<EpisodeLimits> = { maxEpisodes: 1_024, idleTimeoutMs: 600_000 };
+export const DEFAULT_EPISODE_LIMITS: Required<EpisodeLimits> = {
+  maxEpisodes: 1_024,
+  idleTimeoutMs: 600_000,
+  maxSnapshotBytes: 16 * 1024 * 1024,
+};
 
 interface Episode<S> {
   state: S;
@@ -24,6 +30,8 @@ interface Episode<S> {
 export class EpisodeStore<S> {
   readonly limits: Required<EpisodeLimits>;
   #episodes = new Map<string, Episode<S>>();
+  /** Room held for episodes being made (`reserve`). */
+  #reserved = 0;
 
   readonly #drop: ((state: S) => void) | undefined;
 
@@ -37,18 +45,32 @@ export class EpisodeStore<S> {
     return this.#episodes.size;
   }
 
-  /** Throws a tool error when `n` more episodes would pass the limit. */
+  /** Throws a tool error when `n` more episodes (beyond those live or reserved) would pass the limit. */
   checkRoom(n: number): void {
-    if (this.#episodes.size + n > this.limits.maxEpisodes) {
+    if (this.#episodes.size + this.#reserved + n > this.limits.maxEpisodes) {
       throw new ToolError(
-        `episode limit reached: ${this.#episodes.size} live, at most ${this.limits.maxEpisodes}`,
+        `${EPISODE_LIMIT_PREFIX}: ${this.#episodes.size} live${this.#reserved > 0 ? ` and ${this.#reserved} being made` : ""}, at most ${this.limits.maxEpisodes}`,
       );
     }
   }
 
-  /** Holds `state` under a new handle. */
-  add(state: S): string {
-    this.checkRoom(1);
+  /**
+   * Holds room for `n` episodes while they are made (concurrent creates and forks cannot all pass
+   * the limit); a tool error when there is none. Call the returned function once they are added.
+   */
+  reserve(n: number): () => void {
+    this.checkRoom(n);
+    this.#reserved += n;
+    let held = true;
+    return () => {
+      if (held) this.#reserved -= n;
+      held = false;
+    };
+  }
+
+  /** Holds `state` under a new handle; `reserved`: its room is already held by `reserve`. */
+  add(state: S, reserved = false): string {
+    if (!reserved) this.checkRoom(1);
     const handle = randomUUID();
     const idle = setTimeout(() => {
       const episode = this.#episodes.get(handle);

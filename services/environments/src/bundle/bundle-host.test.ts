@@ -2,12 +2,13 @@
 // failure and a call past the call timeout are tool errors and the episode goes on, a task offers
 // only its tools.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { KV_BUNDLE } from "@rlfactory/test-support/kv-bundle";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PythonEnvironmentHost } from "../python-environment-host.ts";
+import type { PythonEnvironmentHost, WorkerEvent } from "../python-environment-host.ts";
 import { bundleResult, bundleState, readBundle, startBundleHost, writeBundle } from "./index.ts";
 
 function haveBubblewrap(): boolean {
@@ -73,5 +74,35 @@ describe.skipIf(!haveBubblewrap())("startBundleHost", () => {
     });
     expect(bundleState("environment", await host.close(h))).toEqual({});
     await expect(host.create({ task: "nope" })).rejects.toThrow(/unknown task 'nope'/);
+  });
+});
+
+describe.skipIf(!haveBubblewrap())("startBundleHost when the bundle changes on disk", () => {
+  it("verifies each file whenever a worker loads it: a respawned worker refuses edited code, naming the file", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "rlf-bundle-edit-"));
+    await writeBundle(dir, KV_BUNDLE);
+    const host = await startBundleHost(await readBundle(dir), { workers: 1 });
+    const events: WorkerEvent[] = [];
+    host.on("worker", (event) => events.push(event));
+    try {
+      const h = await host.create({ data: { a: "1" } });
+      expect((await host.call(h, "get", { key: "a" })).ok).toBe(true);
+      writeFileSync(join(dir, "code/get.py"), "def get(data, key):\n    return {'value': 'edited'}\n");
+      const [pid] = await host.workerPids();
+      process.kill(pid!, "SIGKILL");
+      for (let i = 0; i < 1_000 && host.episodeCount > 0; i++) await sleep(10);
+      await expect(host.call(h, "get", { key: "a" })).rejects.toMatchObject({ code: "EPISODE_LOST" });
+      const refused = await host.create({}).then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+      expect(refused?.message).toMatch(/code\/get\.py: digest mismatch/);
+      // and the host says so (the CLI logs these events)
+      expect(events.map((e) => e.kind)).toEqual(["exited", "start_failed"]);
+      expect(events[1]?.reason).toMatch(/code\/get\.py: digest mismatch/);
+    } finally {
+      await host.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

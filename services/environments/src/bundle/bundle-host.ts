@@ -48,6 +48,12 @@ export function startBundleHost(
       tools: bundle.tools.map((t) => t.name),
       tasks: Object.fromEntries(bundle.tasks.map((t) => [t.id, t.tools])),
       callTimeoutS,
+      // every worker checks the code and data it loads against these (a respawned one too)
+      files: Object.fromEntries(
+        Object.entries(bundle.manifest.files).filter(
+          ([path]) => path.startsWith("code/") || path.startsWith("data/"),
+        ),
+      ),
     },
   });
 }
