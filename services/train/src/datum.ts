@@ -10,7 +10,7 @@
 //   advantages[i]    = the trajectory's advantage where weights[i] is 1, else 0
 // Trajectories that cannot train are skipped and counted by reason: aborted or failed ones, those
 // without an advantage (reward null: scoring failed), and those with no sampled token.
-import type { Trajectory } from "@rlfactory/rollout";
+import type { Trajectory } from "@rlfactory/contracts";
 import { type Datum, tensor } from "./tinker-schema.ts";
 
 export type SkipReason = "aborted" | "failed" | "no_advantage" | "no_sampled_tokens";

@@ -2,7 +2,7 @@
 // statuses, what went into the update (datums, skipped trajectories, tokens), what the server answered
 // (forward_backward and optim_step metrics) and where the time went.
 
-import type { Trajectory } from "@rlfactory/rollout";
+import type { Trajectory } from "@rlfactory/contracts";
 import { z } from "zod";
 import type { DatumBatch } from "./datum.ts";
 import type { ForwardBackwardOutput } from "./tinker-schema.ts";

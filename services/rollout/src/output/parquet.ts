@@ -5,16 +5,16 @@
 // `trajectorySchema`. The column layout is documented in docs/trajectory.md ("Parquet").
 import { randomBytes } from "node:crypto";
 import { type FileHandle, open, rename, rm } from "node:fs/promises";
-import type { SchemaElement } from "hyparquet";
-import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from "hyparquet";
-import { ByteWriter, type ColumnSource, ParquetWriter } from "hyparquet-writer";
-import { z } from "zod";
 import {
   TRAJECTORY_SCHEMA_VERSION,
   type Trajectory,
   TrajectoryBuilder,
   trajectorySchema,
-} from "../trajectory.ts";
+} from "@rlfactory/contracts";
+import type { SchemaElement } from "hyparquet";
+import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from "hyparquet";
+import { ByteWriter, type ColumnSource, ParquetWriter } from "hyparquet-writer";
+import { z } from "zod";
 
 /** Key of the file-level metadata entry naming the Trajectory schema version of the rows. */
 export const TRAJECTORY_PARQUET_VERSION_KEY = "rlfactory.trajectory.schema_version";

@@ -8,10 +8,10 @@
 // that scores it. A replay call the infrastructure failed, or a stored snapshot missing / truncated:
 // a typed scoring error (reward null with a reward_error), never 0.
 import { isDeepStrictEqual } from "node:util";
+import type { Task, Trajectory } from "@rlfactory/contracts";
+import { CONFIG_CALL_CODES } from "@rlfactory/contracts";
 import { z } from "zod";
-import type { Task } from "../task.ts";
-import type { Trajectory } from "../trajectory.ts";
-import { CONFIG_CALL_CODES, oneLine, RewardConfigError, RewardInfraError } from "./errors.ts";
+import { oneLine, RewardConfigError, RewardInfraError } from "./errors.ts";
 import { componentBaseShape, type RewardContext } from "./types.ts";
 
 const callSchema = z.object({

@@ -15,10 +15,12 @@
 // reward_error, as its result is unknown. Both sides are the gateway's text for the same environment,
 // so equal calls give equal texts (test/rollout/bfcl-checker-parity.e2e.test.ts: equal exactly when
 // bfcl-eval's own texts are, but for whole floats, which JSON reads as integers).
+
+import type { Trajectory } from "@rlfactory/contracts";
+import { INFRA_CALL_CODES } from "@rlfactory/contracts";
 import { z } from "zod";
-import type { Trajectory } from "../trajectory.ts";
 import { replayShape, sharedReplay } from "./bfcl-replay.ts";
-import { INFRA_CALL_CODES, oneLine, RewardConfigError, RewardInfraError } from "./errors.ts";
+import { oneLine, RewardConfigError, RewardInfraError } from "./errors.ts";
 import { componentName, defineRewardComponent } from "./types.ts";
 
 export const bfclResponseSchema = z.strictObject({ type: z.literal("bfcl_response"), ...replayShape });

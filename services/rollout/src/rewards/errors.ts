@@ -2,27 +2,8 @@
 // silent 0): an infrastructure failure (a verify tool timed out, the judge is down) and a
 // configuration/data error (a template path the task lacks, an unknown tool, no judge configured).
 // A genuine model outcome (no answer, wrong SQL, a tool's own isError) is a score, not an error.
-import type { RewardError } from "../trajectory.ts";
-
-/** Gateway call codes that mean the infrastructure failed, not the model. */
-export const INFRA_CALL_CODES: ReadonlySet<string> = new Set([
-  "TIMEOUT",
-  "UNAVAILABLE",
-  "CIRCUIT_OPEN",
-  "RATE_LIMITED",
-  "INTERNAL",
-  "CANCELLED",
-  "UPSTREAM_ERROR",
-  "OUTPUT_TOO_LARGE",
-]);
-
-/** Gateway call codes that mean the reward's configuration is wrong (tool name, argument template). */
-export const CONFIG_CALL_CODES: ReadonlySet<string> = new Set([
-  "UNKNOWN_TOOL",
-  "INVALID_ARGUMENTS",
-  "ARGUMENTS_TOO_LARGE",
-  "UNAUTHENTICATED",
-]);
+// The record (`reward_error`) and the codes it carries are the contract's (@rlfactory/contracts).
+import type { RewardError } from "@rlfactory/contracts";
 
 /** Base of both kinds: which component failed, a machine-readable code, and a one-line message. */
 export class RewardScoringError extends Error {

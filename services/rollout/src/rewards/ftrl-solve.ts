@@ -43,9 +43,11 @@
 //   so its reward is exactly the per-turn value. Here a trajectory holds all its turns: the per-turn
 //   values go to `turn_rewards` (× weight, on the turn's entry; a trainer puts it on the turn's last
 //   token), and the component's value is their `mean` over the sampled turns (default) or `sum`.
+
+import type { Trajectory } from "@rlfactory/contracts";
+import { INFRA_CALL_CODES } from "@rlfactory/contracts";
 import { z } from "zod";
-import type { Trajectory } from "../trajectory.ts";
-import { INFRA_CALL_CODES, RewardConfigError, RewardInfraError } from "./errors.ts";
+import { RewardConfigError, RewardInfraError } from "./errors.ts";
 import {
   componentBaseShape,
   componentName,

@@ -19,9 +19,11 @@
 // OUTPUT_TOO_LARGE (and any code not known here) throw RewardInfraError; UNKNOWN_TOOL,
 // INVALID_ARGUMENTS, ARGUMENTS_TOO_LARGE throw RewardConfigError. A structured result without a number
 // at `score_path` throws RewardInfraError TOOL_BAD_RESULT.
+
+import { CONFIG_CALL_CODES } from "@rlfactory/contracts";
 import { z } from "zod";
 import { checkTemplatePath, fillTemplate, templatePaths } from "./argument-template.ts";
-import { CONFIG_CALL_CODES, oneLine, RewardConfigError, RewardInfraError } from "./errors.ts";
+import { oneLine, RewardConfigError, RewardInfraError } from "./errors.ts";
 import {
   type ComponentScore,
   componentBaseShape,

@@ -20,16 +20,15 @@
 //
 // Nothing here throws for a trajectory's own failure: every exit is a status with a reason.
 import { context, type Span, SpanStatusCode, trace } from "@opentelemetry/api";
+import type { ChatTool, Task } from "@rlfactory/contracts";
+import { policyVersionFromText, TrajectoryBuilder, type TrajectoryStatus } from "@rlfactory/contracts";
 import { GatewayCallError, type ToolCaller } from "../gateway-tools.ts";
 import { InferenceError, type SamplingParams, type TokenSampler } from "../inference/types.ts";
 import { malformedCall } from "../parsers/malformed.ts";
 import type { ObservationInput, ToolCallFormat } from "../parsers/types.ts";
-import type { Task } from "../task.ts";
-import type { ChatTool } from "../tokenizer/chat-message.ts";
 import type { ModelTokenizer } from "../tokenizer/model-tokenizer.ts";
 import type { ObservationDeltaFn } from "../tokenizer/observation-delta.ts";
 import { truncateToTokens } from "../tokenizer/truncate-to-tokens.ts";
-import { policyVersionFromText, TrajectoryBuilder, type TrajectoryStatus } from "../trajectory.ts";
 import {
   boundedSnapshot,
   type EnvironmentRecord,

@@ -11,6 +11,14 @@
 //     group stats that are null (no scored reward) are absent on the wire.
 // Decoding validates with `trajectorySchema`, so a decoded record keeps every invariant of the JSON one.
 
+import {
+  policyVersionFromText,
+  type ToolCallRecord,
+  type Trajectory,
+  type TrajectoryStatus,
+  type Turn,
+  trajectorySchema,
+} from "@rlfactory/contracts";
 import type { GroupStats as ProtoGroupStats } from "@rlfactory/proto/types/GroupStats";
 import type {
   ToolCallRecord as ProtoToolCall,
@@ -28,14 +36,6 @@ import type { TrajectoryStatus__Output as ProtoStatus } from "@rlfactory/proto/t
 import type { Turn as ProtoTurn, Turn__Output as ProtoTurnOut } from "@rlfactory/proto/types/Turn";
 import type { TurnKind__Output as ProtoTurnKind } from "@rlfactory/proto/types/TurnKind";
 import type { GroupStats, TrajectoryGroup } from "../rollout/rollout-engine.ts";
-import {
-  policyVersionFromText,
-  type ToolCallRecord,
-  type Trajectory,
-  type TrajectoryStatus,
-  type Turn,
-  trajectorySchema,
-} from "../trajectory.ts";
 
 const STATUS_TO_PROTO = {
   completed: "TRAJECTORY_STATUS_COMPLETED",

@@ -2,7 +2,7 @@
 // The shape follows the Search-R1/verl parquet row (`data_source`, `prompt`, `reward_model.ground_truth`,
 // `extra_info`), so rows from either source map onto it without loss.
 import { z } from "zod";
-import { chatMessageSchema } from "./tokenizer/chat-message.ts";
+import { chatMessageSchema } from "./chat-message.ts";
 
 const toolNames = z.array(z.string().min(1)).refine((names) => new Set(names).size === names.length, {
   message: "tool names must be unique",
@@ -76,6 +76,11 @@ export const taskSchema = z
   .refine((t) => t.turns === undefined || t.user_simulator === undefined, {
     message: "a task carries either scripted `turns` or a `user_simulator`, not both",
     path: ["user_simulator"],
+  })
+  .meta({
+    title: "Task",
+    description:
+      "One training/evaluation task of rlfactory (docs/rollout.md): the prompt the policy sees and what the reward needs to score it; one JSON object per line of a task file. Invariants beyond the field types: (tools and each turn's tools hold no name twice); (a task carries either turns or user_simulator, not both).",
   });
 export type Task = z.infer<typeof taskSchema>;
 

@@ -1,0 +1,15 @@
+// The contract as JSON Schema (draft 2020-12), for readers in other languages: generated from the zod
+// schemas by `npm run gen` into proto/schema (committed; CI fails when they are stale). A task file is
+// input (defaults may be left out); a trajectory is output (every field as written). What JSON Schema
+// cannot say (alignment of the arrays, turn coverage, ...) is in each schema's description.
+import { z } from "zod";
+import { taskSchema } from "./task.ts";
+import { trajectorySchema } from "./trajectory.ts";
+
+/** File name in proto/schema → its JSON Schema. */
+export function contractJsonSchemas(): Record<"task.schema.json" | "trajectory.schema.json", object> {
+  return {
+    "task.schema.json": z.toJSONSchema(taskSchema, { io: "input", target: "draft-2020-12" }),
+    "trajectory.schema.json": z.toJSONSchema(trajectorySchema, { io: "output", target: "draft-2020-12" }),
+  };
+}
