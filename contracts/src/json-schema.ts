@@ -7,9 +7,23 @@ import { taskSchema } from "./task.ts";
 import { trajectorySchema } from "./trajectory.ts";
 
 /** File name in proto/schema → its JSON Schema. */
-export function contractJsonSchemas(): Record<"task.schema.json" | "trajectory.schema.json", object> {
+export function contractJsonSchemas(): Record<
+  "task.schema.json" | "trajectory.schema.json",
+  { properties: Record<string, unknown>; required: string[] }
+> {
   return {
-    "task.schema.json": z.toJSONSchema(taskSchema, { io: "input", target: "draft-2020-12" }),
-    "trajectory.schema.json": z.toJSONSchema(trajectorySchema, { io: "output", target: "draft-2020-12" }),
+    "task.schema.json": objectSchema(z.toJSONSchema(taskSchema, { io: "input", target: "draft-2020-12" })),
+    "trajectory.schema.json": objectSchema(
+      z.toJSONSchema(trajectorySchema, { io: "output", target: "draft-2020-12" }),
+    ),
   };
+}
+
+function objectSchema(schema: Record<string, unknown>): {
+  properties: Record<string, unknown>;
+  required: string[];
+} {
+  if (typeof schema.properties !== "object" || !Array.isArray(schema.required))
+    throw new Error("a record's JSON Schema must be an object schema with properties and required");
+  return schema as { properties: Record<string, unknown>; required: string[] };
 }
