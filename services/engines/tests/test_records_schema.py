@@ -119,7 +119,7 @@ def test_field_types_nullability_and_defaults_match_the_schema():
     required = set(TRAJECTORY_SCHEMA["required"])
     fields = {f.name: f for f in dataclasses.fields(Trajectory)}
     for name, prop in TRAJECTORY_SCHEMA["properties"].items():
-        if name in NOT_CARRIED:
+        if name in NOT_CARRIED or name not in fields:  # a missing field: see the test above
             continue
         check_compatible(name, prop, hints[name], name in required)
         f = fields[name]
