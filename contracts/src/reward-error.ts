@@ -7,10 +7,12 @@ import { z } from "zod";
 
 export const rewardErrorSchema = z
   .object({
-    /** The reward component that failed (`judge`, `tool_verified`, ...). */
-    component: z.string(),
-    /** Machine-readable code: one of REWARD_ERROR_CODES, or a gateway call code (INFRA/CONFIG_CALL_CODES). */
-    code: z.string(),
+    component: z.string().describe("The reward component that failed (`judge`, `tool_verified`, ...)."),
+    code: z
+      .string()
+      .describe(
+        "Machine-readable code: one of REWARD_ERROR_CODES, or a gateway call code (INFRA/CONFIG_CALL_CODES).",
+      ),
     message: z.string(),
   })
   .meta({

@@ -10,33 +10,45 @@ const toolNames = z.array(z.string().min(1)).refine((names) => new Set(names).si
 
 /** A later user message of a scripted conversation (`turns`). */
 export const taskTurnSchema = z.strictObject({
-  /** The user message, appended (chat-template rendered, loss mask 0) when the model ends its turn. */
-  content: z.string().min(1),
-  /** Tool names offered from this turn on; omitted: the tools offered so far stay. */
-  tools: toolNames.optional(),
-  /**
-   * What a per-turn reward compares this user turn's outcome against (BFCL's per-turn ground truth);
-   * carried with the task, not read by the rollout loop. `bfcl_state` / `task_completion` /
-   * `bfcl_response` read it as a
-   * list of `{name, arguments}` calls with the model-visible (alias) names.
-   */
-  ground_truth: z.unknown().optional(),
+  content: z
+    .string()
+    .min(1)
+    .describe(
+      "The user message, appended (chat-template rendered, loss mask 0) when the model ends its turn.",
+    ),
+  tools: toolNames
+    .optional()
+    .describe("Tool names offered from this turn on; omitted: the tools offered so far stay."),
+  ground_truth: z
+    .unknown()
+    .optional()
+    .describe(
+      "What a per-turn reward compares this user turn's outcome against (BFCL's per-turn ground truth); carried with the task, not read by the rollout loop. `bfcl_state` / `task_completion` / `bfcl_response` read it as a list of `{name, arguments}` calls with the model-visible (alias) names.",
+    ),
 });
 export type TaskTurn = z.infer<typeof taskTurnSchema>;
 
 /** An LLM user simulator (τ-bench style) writes the later user messages instead of a script. */
 export const taskUserSimulatorSchema = z.looseObject({
-  /** What the simulated user wants and knows (its system instruction). */
-  instruction: z.string().min(1),
+  instruction: z
+    .string()
+    .min(1)
+    .describe("What the simulated user wants and knows (its system instruction)."),
 });
 export type TaskUserSimulator = z.infer<typeof taskUserSimulatorSchema>;
 
 /** The stateful environment a task runs in (docs/environments.md): one episode per trajectory. */
 export const taskEnvironmentSchema = z.strictObject({
-  /** The gateway server name of the environment server (its tools are `server__tool`). */
-  server: z.string().min(1),
-  /** The episode config (`StartEpisode` `config`), e.g. BFCL's `{involved_classes, initial_config}`. */
-  config: z.record(z.string(), z.unknown()).default({}),
+  server: z
+    .string()
+    .min(1)
+    .describe("The gateway server name of the environment server (its tools are `server__tool`)."),
+  config: z
+    .record(z.string(), z.unknown())
+    .default({})
+    .describe(
+      "The episode config (`StartEpisode` `config`), e.g. BFCL's `{involved_classes, initial_config}`.",
+    ),
 });
 export type TaskEnvironment = z.infer<typeof taskEnvironmentSchema>;
 
@@ -49,29 +61,41 @@ export const toolAliasesSchema = z.record(
 export const taskSchema = z
   .object({
     id: z.string().min(1),
-    /** Dataset name (`hotpotqa`, `nq`, `bamboogle`, ...): rewards and reports group by it. */
-    data_source: z.string().default("unknown"),
-    /** The conversation the policy starts from (system + user message, usually). */
-    prompt: z.array(chatMessageSchema).min(1),
-    /**
-     * What rule rewards compare against. QA: a string, a list of strings, or Search-R1's
-     * `{ target: [...] }`; tool-verified rewards take their own shape (e.g. `{ sql, db }`).
-     */
-    ground_truth: z.unknown().optional(),
+    data_source: z
+      .string()
+      .default("unknown")
+      .describe("Dataset name (`hotpotqa`, `nq`, `bamboogle`, ...): rewards and reports group by it."),
+    prompt: z
+      .array(chatMessageSchema)
+      .min(1)
+      .describe("The conversation the policy starts from (system + user message, usually)."),
+    ground_truth: z
+      .unknown()
+      .optional()
+      .describe(
+        "What rule rewards compare against. QA: a string, a list of strings, or Search-R1's `{ target: [...] }`; tool-verified rewards take their own shape (e.g. `{ sql, db }`).",
+      ),
     extra_info: z.record(z.string(), z.unknown()).default({}),
-    /** Tool names this task offers (on its first turn), instead of every configured tool. */
-    tools: toolNames.optional(),
-    /** Later user messages: each is appended when the model ends a turn without a tool call. */
-    turns: z.array(taskTurnSchema).optional(),
-    /** The alternative to `turns`: an LLM writes the later user messages (rollout config `user_simulator`). */
-    user_simulator: taskUserSimulatorSchema.optional(),
-    /** Its own environment: an episode per GRPO group, forked into the group's samples. */
-    environment: taskEnvironmentSchema.optional(),
-    /**
-     * Names the model sees and calls → the gateway tools they run (BFCL's `cd` → `bfcl__cd`). The
-     * tools are rendered under the alias names; a task with aliases and no `tools` offers its aliases.
-     */
-    tool_aliases: toolAliasesSchema.optional(),
+    tools: toolNames
+      .optional()
+      .describe("Tool names this task offers (on its first turn), instead of every configured tool."),
+    turns: z
+      .array(taskTurnSchema)
+      .optional()
+      .describe("Later user messages: each is appended when the model ends a turn without a tool call."),
+    user_simulator: taskUserSimulatorSchema
+      .optional()
+      .describe(
+        "The alternative to `turns`: an LLM writes the later user messages (rollout config `user_simulator`).",
+      ),
+    environment: taskEnvironmentSchema
+      .optional()
+      .describe("Its own environment: an episode per GRPO group, forked into the group's samples."),
+    tool_aliases: toolAliasesSchema
+      .optional()
+      .describe(
+        "Names the model sees and calls → the gateway tools they run (BFCL's `cd` → `bfcl__cd`). The tools are rendered under the alias names; a task with aliases and no `tools` offers its aliases.",
+      ),
   })
   .refine((t) => t.turns === undefined || t.user_simulator === undefined, {
     message: "a task carries either scripted `turns` or a `user_simulator`, not both",

@@ -51,25 +51,27 @@ export function policyVersionFromText(text: string): number | string {
 
 export const turnSchema = z.object({
   kind: z.enum(["sampled", "observation"]),
-  /** First index in response_ids. */
-  start: nonNegInt,
-  /** One past the last index in response_ids. */
-  end: nonNegInt,
-  /** Weight version the sampler reported for this turn (sampled turns, async engines). */
-  policy_version: policyVersion.nullable().optional(),
+  start: nonNegInt.describe("First index in response_ids."),
+  end: nonNegInt.describe("One past the last index in response_ids."),
+  policy_version: policyVersion
+    .nullable()
+    .optional()
+    .describe("Weight version the sampler reported for this turn (sampled turns, async engines)."),
 });
 
 export const toolCallRecordSchema = z.object({
   name: z.string(),
   arguments: z.unknown(),
-  /** The result text shown to the model (before any token-budget truncation). */
-  result: z.string(),
+  result: z.string().describe("The result text shown to the model (before any token-budget truncation)."),
   latency_ms: z.number().nonnegative(),
-  /** Null on success; else a gateway call code (`TIMEOUT`, `UNKNOWN_TOOL`, ...), `TOOL_ERROR` or `MALFORMED_<code>`. */
-  error_code: z.string().nullable(),
+  error_code: z
+    .string()
+    .nullable()
+    .describe(
+      "Null on success; else a gateway call code (`TIMEOUT`, `UNKNOWN_TOOL`, ...), `TOOL_ERROR` or `MALFORMED_<code>`.",
+    ),
   is_error: z.boolean(),
-  /** Index into `turns` of the sampled turn that made the call. */
-  turn: nonNegInt.optional(),
+  turn: nonNegInt.optional().describe("Index into `turns` of the sampled turn that made the call."),
 });
 
 export const trajectoryStatusSchema = z.enum(["completed", "truncated", "aborted", "failed"]);
@@ -80,39 +82,70 @@ export const trajectorySchema = z
     task_id: z.string(),
     group_id: z.string(),
     sample_index: nonNegInt,
-    /** Weights the rollout started with: given at start, else the first sampled turn's (turns carry their own). */
-    policy_version: policyVersion.nullable(),
+    policy_version: policyVersion
+      .nullable()
+      .describe(
+        "Weights the rollout started with: given at start, else the first sampled turn's (turns carry their own).",
+      ),
     prompt_ids: z.array(tokenId).min(1),
     response_ids: z.array(tokenId),
     loss_mask: z.array(z.union([z.literal(0), z.literal(1)])),
     rollout_logprobs: z.array(z.number().finite().max(0)),
-    /**
-     * Which logprobs `rollout_logprobs` are (`inference.logprobs_mode`): `raw` (temperature 1, vLLM's
-     * default) or `processed` (of the distribution sampled from, after temperature). Absent: unknown.
-     */
-    logprobs_kind: z.enum(LOGPROBS_KINDS).optional(),
-    /** The temperature the sampled turns were drawn at (`rollout.sampling.temperature` or the request's). */
-    sampling_temperature: z.number().finite().min(0).optional(),
+    logprobs_kind: z
+      .enum(LOGPROBS_KINDS)
+      .optional()
+      .describe(
+        "Which logprobs `rollout_logprobs` are (`inference.logprobs_mode`): `raw` (temperature 1, vLLM's default) or `processed` (of the distribution sampled from, after temperature). Absent: unknown.",
+      ),
+    sampling_temperature: z
+      .number()
+      .finite()
+      .min(0)
+      .optional()
+      .describe(
+        "The temperature the sampled turns were drawn at (`rollout.sampling.temperature` or the request's).",
+      ),
     turns: z.array(turnSchema),
     tool_calls: z.array(toolCallRecordSchema),
-    /** Null when not scored yet, or when scoring hit an infrastructure failure (see `reward_error`). */
-    reward: z.number().finite().nullable(),
+    reward: z
+      .number()
+      .finite()
+      .nullable()
+      .describe(
+        "Null when not scored yet, or when scoring hit an infrastructure failure (see `reward_error`).",
+      ),
     reward_components: z.record(z.string(), z.number().finite()),
-    /** Set when scoring failed for infrastructure reasons (judge down, verify tool timed out): never a silent 0. */
-    reward_error: rewardErrorSchema.nullable().optional(),
-    /**
-     * Optional per-turn rewards, one per entry of `turns` (0 on observation turns): the process rewards
-     * + weight × each per-turn component's value (`ftrl_solve`); a trainer puts entry i on turn i's last token.
-     */
-    turn_rewards: z.array(z.number().finite()).optional(),
-    /** GRPO group-normalised advantage (null when the group could not be normalised, e.g. reward null). */
-    advantage: z.number().finite().nullable().optional(),
-    /** Sampled too many weight versions behind the trainer's current one (rollout service `staleness`). */
-    stale: z.boolean().optional(),
+    reward_error: rewardErrorSchema
+      .nullable()
+      .optional()
+      .describe(
+        "Set when scoring failed for infrastructure reasons (judge down, verify tool timed out): never a silent 0.",
+      ),
+    turn_rewards: z
+      .array(z.number().finite())
+      .optional()
+      .describe(
+        "Optional per-turn rewards, one per entry of `turns` (0 on observation turns): the process rewards + weight × each per-turn component's value (`ftrl_solve`); a trainer puts entry i on turn i's last token.",
+      ),
+    advantage: z
+      .number()
+      .finite()
+      .nullable()
+      .optional()
+      .describe(
+        "GRPO group-normalised advantage (null when the group could not be normalised, e.g. reward null).",
+      ),
+    stale: z
+      .boolean()
+      .optional()
+      .describe(
+        "Sampled too many weight versions behind the trainer's current one (rollout service `staleness`).",
+      ),
     status: trajectoryStatusSchema,
     status_reason: z.string().nullable(),
-    /** Milliseconds by phase (`generate_ms`, `tool_ms`, `reward_ms`, `total_ms`, ...). */
-    timings: z.record(z.string(), z.number().nonnegative()),
+    timings: z
+      .record(z.string(), z.number().nonnegative())
+      .describe("Milliseconds by phase (`generate_ms`, `tool_ms`, `reward_ms`, `total_ms`, ...)."),
     metadata: z.record(z.string(), z.unknown()).optional(),
   })
   .superRefine((t, ctx) => {
