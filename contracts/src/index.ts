@@ -22,6 +22,8 @@ export {
   type RewardError,
   type RewardErrorCode,
   rewardErrorSchema,
+  type ServiceCallCode,
+  serviceCallCode,
   TOOL_ERROR_CODE,
 } from "./reward-error.ts";
 export {

@@ -9,7 +9,7 @@
 // a typed scoring error (reward null with a reward_error), never 0.
 import { isDeepStrictEqual } from "node:util";
 import type { Task, Trajectory } from "@rlfactory/contracts";
-import { CONFIG_CALL_CODES } from "@rlfactory/contracts";
+import { CONFIG_CALL_CODES, serviceCallCode } from "@rlfactory/contracts";
 import { z } from "zod";
 import { oneLine, RewardConfigError, RewardInfraError } from "./errors.ts";
 import { componentBaseShape, type RewardContext } from "./types.ts";
@@ -113,7 +113,8 @@ async function replay(
   const reached = Math.max(...stored.keys());
   const aliases = task.tool_aliases ?? {};
   const prefix = `${environment.server}__`;
-  const infra = (code: string, message: string) => new RewardInfraError(component, code, oneLine(message));
+  const infra = (code: string, message: string) =>
+    new RewardInfraError(component, serviceCallCode(code), oneLine(message));
   let id: string;
   try {
     id = await ctx.episodes.start(environment.server, environment.config);
@@ -146,7 +147,7 @@ async function replay(
         if (CONFIG_CALL_CODES.has(out.errorCode)) {
           throw new RewardConfigError(
             component,
-            out.errorCode,
+            serviceCallCode(out.errorCode),
             oneLine(`task ${task.id}: ground truth call ${call.name} of user turn ${k} refused: ${out.text}`),
           );
         }

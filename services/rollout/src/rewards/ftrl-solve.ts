@@ -45,7 +45,12 @@
 //   token), and the component's value is their `mean` over the sampled turns (default) or `sum`.
 
 import type { Trajectory } from "@rlfactory/contracts";
-import { INFRA_CALL_CODES } from "@rlfactory/contracts";
+import {
+  INFRA_CALL_CODES,
+  MALFORMED_CODE_PREFIX,
+  NO_ACTION_CODE,
+  serviceCallCode,
+} from "@rlfactory/contracts";
 import { z } from "zod";
 import { RewardConfigError, RewardInfraError } from "./errors.ts";
 import {
@@ -78,9 +83,6 @@ export const STRAY_TOOL_CALL_TAGS: readonly string[] = [
   "</tool_call>",
   "<tool_parsed_response>",
 ];
-
-const MALFORMED_PREFIX = "MALFORMED_";
-const NO_ACTION_CODE = "MALFORMED_UNKNOWN_ACTION";
 
 /** Lowercase, commas removed, trimmed: how both a sub-answer's items and the final answer are compared. */
 function normalise(text: string): string {
@@ -198,7 +200,7 @@ export function ftrlTurnScores(
   return sampled.map((turn, k) => {
     const text = sampledTexts[k]!;
     const entries = byTurn.get(turn) ?? [];
-    const calls = entries.filter((c) => !(c.error_code ?? "").startsWith(MALFORMED_PREFIX));
+    const calls = entries.filter((c) => !(c.error_code ?? "").startsWith(MALFORMED_CODE_PREFIX));
     if (calls.length > 0) {
       let s = 0;
       for (const call of calls) {
@@ -206,7 +208,7 @@ export function ftrlTurnScores(
         if (code !== undefined && INFRA_CALL_CODES.has(code)) {
           throw new RewardInfraError(
             component,
-            code,
+            serviceCallCode(code),
             `the call to ${call.name} in turn ${turn} failed for the infrastructure (${code}): its output is unknown`,
           );
         }
