@@ -3,20 +3,28 @@
 // gateway + the real calculator tool server, called under the alias `calc`. A two-user-turn task: two
 // parallel calls, a reply, the scripted second user message, one call, the answer. Checks: each
 // trajectory's `turn_rewards` holds the hand-computed `ftrl_solve` value on each sampled turn (0 on the
-// observation turns), `reward` is their mean, and the values survive the JSONL record.
+// observation turns), `reward` is their mean, and the values survive the JSONL record; and, through
+// `rlf rollout serve`'s service (gRPC and HTTP), the group stats and the request's log line carry the
+// mean turn reward per sampled turn.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Writable } from "node:stream";
 import {
   appendTrajectoriesJsonl,
   createRolloutEngine,
   parseRolloutConfig,
+  RolloutClient,
+  type RolloutEngine,
   readTrajectoriesJsonl,
+  startRolloutService,
   type Task,
   type Trajectory,
+  type TrajectoryGroupJson,
 } from "@rlfactory/rollout";
 import { type InProcessGateway, RLF, startTestGateway } from "@rlfactory/test-support/gateway-harness";
 import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/test-support/simulated-llm";
+import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const CALC = "calculator__calculate";
@@ -68,7 +76,17 @@ beforeAll(async () => {
     startSimulatedLlm({ policy: "replay", seed: 5, policyOptions: { tasks: [REPLAY] } }),
     mkdtemp(join(tmpdir(), "rlf-ftrl-")),
   ]);
-  const engine = await createRolloutEngine(
+  const engine = await ftrlEngine();
+  try {
+    trajectories = [];
+    for await (const group of engine.rollout([TASK])) trajectories.push(...group.trajectories);
+  } finally {
+    await engine.close();
+  }
+}, 60_000);
+
+function ftrlEngine(): Promise<RolloutEngine> {
+  return createRolloutEngine(
     parseRolloutConfig({
       inference: { engine: "vllm", urls: [sim.url] },
       gateway: { address: gateway.gateway.grpcAddress, tools: [CALC], deadline_ms: 30_000 },
@@ -89,13 +107,7 @@ beforeAll(async () => {
       seed: 3,
     }),
   );
-  try {
-    trajectories = [];
-    for await (const group of engine.rollout([TASK])) trajectories.push(...group.trajectories);
-  } finally {
-    await engine.close();
-  }
-}, 60_000);
+}
 
 afterAll(async () => {
   await sim?.close();
@@ -136,5 +148,63 @@ describe("ftrl_solve in a rollout", () => {
     await appendTrajectoriesJsonl(path, trajectories);
     const back = await readTrajectoriesJsonl(path);
     expect(back.map((t) => t.turn_rewards)).toEqual(trajectories.map((t) => t.turn_rewards));
+  });
+});
+
+describe("ftrl_solve through the rollout service", () => {
+  // the mean turn reward of sampled turns 1..4 over the group (both samples play the same calls)
+  const MEANS = [2 / 3, 1 / 3, 1, 1 / 2].map(round);
+  const lines: Record<string, unknown>[] = [];
+  let engine: RolloutEngine;
+  let service: Awaited<ReturnType<typeof startRolloutService>>;
+
+  beforeAll(async () => {
+    engine = await ftrlEngine();
+    const log = pino(
+      { level: "info" },
+      new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+          done();
+        },
+      }),
+    );
+    service = await startRolloutService(engine, { grpcPort: 0, httpPort: 0, log });
+  }, 60_000);
+
+  afterAll(async () => {
+    await service?.close();
+    await engine?.close();
+  });
+
+  it("reports the mean turn reward per sampled turn in the group stats, over HTTP and gRPC", async () => {
+    const res = await fetch(`${service.httpUrl}/v1/rollout`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ tasks: [TASK], group_size: 2 }),
+    });
+    expect(res.status).toBe(200);
+    const { groups } = (await res.json()) as { groups: TrajectoryGroupJson[] };
+    expect(groups).toHaveLength(1);
+    expect(groups[0]!.stats.turn_reward_mean?.map(round)).toEqual(MEANS);
+
+    const client = new RolloutClient(service.grpcAddress);
+    try {
+      const [group] = await client.rolloutBatch({ tasks: [TASK], group_size: 2 });
+      expect(group!.stats.turn_reward_mean?.map(round)).toEqual(MEANS);
+      expect(group!.trajectories.map((t) => t.turn_rewards?.map(round))).toEqual([
+        TURN_REWARDS.map(round),
+        TURN_REWARDS.map(round),
+      ]);
+    } finally {
+      client.close();
+    }
+  });
+
+  it("logs them on each request's line", async () => {
+    // one line per request above, once each has finished (the test awaited both)
+    const done = lines.filter((l) => l.msg === "rollout done");
+    expect(done.map((l) => l.via)).toHaveLength(2);
+    for (const l of done) expect((l.turn_reward_mean as number[]).map(round)).toEqual(MEANS);
   });
 });

@@ -50,6 +50,8 @@ function writeConfig(
   extra: string[] = [],
 ): string {
   const file = join(dir, "train.yaml");
+  const key = (line: string) => line.slice(0, line.indexOf(":"));
+  const replaced = new Set(extra.map(key));
   writeFileSync(
     file,
     [
@@ -59,8 +61,10 @@ function writeConfig(
       `rollout: { group_size: ${GROUP_SIZE}, max_turns: 3, sampling: { temperature: 1.5, max_tokens: 128 } }`,
       "reward: { components: [{ type: exact_match, weight: 1 }, { type: format, weight: 0.1 }] }",
       `train: { steps: ${train.steps}, tasks_per_step: ${TASKS_PER_STEP}, learning_rate: 0.0001, save_every: ${train.save_every}, seed: 3 }`,
-      ...extra,
-    ].join("\n"),
+    ]
+      .filter((line) => !replaced.has(key(line))) // an extra line with the same key replaces it
+      .concat(extra)
+      .join("\n"),
   );
   return file;
 }
@@ -353,6 +357,145 @@ describe("rlf train", () => {
     });
     expect(server.models.get(modelId)!.optimSteps).toBe(3);
   });
+});
+
+/** GRPO over one sampled-turn index: 0 for fewer than two samples or equal values (grpo.ts's rule). */
+function grpoAtIndex(values: number[]): number[] {
+  if (values.length < 2 || values.every((v) => v === values[0])) return values.map(() => 0);
+  return grpo(values);
+}
+
+/**
+ * The per-turn advantage of every response position of each trajectory, worked here from the records:
+ * the trajectory's advantage + the GRPO-normalised return-to-go of its turn rewards at that sampled-turn
+ * index within its group (services/train/src/README.md, "Per-turn advantages").
+ */
+function expectedPerTurn(trajectories: Trajectory[]): Map<Trajectory, number[]> {
+  const returnsOf = (t: Trajectory) =>
+    t.turns.flatMap((turn, i) =>
+      turn.kind === "sampled" ? [t.turn_rewards!.slice(i).reduce((a, b) => a + b, 0)] : [],
+    );
+  const out = new Map<Trajectory, number[]>();
+  for (const groupId of new Set(trajectories.map((t) => t.group_id))) {
+    const group = trajectories.filter((t) => t.group_id === groupId);
+    const returns = group.map(returnsOf);
+    const terms = returns.map((g) => g.map(() => 0));
+    for (let k = 0; k < Math.max(...returns.map((g) => g.length)); k++) {
+      const reached = group.flatMap((_, i) => (returns[i]!.length > k ? [i] : []));
+      const normalised = grpoAtIndex(reached.map((i) => returns[i]![k]!));
+      reached.forEach((i, n) => {
+        terms[i]![k] = normalised[n]!;
+      });
+    }
+    group.forEach((t, i) => {
+      const perPosition = t.loss_mask.map(() => 0);
+      let k = 0;
+      for (const turn of t.turns) {
+        if (turn.kind !== "sampled") continue;
+        perPosition.fill(t.advantage! + terms[i]![k]!, turn.start, turn.end);
+        k += 1;
+      }
+      out.set(t, perPosition);
+    });
+  }
+  return out;
+}
+
+describe("rlf train with per-turn rewards (ftrl_solve)", () => {
+  it("puts each sampled turn's own advantage on its tokens in the datums, and reports turn rewards", async () => {
+    const dir = tempDir("rlf-train-per-turn-");
+    const out = join(dir, "run");
+    // FTRL-style tasks: the final answer is the top search hit's title, and that title is the search
+    // tool's sub-answer. The simulated policy searches (turn 1 solves the sub-answer: 2s/(n+1) = 1),
+    // then answers the top title, or at this temperature often another one (turn 2: 1 or 0.5).
+    const rows = readFileSync(SAMPLE_HOTPOTQA_TASKS, "utf8")
+      .split("\n")
+      .filter((l) => l !== "")
+      .slice(0, TASKS_PER_STEP)
+      .map((l) => JSON.parse(l) as { id: string; question: string });
+    const lines = await Promise.all(
+      rows.map(async (row) => {
+        const hit = await gateway.client.callTool({
+          name: "search__search",
+          arguments_json: JSON.stringify({ query: row.question }),
+        });
+        const title = /Doc 1\(Title: "([^"]+)"\)/.exec(hit.content[0]?.text?.text ?? "")?.[1];
+        expect(title, `a top hit for ${row.id}`).toBeDefined();
+        return JSON.stringify({
+          id: row.id,
+          prompt: [{ role: "user", content: row.question }],
+          ground_truth: title,
+          extra_info: { unsolved_set: { search__search: [title] } },
+        });
+      }),
+    );
+    const tasks = join(dir, "tasks.jsonl");
+    writeFileSync(tasks, lines.join("\n"));
+    const config = writeConfig(dir, { steps: 1, save_every: 1 }, [
+      `dataset: { path: ${tasks}, data_source: hotpotqa }`,
+      "reward: { components: [{ type: exact_match, weight: 1 }, { type: ftrl_solve, weight: 0.5 }] }",
+    ]);
+    await run(process.execPath, [RLF, "train", "--config", config, "--out", out], {
+      cwd: ROOT,
+      env: ENV,
+      timeout: 60_000,
+    });
+    const modelId = readCheckpointFile(out).model_id;
+    const fb = server.calls.find(
+      (c) => c.path === "/api/v1/forward_backward" && (c.body as { model_id: string }).model_id === modelId,
+    );
+    const datums = (fb!.body as { forward_backward_input: { data: Datum[] } }).forward_backward_input.data;
+    const trajectories = await stepTrajectories(out, 1);
+    expect(trajectories.every((t) => t.turn_rewards !== undefined)).toBe(true);
+    expect(datums).toHaveLength(trajectories.length);
+
+    const want = expectedPerTurn(trajectories);
+    const unmatched = [...trajectories];
+    let turnsApart = 0;
+    for (const datum of datums) {
+      const advantages = datum.loss_fn_inputs.advantages!.data;
+      const response = (t: Trajectory) => advantages.slice(t.prompt_ids.length - 1);
+      const k = unmatched.findIndex(
+        (t) =>
+          sameIds([...t.prompt_ids, ...t.response_ids].slice(1), datum.loss_fn_inputs.target_tokens.data) &&
+          isDeepStrictEqual(
+            [...t.rollout_logprobs],
+            datum.loss_fn_inputs.logprobs?.data.slice(-t.rollout_logprobs.length),
+          ),
+      );
+      expect(k, "a trajectory behind every datum").toBeGreaterThanOrEqual(0);
+      const t = unmatched.splice(k, 1)[0]!;
+      const got = response(t);
+      const expected = want.get(t)!;
+      expect(got).toHaveLength(expected.length);
+      for (const [i, a] of got.entries()) expect(a).toBeCloseTo(expected[i]!, 9);
+      // per-turn credit reached the tokens: some sampled token's advantage is not the trajectory's
+      if (got.some((a, i) => t.loss_mask[i] === 1 && Math.abs(a - t.advantage!) > 1e-6)) turnsApart += 1;
+    }
+    expect(turnsApart).toBeGreaterThan(0);
+
+    const [metrics] = readMetrics(out);
+    expect(metrics!.credit_assignment).toBe("per_turn");
+    const sampledTurnRewards = trajectories.map((t) =>
+      t.turns.flatMap((turn, i) => (turn.kind === "sampled" ? [t.turn_rewards![i]!] : [])),
+    );
+    const deepest = Math.max(...sampledTurnRewards.map((r) => r.length));
+    expect(metrics!.turn_reward_mean).toEqual(
+      Array.from({ length: deepest }, (_, k) => {
+        const reached = sampledTurnRewards.filter((r) => r.length > k).map((r) => r[k]!);
+        return expect.closeTo(reached.reduce((a, b) => a + b, 0) / reached.length, 9);
+      }),
+    );
+    // the server's loss is −Σ weight · advantage over what it was sent
+    const sent = datums.reduce(
+      (sum, d) =>
+        sum +
+        d.loss_fn_inputs.weights.data.reduce((a, w, i) => a + w * d.loss_fn_inputs.advantages!.data[i]!, 0),
+      0,
+    );
+    expect(metrics!.forward_backward!["loss:sum"]).toBeCloseTo(-sent, 4);
+    expect(server.violations).toEqual([]);
+  }, 90_000);
 });
 
 describe("rlf train with tokenizer.chat_template", () => {

@@ -38,7 +38,7 @@ export {
   type ToolOutcome,
 } from "./gateway-tools.ts";
 // rewards and advantages
-export { type GroupStats, groupAdvantages } from "./grpo.ts";
+export { type AdvantageMode, type GroupStats, groupAdvantages } from "./grpo.ts";
 // inference
 export { describeNetworkError, shorten } from "./inference/http-transport.ts";
 export {
@@ -105,6 +105,7 @@ export type {
   RolloutEngine,
   RolloutOptions,
   TrajectoryGroup,
+  TrajectoryGroupStats,
 } from "./rollout/rollout-engine.ts";
 export { renderPromptIds, type UserTurnRecord } from "./rollout/rollout-loop.ts";
 export {
@@ -153,3 +154,9 @@ export {
   type ModelTokenizer,
   qwen3Tokenizer,
 } from "./tokenizer/model-tokenizer.ts";
+export {
+  sampledTurnIndices,
+  sampledTurnRewards,
+  type TurnRewardMean,
+  turnRewardMeans,
+} from "./turn-rewards.ts";

@@ -52,6 +52,30 @@ describe("trajectoryToDatum", () => {
   });
 });
 
+describe("buildDatums with per-turn credit", () => {
+  it("puts each sampled turn's own advantage on its tokens, 0 on the observation", () => {
+    // one group of two: turn rewards [1, 0, 0] and [0, 0, 1] → returns [1, 0] and [1, 1]
+    // dr_grpo, per sampled-turn index: turn 1 (1, 1) → 0, 0; turn 2 (0, 1) → −0.5, +0.5
+    const a = trajectory({ advantage: 0.5, turn_rewards: [1, 0, 0] });
+    const b = trajectory({ sample_index: 1, advantage: -0.5, turn_rewards: [0, 0, 1] });
+    const perTurn = buildDatums([a, b], { credit: "per_turn", mode: "dr_grpo", epsilon: 1e-6 });
+    expect(perTurn.datums.map((d) => d.loss_fn_inputs.advantages?.data)).toEqual([
+      [0, 0, 0.5, 0.5, 0, 0, 0],
+      [0, 0, -0.5, -0.5, 0, 0, 0],
+    ]);
+    // outcome (the default): the trajectory's advantage on every sampled token
+    expect(buildDatums([a, b]).datums.map((d) => d.loss_fn_inputs.advantages?.data)).toEqual([
+      [0, 0, 0.5, 0.5, 0, 0, 0.5],
+      [0, 0, -0.5, -0.5, 0, 0, -0.5],
+    ]);
+    for (const d of perTurn.datums) expect(datumSchema.safeParse(d).success).toBe(true);
+  });
+
+  it("refuses turn advantages that do not match the turns", () => {
+    expect(() => trajectoryToDatum(trajectory(), [1, 0])).toThrow(/2 turn advantages for 3 turns/);
+  });
+});
+
 describe("buildDatums", () => {
   it("skips what cannot train and counts why", () => {
     const noSampled = new TrajectoryBuilder({

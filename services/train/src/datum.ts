@@ -7,10 +7,13 @@
 //   weights[i]       = 0 when the target is a prompt id, else the loss mask of the target (1 sampled,
 //                      0 tool observation / template ids)
 //   logprobs[i]      = 0 over the prompt, else the rollout logprob of the target (0.0 where masked)
-//   advantages[i]    = the trajectory's advantage where weights[i] is 1, else 0
+//   advantages[i]    = where weights[i] is 1, the advantage of the sampled turn the target is in
+//                      (credit-assignment.ts: the trajectory's advantage with `outcome`, plus the
+//                      turn's own term with `per_turn`), else 0
 // Trajectories that cannot train are skipped and counted by reason: aborted or failed ones, those
 // without an advantage (reward null: scoring failed), and those with no sampled token.
 import type { Trajectory } from "@rlfactory/contracts";
+import { type CreditOptions, turnAdvantages } from "./credit-assignment.ts";
 import { type Datum, tensor } from "./tinker-schema.ts";
 
 export type SkipReason = "aborted" | "failed" | "no_advantage" | "no_sampled_tokens";
@@ -33,8 +36,12 @@ export function skipReason(t: Trajectory): SkipReason | null {
   return null;
 }
 
-/** One trajectory as a Datum (throws if its arrays are misaligned or it has no advantage). */
-export function trajectoryToDatum(t: Trajectory): Datum {
+/**
+ * One trajectory as a Datum (throws if its arrays are misaligned or it has no advantage). `perTurn`,
+ * one advantage per entry of `turns`, puts each sampled turn's own advantage on its tokens; without it
+ * every sampled token gets the trajectory's advantage.
+ */
+export function trajectoryToDatum(t: Trajectory, perTurn?: readonly number[]): Datum {
   const p = t.prompt_ids.length;
   const r = t.response_ids.length;
   if (t.loss_mask.length !== r || t.rollout_logprobs.length !== r) {
@@ -47,6 +54,16 @@ export function trajectoryToDatum(t: Trajectory): Datum {
   if (advantage === null || advantage === undefined) {
     throw new RangeError(`trajectory ${t.group_id}/${t.sample_index} has no advantage`);
   }
+  if (perTurn !== undefined && perTurn.length !== t.turns.length) {
+    throw new RangeError(
+      `trajectory ${t.group_id}/${t.sample_index}: ${perTurn.length} turn advantages for ${t.turns.length} turns`,
+    );
+  }
+  // the advantage of each response position: its turn's, or the trajectory's
+  const responseAdvantage = new Array<number>(r).fill(advantage);
+  if (perTurn !== undefined) {
+    for (const [j, turn] of t.turns.entries()) responseAdvantage.fill(perTurn[j]!, turn.start, turn.end);
+  }
   const sequence = [...t.prompt_ids, ...t.response_ids];
   const n = sequence.length - 1;
   const weights = new Array<number>(n);
@@ -57,7 +74,7 @@ export function trajectoryToDatum(t: Trajectory): Datum {
     const mask = k >= 0 ? t.loss_mask[k]! : 0;
     weights[i] = mask;
     logprobs[i] = k >= 0 ? t.rollout_logprobs[k]! : 0;
-    advantages[i] = mask === 1 ? advantage : 0;
+    advantages[i] = mask === 1 ? responseAdvantage[k]! : 0;
   }
   return {
     model_input: { chunks: [{ type: "encoded_text", tokens: sequence.slice(0, n) }] },
@@ -70,21 +87,28 @@ export function trajectoryToDatum(t: Trajectory): Datum {
   };
 }
 
-/** The datums of one step's trajectories, with what was skipped and why. */
-export function buildDatums(trajectories: readonly Trajectory[]): DatumBatch {
+/**
+ * The datums of one step's trajectories, with what was skipped and why. `credit` says how advantages
+ * reach the tokens (default: `outcome`, the trajectory's advantage on every sampled token).
+ */
+export function buildDatums(
+  trajectories: readonly Trajectory[],
+  credit: CreditOptions = { credit: "outcome", mode: "grpo", epsilon: 1e-6 },
+): DatumBatch {
+  const perTurn = credit.credit === "outcome" ? undefined : turnAdvantages(trajectories, credit);
   const batch: DatumBatch = {
     datums: [],
     used: [],
     skipped: { aborted: 0, failed: 0, no_advantage: 0, no_sampled_tokens: 0 },
     tokens: { input: 0, weighted: 0 },
   };
-  for (const t of trajectories) {
+  for (const [i, t] of trajectories.entries()) {
     const reason = skipReason(t);
     if (reason !== null) {
       batch.skipped[reason] += 1;
       continue;
     }
-    const datum = trajectoryToDatum(t);
+    const datum = trajectoryToDatum(t, perTurn?.[i] ?? undefined);
     batch.datums.push(datum);
     batch.used.push(t);
     batch.tokens.input += datum.loss_fn_inputs.target_tokens.data.length;

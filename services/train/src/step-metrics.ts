@@ -3,7 +3,9 @@
 // (forward_backward and optim_step metrics) and where the time went.
 
 import type { Trajectory } from "@rlfactory/contracts";
+import { turnRewardMeans } from "@rlfactory/rollout";
 import { z } from "zod";
+import { CREDIT_ASSIGNMENTS } from "./credit-assignment.ts";
 import type { DatumBatch } from "./datum.ts";
 import type { ForwardBackwardOutput } from "./tinker-schema.ts";
 
@@ -25,8 +27,17 @@ export const stepMetricsSchema = z.object({
   status: z.record(z.string(), count),
   /** Over trajectories with a reward. */
   reward_mean: z.number().nullable(),
-  /** Mean |advantage| over the datums. */
+  /** Mean |advantage| over the datums (the trajectories' advantages). */
   advantage_abs_mean: z.number().nullable(),
+  /** How advantages reached the tokens (`train.credit_assignment`). */
+  credit_assignment: z.enum(CREDIT_ASSIGNMENTS),
+  /** Mean |advantage| over the datums' weighted tokens: what the loss multiplies (per turn with `per_turn`). */
+  token_advantage_abs_mean: z.number().nullable(),
+  /**
+   * Mean turn reward per sampled-turn index (entry K − 1: the K-th sampled turn) over the trajectories
+   * that carry `turn_rewards` and reached it; null when none carries them.
+   */
+  turn_reward_mean: z.array(z.number()).nullable(),
   tokens: z.object({
     prompt: count,
     response: count,
@@ -64,7 +75,15 @@ export function rolloutMetrics(
   batch: DatumBatch,
 ): Pick<
   StepMetrics,
-  "trajectories" | "datums" | "skipped" | "status" | "reward_mean" | "advantage_abs_mean" | "tokens"
+  | "trajectories"
+  | "datums"
+  | "skipped"
+  | "status"
+  | "reward_mean"
+  | "advantage_abs_mean"
+  | "token_advantage_abs_mean"
+  | "turn_reward_mean"
+  | "tokens"
 > {
   const status: Record<string, number> = {};
   let rewardSum = 0;
@@ -81,6 +100,17 @@ export function rolloutMetrics(
     response += t.response_ids.length;
   }
   const advantages = batch.used.map((t) => Math.abs(t.advantage ?? 0));
+  let tokenAdvantageSum = 0;
+  let weighted = 0;
+  for (const d of batch.datums) {
+    const w = d.loss_fn_inputs.weights.data;
+    const a = d.loss_fn_inputs.advantages?.data ?? [];
+    for (let k = 0; k < w.length; k++) {
+      if (w[k] === 0) continue;
+      tokenAdvantageSum += Math.abs(a[k] ?? 0);
+      weighted += 1;
+    }
+  }
   return {
     trajectories: trajectories.length,
     datums: batch.datums.length,
@@ -89,6 +119,8 @@ export function rolloutMetrics(
     reward_mean: rewarded > 0 ? rewardSum / rewarded : null,
     advantage_abs_mean:
       advantages.length > 0 ? advantages.reduce((a, b) => a + b, 0) / advantages.length : null,
+    token_advantage_abs_mean: weighted > 0 ? tokenAdvantageSum / weighted : null,
+    turn_reward_mean: turnRewardMeans(trajectories)?.map((m) => m.mean) ?? null,
     tokens: { prompt, response, sampled: batch.tokens.weighted, datum_input: batch.tokens.input },
   };
 }

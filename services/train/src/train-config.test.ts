@@ -54,6 +54,7 @@ describe("train config", () => {
       out: fileURLToPath(new URL("../../../runs/train-hotpotqa", import.meta.url)),
       seed: 1,
       save_trajectories: true,
+      credit_assignment: "per_turn",
     });
     expect(c.rollout.dataset.path).toBe(SAMPLE_HOTPOTQA_TASKS);
     expect(c.rollout.rollout.group_size).toBe(8);
@@ -80,6 +81,15 @@ describe("train config", () => {
     expect(c.train).toMatchObject({ learning_rate: 4e-5, save_every: 10, save_trajectories: true });
     expect(c.train.adam).toEqual({ beta1: 0.9, beta2: 0.95, eps: 1e-12, weight_decay: 0 });
     expect(c.tinker).toMatchObject({ lora_rank: 32, retries: 3, timeout_ms: 120_000 });
+  });
+
+  it("chooses the credit assignment: per_turn by default, outcome on request, anything else refused", () => {
+    expect(parseTrainConfig(minimal, "/cfg").train.credit_assignment).toBe("per_turn");
+    const outcome = { ...minimal, train: { ...minimal.train, credit_assignment: "outcome" } };
+    expect(parseTrainConfig(outcome, "/cfg").train.credit_assignment).toBe("outcome");
+    const text = message({ ...minimal, train: { ...minimal.train, credit_assignment: "per-turn" } });
+    expect(text).toContain("credit_assignment must be outcome or per_turn");
+    expect(text).toContain("→ at train.credit_assignment");
   });
 
   it("names every problem at once, with its section", () => {

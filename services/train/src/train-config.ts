@@ -6,6 +6,7 @@ import { dirname, isAbsolute, resolve } from "node:path";
 import { readConfigFile } from "@rlfactory/kit";
 import { parseRolloutConfig, type RolloutConfig, RolloutConfigError } from "@rlfactory/rollout";
 import { z } from "zod";
+import { CREDIT_ASSIGNMENTS } from "./credit-assignment.ts";
 import { LOSS_FN_CONFIG_KEYS, lossFnSchema } from "./tinker-schema.ts";
 
 const positiveInt = z.number().int().positive();
@@ -87,6 +88,14 @@ export const trainSectionSchema = z.strictObject({
   seed: z.number().int().optional(),
   /** Write each step's trajectories to trajectories/step-NNNNNN.jsonl. */
   save_trajectories: z.boolean().default(true),
+  /**
+   * How advantages reach the tokens (credit-assignment.ts): `outcome`, the trajectory's GRPO advantage
+   * on every sampled token; `per_turn`, plus each sampled turn's group-normalised return-to-go of
+   * `turn_rewards` (the same as `outcome` for trajectories without turn rewards).
+   */
+  credit_assignment: z
+    .enum(CREDIT_ASSIGNMENTS, { error: `credit_assignment must be ${CREDIT_ASSIGNMENTS.join(" or ")}` })
+    .default("per_turn"),
 });
 export type TrainSection = z.infer<typeof trainSectionSchema>;
 

@@ -8,7 +8,8 @@
 //   2. save_weights_for_sampler → the weights after s−1 optimizer steps: policy version s−1
 //   3. the rollout engine runs every task group_size times (real tool calls through the gateway,
 //      rewards, GRPO advantages), sampling each turn through asample from those weights
-//   4. trajectories → datums (datum.ts); forward_backward with the configured loss, then optim_step
+//   4. trajectories → datums (datum.ts; each turn's advantage from credit-assignment.ts);
+//      forward_backward with the configured loss, then optim_step
 //   5. every save_every steps and after the last: save_weights, then `<out>/checkpoint.json`
 //   6. one line to `<out>/metrics.jsonl`
 // Stopping (the signal): a step still sampling is dropped — nothing of it reached the server — and one
@@ -283,7 +284,11 @@ async function runStep(
   if (signal?.aborted) return; // cut short: nothing of this step reached the optimizer
 
   // 4. the update (never cancelled halfway: forward_backward accumulates gradients on the server)
-  const batch = buildDatums(trajectories);
+  const batch = buildDatums(trajectories, {
+    credit: train.credit_assignment,
+    mode: config.rollout.advantage.mode,
+    epsilon: config.rollout.advantage.epsilon,
+  });
   let fb: ForwardBackwardOutput | null = null;
   let opt: OptimStepOutput | null = null;
   let fbMs = 0;
@@ -325,6 +330,7 @@ async function runStep(
     task_ids: stepTasks.map((x) => x.id),
     dataset_cursor: state.cursor,
     ...rolloutMetrics(trajectories, batch),
+    credit_assignment: train.credit_assignment,
     forward_backward: fb === null ? null : numericMetrics(fb.metrics),
     optim_step: opt === null ? null : numericMetrics(opt.metrics),
     logprob_diff_mean: fb === null ? null : logprobDiffMean(batch, fb),

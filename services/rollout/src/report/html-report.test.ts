@@ -141,6 +141,43 @@ describe("renderHtmlReport", () => {
     expect(decoded).toContain("<pre>&lt;100&gt;&lt;101&gt;</pre>");
   });
 
+  it("shows per-turn rewards: the mean per sampled turn, and each example's turns with their rewards", () => {
+    const withTurnRewards = (index: number, turnRewards: number[]) => ({
+      ...buildTrajectory({
+        group: "ftrl",
+        index,
+        prompt: 2,
+        turns: ["S3", "O2", "S1"],
+        calls: [{ name: "search", latency: 5 }], // made by the last sampled turn
+        reward: 1,
+        status: "completed",
+      }),
+      turn_rewards: turnRewards,
+    });
+    const ts = [withTurnRewards(0, [1, 0, 0.5]), withTurnRewards(1, [0, 0, -0.25])];
+    const page = renderHtmlReport(ts, summarizeRollout(ts, { wallMs: 10 }));
+    expect(unbalancedTags(page)).toEqual([]);
+    // by sampled turn: turn 1 (1 + 0) / 2, turn 2 (0.5 − 0.25) / 2
+    const section = page.slice(page.indexOf("<h3>Turn rewards (mean per sampled turn)</h3>"));
+    expect(section.slice(0, section.indexOf("</table>"))).toContain(
+      '<tr><td class="n">1</td><td class="n">0.5</td><td class="n">2</td></tr>\n' +
+        '<tr><td class="n">2</td><td class="n">0.125</td><td class="n">2</td></tr>',
+    );
+    // each example lists its turns, the reward beside each, and the calls the sampled turn made
+    const first = page.slice(page.indexOf("<b>ftrl-0</b>"));
+    const turns = first.slice(first.indexOf("<h3>Turns and their rewards</h3>"), first.indexOf("</table>"));
+    expect(turns).toContain(
+      '<tr><td class="n">0</td><td>sampled 1</td><td class="n">3</td><td></td><td class="n">1</td></tr>\n' +
+        '<tr><td class="n">1</td><td>observation</td><td class="n">2</td><td></td><td class="n">0</td></tr>\n' +
+        '<tr><td class="n">2</td><td>sampled 2</td><td class="n">1</td><td>search</td><td class="n">0.5</td></tr>',
+    );
+    const second = page.slice(page.indexOf("<b>ftrl-1</b>"));
+    expect(second.slice(0, second.indexOf("</article>"))).toContain('<td class="n">-0.25</td></tr>');
+    // a run without per-turn rewards shows neither
+    expect(html).not.toContain("Turn rewards");
+    expect(html).not.toContain("Turns and their rewards");
+  });
+
   it("renders an empty rollout", () => {
     const empty = renderHtmlReport([], summarizeRollout([], { wallMs: 0 }));
     expect(unbalancedTags(empty)).toEqual([]);

@@ -23,6 +23,7 @@ const MAX_EXAMPLES = 50;
 /** Tools that get their own latency chart (the busiest); the table lists all. */
 const MAX_TOOL_CHARTS = 12;
 const MAX_CALLS_PER_EXAMPLE = 12;
+const MAX_TURNS_PER_EXAMPLE = 40;
 const MAX_RESULT_CHARS = 400;
 const MAX_ARGS_CHARS = 200;
 const MAX_ANSWER_CHARS = 1500;
@@ -154,7 +155,16 @@ function turnsSection(trajectories: readonly Trajectory[], s: RolloutSummary): s
   const t = s.turns;
   return `<h2>Turns</h2>
 <p>${t ? `mean ${fmt(t.mean, 2)} · p50 ${t.p50} · max ${t.max}` : "–"} (sampled turns per trajectory)</p>
-<div class="charts">${chart}</div>`;
+<div class="charts">${chart}</div>
+${turnRewardsSection(s)}`;
+}
+
+function turnRewardsSection(s: RolloutSummary): string {
+  if (s.turn_rewards === null) return "";
+  const rows = s.turn_rewards.map((t) => [String(t.turn), fmt(t.mean), String(t.count)]);
+  return `<h3>Turn rewards (mean per sampled turn)</h3>
+<p class="muted">the K-th sampled turn's <code>turn_rewards</code> entry (process rewards + weight × per-turn components), over the trajectories that reached it</p>
+${table(["sampled turn", "mean turn reward", "trajectories"], rows, new Set([0, 1, 2]))}`;
 }
 
 function toolsSection(trajectories: readonly Trajectory[], s: RolloutSummary): string {
@@ -310,6 +320,24 @@ function renderArguments(args: unknown): string {
   return escapeHtml(clip(text, MAX_ARGS_CHARS));
 }
 
+/** Each turn of a trajectory with per-turn rewards: its kind, tokens, the calls it made and its reward. */
+function turnTable(t: Trajectory): string {
+  const rewards = t.turn_rewards;
+  if (rewards === undefined) return "";
+  let sampled = 0;
+  const rows = t.turns.slice(0, MAX_TURNS_PER_EXAMPLE).map((turn, i) => {
+    const label = turn.kind === "sampled" ? `sampled ${++sampled}` : "observation";
+    const calls = t.tool_calls.filter((c) => c.turn === i).map((c) => escapeHtml(c.name));
+    return [String(i), label, String(turn.end - turn.start), calls.join(", "), fmt(rewards[i] ?? 0)];
+  });
+  const more =
+    t.turns.length > MAX_TURNS_PER_EXAMPLE
+      ? `<p class="muted">… ${t.turns.length - MAX_TURNS_PER_EXAMPLE} more turns</p>`
+      : "";
+  return `<h3>Turns and their rewards</h3>
+${table(["turn", "kind", "tokens", "tool calls", "turn reward"], rows, new Set([0, 2, 4]))}${more}`;
+}
+
 function exampleHtml(t: Trajectory, why: string, decode: HtmlReportOptions["decode"]): string {
   const components = Object.entries(t.reward_components)
     .map(([k, v]) => `${escapeHtml(k)} ${fmt(v)}`)
@@ -345,7 +373,8 @@ function exampleHtml(t: Trajectory, why: string, decode: HtmlReportOptions["deco
 <p><span class="badge">${escapeHtml(why)}</span><b>${escapeHtml(t.task_id)}</b> <span class="muted">group ${escapeHtml(t.group_id)} #${t.sample_index}</span>
 <span class="badge s-${t.status}">${t.status}</span>${t.status_reason === null ? "" : ` ${escapeHtml(t.status_reason)}`}</p>
 <p>reward ${fmt(t.reward)}${components ? ` (${components})` : ""}${t.advantage == null ? "" : ` · advantage ${fmt(t.advantage)}`} · ${sampledTurnCount(t)} sampled turns · ${t.prompt_ids.length} prompt + ${t.response_ids.length} response tokens</p>
-${rewardError}${t.tool_calls.length ? table(["tool", "arguments", "latency", "error", "result"], calls, new Set([2])) : `<p class="muted">no tool calls</p>`}${moreCalls}
+${rewardError}${turnTable(t)}
+${t.tool_calls.length ? table(["tool", "arguments", "latency", "error", "result"], calls, new Set([2])) : `<p class="muted">no tool calls</p>`}${moreCalls}
 ${answer}
 </article>`;
 }

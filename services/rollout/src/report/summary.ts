@@ -6,6 +6,7 @@
 
 import type { Trajectory, TrajectoryStatus } from "@rlfactory/contracts";
 import { z } from "zod";
+import { turnRewardMeans } from "../turn-rewards.ts";
 import { extent, percentileOfSorted, sortAscending } from "./percentile.ts";
 
 export const ROLLOUT_SUMMARY_SCHEMA_VERSION = 1;
@@ -189,8 +190,6 @@ export function summarizeRollout(
   const rewardErrors = new Map<string, { component: string; code: string; count: number }>();
   const components = new Map<string, number[]>();
   const turnCounts: number[] = [];
-  const turnRewards: number[][] = [];
-  let withTurnRewards = 0;
   const tools = new Map<string, { latencies: number[]; errors: number }>();
   const errorCodes: string[] = [];
   const tokens = { prompt: 0, sampled: 0, observation: 0 };
@@ -223,15 +222,6 @@ export function summarizeRollout(
       components.set(name, list);
     }
     turnCounts.push(sampledTurnCount(t));
-    if (t.turn_rewards !== undefined) {
-      const sampled = t.turns.flatMap((turn, i) => (turn.kind === "sampled" ? [i] : []));
-      sampled.forEach((i, k) => {
-        const list = turnRewards[k] ?? [];
-        list.push(t.turn_rewards?.[i] ?? 0);
-        turnRewards[k] = list;
-      });
-      withTurnRewards++;
-    }
     for (const c of t.tool_calls) {
       toolCalls++;
       const e = tools.get(c.name) ?? { latencies: [], errors: 0 };
@@ -300,10 +290,7 @@ export function summarizeRollout(
             p50: percentileOfSorted(sortedTurns, 50)!,
             max: sortedTurns[n - 1]!,
           },
-    turn_rewards:
-      withTurnRewards === 0
-        ? null
-        : turnRewards.map((vs, k) => ({ turn: k + 1, mean: mean(vs)!, count: vs.length })),
+    turn_rewards: turnRewardMeans(trajectories)?.map((m, k) => ({ turn: k + 1, ...m })) ?? null,
     tool_calls: {
       total: toolCalls,
       errors: errorCodes.length,

@@ -19,6 +19,7 @@ import { configuredTokenizer, type ModelTokenizer } from "../tokenizer/model-tok
 import { createObservationDelta } from "../tokenizer/observation-delta.ts";
 import { checkedTokenizer } from "../tokenizer/tokenizer-check.ts";
 import { templateRendersTools, withToolSystemMessage } from "../tokenizer/tool-prompt.ts";
+import { turnRewardMeans } from "../turn-rewards.ts";
 import { AsyncQueue } from "./async-queue.ts";
 import { type EpisodeApi, gatewayEpisodes, groupEpisodes } from "./episodes.ts";
 import { isInlineChatTemplate, type RolloutConfig } from "./rollout-config.ts";
@@ -271,7 +272,16 @@ export async function createRolloutEngine(
               trajectories.forEach((x, k) => {
                 x.advantage = advantages[k] ?? null;
               });
-              queue.push({ taskId: task.id, groupId, trajectories, stats });
+              const turnMeans = turnRewardMeans(trajectories);
+              queue.push({
+                taskId: task.id,
+                groupId,
+                trajectories,
+                stats:
+                  turnMeans === null || turnMeans.length === 0
+                    ? stats
+                    : { ...stats, turn_reward_mean: turnMeans.map((m) => m.mean) },
+              });
               pendingGroups -= 1;
               if (pendingGroups === 0) queue.end();
             });

@@ -24,6 +24,16 @@ export interface RolloutOptions {
 
 export type { GroupStats } from "../grpo.ts";
 
+/** A group's statistics: its reward statistics (grpo.ts), and its mean turn reward per sampled turn. */
+export interface TrajectoryGroupStats extends GroupStats {
+  /**
+   * Entry K − 1: the mean reward of the K-th sampled turn over the group's trajectories that carry
+   * `turn_rewards` and reached it (turn-rewards.ts); absent when none carries `turn_rewards` (or none
+   * has a sampled turn).
+   */
+  turn_reward_mean?: number[];
+}
+
 /** A request's own inference servers; engine and model default to the config's. */
 export interface InferenceTarget {
   urls: string[];
@@ -38,7 +48,7 @@ export interface TrajectoryGroup {
   taskId: string;
   groupId: string;
   trajectories: Trajectory[];
-  stats: GroupStats;
+  stats: TrajectoryGroupStats;
   /** Trajectories removed as stale (the rollout service's `staleness.on_stale: drop`); absent: none. */
   droppedStale?: number;
 }

@@ -1,8 +1,10 @@
 // One request's life, shared by the gRPC and HTTP front ends: run the engine, hand each group to the
 // transport as it completes, keep draining after an abort so the engine can end its in-flight
-// trajectories as `aborted` instead of being cut off mid-await, and log one line with the outcome.
+// trajectories as `aborted` instead of being cut off mid-await, and log one line with the outcome
+// (with the mean turn reward per sampled turn over the trajectories sent, when they carry any).
 import type { Logger } from "pino";
 import type { RolloutEngine, TrajectoryGroup } from "../rollout/rollout-engine.ts";
+import { turnRewardMeans } from "../turn-rewards.ts";
 import type { PolicyVersionState } from "./policy-version.ts";
 import type { ParsedRolloutRequest } from "./rollout-request.ts";
 
@@ -49,13 +51,16 @@ export async function runRollout(run: RolloutRun): Promise<RolloutOutcome> {
   let groups = 0;
   let sent = 0;
   let failure: { error: unknown } | undefined;
+  const turnRewards = new TurnRewardTally();
   try {
     for await (const group of engine.rollout(request.tasks, { ...options, signal: engineSignal })) {
       groups += 1;
       if (noMoreSends.aborted) continue;
       try {
-        await send(versions.apply(group));
+        const applied = versions.apply(group);
+        await send(applied);
         sent += 1;
+        turnRewards.add(applied);
       } catch (error) {
         if (callerGone.aborted) continue; // the caller left while we were sending: not a failure
         failure = { error };
@@ -69,9 +74,34 @@ export async function runRollout(run: RolloutRun): Promise<RolloutOutcome> {
   }
   const outcome = { groups, sent, aborted: engineSignal.aborted };
   const ms = Math.round(performance.now() - started);
+  const turnRewardMean = turnRewards.means();
   log.info(
-    { via, tasks: request.tasks.length, ...outcome, ms },
+    {
+      via,
+      tasks: request.tasks.length,
+      ...outcome,
+      ms,
+      ...(turnRewardMean === null ? {} : { turn_reward_mean: turnRewardMean }),
+    },
     outcome.aborted ? "rollout aborted" : "rollout done",
   );
   return outcome;
+}
+
+/** The mean turn reward per sampled-turn index over the trajectories of the groups added. */
+class TurnRewardTally {
+  readonly #sums: number[] = [];
+  readonly #counts: number[] = [];
+
+  add(group: TrajectoryGroup): void {
+    turnRewardMeans(group.trajectories)?.forEach((m, k) => {
+      this.#sums[k] = (this.#sums[k] ?? 0) + m.mean * m.count;
+      this.#counts[k] = (this.#counts[k] ?? 0) + m.count;
+    });
+  }
+
+  /** Null when no trajectory carried `turn_rewards`. */
+  means(): number[] | null {
+    return this.#sums.length === 0 ? null : this.#sums.map((s, k) => s / this.#counts[k]!);
+  }
 }

@@ -7,7 +7,7 @@ import type {
 } from "@rlfactory/proto/types/TrajectoryGroup";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { GroupStats, TrajectoryGroup } from "../rollout/rollout-engine.ts";
+import type { TrajectoryGroup, TrajectoryGroupStats } from "../rollout/rollout-engine.ts";
 import { loadRolloutProto } from "./proto.ts";
 import {
   groupFromProto,
@@ -60,7 +60,7 @@ function builtRecord(overrides: Partial<Trajectory> = {}): Trajectory {
   return { ...b.toJSON(), advantage: -0.5, reward_error: null, turn_rewards: [0, 0, 1], ...overrides };
 }
 
-function groupOf(trajectories: Trajectory[], stats: Partial<GroupStats> = {}): TrajectoryGroup {
+function groupOf(trajectories: Trajectory[], stats: Partial<TrajectoryGroupStats> = {}): TrajectoryGroup {
   return {
     taskId: "t1",
     groupId: "g1",
@@ -86,11 +86,12 @@ function expectedAfterWire(t: Trajectory): Trajectory {
 describe("trajectory codec", () => {
   it("round-trips a full record through protobuf bytes, logprobs rounded to float32", () => {
     const record = builtRecord();
-    const back = groupFromProto(overTheWire(groupToProto(groupOf([record]))));
+    const group = groupOf([record], { turn_reward_mean: [0.25, -1] });
+    const back = groupFromProto(overTheWire(groupToProto(group)));
     expect(back.trajectories[0]).toEqual(expectedAfterWire(record));
     expect(back.trajectories[0]?.rollout_logprobs[0]).toBe(Math.fround(-0.1));
     expect(back.trajectories[0]?.rollout_logprobs[0]).not.toBe(-0.1);
-    expect(back.stats).toEqual(groupOf([record]).stats);
+    expect(back.stats).toEqual(group.stats); // the mean turn reward per sampled turn included
     expect([back.taskId, back.groupId]).toEqual(["t1", "g1"]);
   });
 
@@ -109,7 +110,7 @@ describe("trajectory codec", () => {
     const back = groupFromProto(overTheWire(groupToProto(groupOf([withoutTurnRewards], noneScored))));
     expect(back.trajectories[0]).toEqual(expectedAfterWire(withoutTurnRewards));
     expect(back.trajectories[0]).not.toHaveProperty("turn_rewards");
-    expect(back.stats).toEqual({ count: 1, all_equal: true, ...noneScored });
+    expect(back.stats).toEqual({ count: 1, all_equal: true, ...noneScored }); // no turn_reward_mean
   });
 
   it("sends policy versions as text and reads integer text back as numbers", () => {

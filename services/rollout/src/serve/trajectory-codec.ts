@@ -8,7 +8,8 @@
 //     integer's decimal form decodes back to a number, so a version *string* like `"7"` comes back as 7.
 //   * presence replaces null: an absent advantage / reward_error decodes as null (same meaning as a
 //     missing key); an absent turn or tool-call optional, an empty turn_rewards or metadata, as no key;
-//     group stats that are null (no scored reward) are absent on the wire.
+//     group stats that are null (no scored reward) are absent on the wire, and an empty
+//     turn_reward_mean decodes as no key.
 // Decoding validates with `trajectorySchema`, so a decoded record keeps every invariant of the JSON one.
 
 import {
@@ -35,7 +36,7 @@ import type {
 import type { TrajectoryStatus__Output as ProtoStatus } from "@rlfactory/proto/types/TrajectoryStatus";
 import type { Turn as ProtoTurn, Turn__Output as ProtoTurnOut } from "@rlfactory/proto/types/Turn";
 import type { TurnKind__Output as ProtoTurnKind } from "@rlfactory/proto/types/TurnKind";
-import type { GroupStats, TrajectoryGroup } from "../rollout/rollout-engine.ts";
+import type { TrajectoryGroup, TrajectoryGroupStats } from "../rollout/rollout-engine.ts";
 
 const STATUS_TO_PROTO = {
   completed: "TRAJECTORY_STATUS_COMPLETED",
@@ -114,8 +115,13 @@ export function groupToProto(g: TrajectoryGroup): ProtoGroup {
   };
 }
 
-function statsToProto(s: GroupStats): ProtoGroupStats {
-  const out: ProtoGroupStats = { count: s.count, scored: s.scored, all_equal: s.all_equal };
+function statsToProto(s: TrajectoryGroupStats): ProtoGroupStats {
+  const out: ProtoGroupStats = {
+    count: s.count,
+    scored: s.scored,
+    all_equal: s.all_equal,
+    turn_reward_mean: s.turn_reward_mean ?? [],
+  };
   if (s.mean !== null) out.mean = s.mean;
   if (s.std !== null) out.std = s.std;
   if (s.min !== null) out.min = s.min;
@@ -188,7 +194,7 @@ function toolCallFromProto(p: ProtoToolCallOut): ToolCallRecord {
 /** Decodes and validates a group (every trajectory, and the stats it must carry). */
 export function groupFromProto(p: ProtoGroupOut): TrajectoryGroup {
   if (p.stats === null) throw new TrajectoryDecodeError(`group ${p.group_id}: no stats`);
-  const { count, scored, mean, std, min, max, all_equal } = p.stats;
+  const { count, scored, mean, std, min, max, all_equal, turn_reward_mean } = p.stats;
   return {
     taskId: p.task_id,
     groupId: p.group_id,
@@ -201,6 +207,7 @@ export function groupFromProto(p: ProtoGroupOut): TrajectoryGroup {
       min: min ?? null,
       max: max ?? null,
       all_equal,
+      ...(turn_reward_mean.length > 0 ? { turn_reward_mean } : {}),
     },
     ...(p.dropped_stale > 0 ? { droppedStale: p.dropped_stale } : {}),
   };
@@ -213,7 +220,7 @@ export interface TrajectoryGroupJson {
   task_id: string;
   group_id: string;
   trajectories: Trajectory[];
-  stats: GroupStats;
+  stats: TrajectoryGroupStats;
   /** Trajectories dropped as stale (the whole group's); 0: none. */
   dropped_stale: number;
 }

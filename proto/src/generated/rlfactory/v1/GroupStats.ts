@@ -34,6 +34,11 @@ export interface GroupStats {
    * nothing.
    */
   'all_equal'?: (boolean);
+  /**
+   * Mean turn reward per sampled-turn index (entry K - 1: the K-th sampled turn) over the group's
+   * trajectories that carry turn_rewards and reached that turn. Empty: none carries turn_rewards.
+   */
+  'turn_reward_mean'?: (number | string)[];
   '_mean'?: "mean";
   '_std'?: "std";
   '_min'?: "min";
@@ -73,6 +78,11 @@ export interface GroupStats__Output {
    * nothing.
    */
   'all_equal': (boolean);
+  /**
+   * Mean turn reward per sampled-turn index (entry K - 1: the K-th sampled turn) over the group's
+   * trajectories that carry turn_rewards and reached that turn. Empty: none carries turn_rewards.
+   */
+  'turn_reward_mean': (number)[];
   '_mean'?: "mean";
   '_std'?: "std";
   '_min'?: "min";
