@@ -1,7 +1,7 @@
 // Package boundaries and import cycles, checked by `npm run check:deps` (part of `npm test`).
-// Packages: proto, services/kit (service kit), gateway, services/{telemetry,toolkit,tools,rollout,train,judge,cli},
+// Packages: proto, contracts (the shared records), services/kit (service kit), gateway, services/{telemetry,toolkit,tools,rollout,train,judge,cli},
 // test/support (test fixtures). Product code is everything outside test/ that is not a test file.
-const PRODUCT = "^(proto|gateway|services)/";
+const PRODUCT = "^(proto|contracts|gateway|services)/";
 const TEST_FILE = "\\.test\\.ts$";
 
 module.exports = {
@@ -24,7 +24,7 @@ module.exports = {
       name: "no-relative-import-across-packages",
       severity: "error",
       comment: "Import another workspace by its package name (@rlfactory/...), never by a relative path.",
-      from: { path: "^(proto|gateway|services/[^/]+|test/support)/" },
+      from: { path: "^(proto|contracts|gateway|services/[^/]+|test/support)/" },
       to: { dependencyTypes: ["local"], dependencyTypesNot: ["aliased-workspace"], pathNot: ["^$1/"] },
     },
     {
@@ -33,6 +33,14 @@ module.exports = {
       comment: "The service kit and the proto package depend on no other rlfactory package but proto.",
       from: { path: "^(proto|services/kit)/", pathNot: TEST_FILE },
       to: { path: "^(gateway|services|test)/", pathNot: "^services/kit/" },
+    },
+    {
+      name: "contracts-stand-alone",
+      severity: "error",
+      comment:
+        "The contracts (Task, Trajectory, reward errors) are the records every package reads: they depend on no other rlfactory package.",
+      from: { path: "^contracts/" },
+      to: { path: "^(proto|gateway|services|test)/" },
     },
     {
       name: "no-service-plumbing-from-gateway",

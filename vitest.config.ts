@@ -28,7 +28,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: "parallel",
-          include: ["gateway/src/**/*.test.ts", "services/*/src/**/*.test.ts", "test/**/*.test.ts"],
+          include: [
+            "contracts/src/**/*.test.ts",
+            "gateway/src/**/*.test.ts",
+            "services/*/src/**/*.test.ts",
+            "test/**/*.test.ts",
+          ],
           exclude: [...EXCLUSIVE, ...STACK, "**/node_modules/**"],
           maxWorkers: 2,
           sequence: { groupOrder: 0 },

@@ -3,8 +3,8 @@
 // tasks running in episodes of the bundle's server (`rlf env serve BUNDLE`, named --server, default ftrl).
 import { readFile, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
+import { taskSchema } from "@rlfactory/contracts";
 import { convertFtrlTasks, FtrlFormatError, readBundle } from "@rlfactory/environments";
-import { taskSchema } from "@rlfactory/rollout";
 import { UsageError } from "./usage-error.ts";
 
 export const DATA_FTRL_USAGE =

@@ -6,8 +6,8 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { taskSchema } from "@rlfactory/contracts";
 import { readBundle } from "@rlfactory/environments";
-import { taskSchema } from "@rlfactory/rollout";
 import {
   type FactoryChatFixture,
   startFactoryChatFixture,

@@ -1,4 +1,4 @@
-import type { Trajectory } from "@rlfactory/rollout";
+import type { Trajectory } from "@rlfactory/contracts";
 import { describe, expect, it } from "vitest";
 import { allFailed } from "./rollout-command.ts";
 

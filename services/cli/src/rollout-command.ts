@@ -4,6 +4,7 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import type { Trajectory } from "@rlfactory/contracts";
 import {
   appendTrajectoriesJsonl,
   createRolloutEngine,
@@ -12,7 +13,6 @@ import {
   loadTasks,
   renderHtmlReport,
   summarizeRollout,
-  type Trajectory,
   writeTrajectoriesParquet,
 } from "@rlfactory/rollout";
 import { startTelemetry } from "@rlfactory/telemetry";

@@ -1,8 +1,10 @@
 """Trajectories and groups as the rollout service sends them (its HTTP JSON; docs/trajectory.md).
 
-Parsed once at the edge and checked for the invariants every engine relies on: one loss-mask value and
-one logprob per response id, mask 0/1, logprob 0.0 wherever the mask is 0, a known status. A record
-that breaks one is refused with `TrajectoryRecordError`, never patched.
+The record is defined once, in @rlfactory/contracts; its JSON Schema is proto/schema/trajectory.schema.json,
+and tests/test_records_schema.py checks this dataclass against it field by field. Parsed once at the edge
+and checked for the invariants every engine relies on: one loss-mask value and one logprob per response
+id, mask 0/1, logprob 0.0 wherever the mask is 0, a known status. A record that breaks one is refused
+with `TrajectoryRecordError`, never patched. `to_json` writes a parsed record back exactly (JSONL round-trips).
 """
 
 from __future__ import annotations
@@ -13,6 +15,19 @@ from typing import Any
 
 SCHEMA_VERSION = 1
 STATUSES = ("completed", "truncated", "aborted", "failed")
+LOGPROBS_KINDS = ("raw", "processed")
+
+#: The record's optional keys, each with the value an absent key reads as. `to_json` writes a key when
+#: the parsed JSON had it (`json_keys`) or when its value differs from that.
+OPTIONAL_FIELDS: dict[str, Any] = {
+    "logprobs_kind": None,
+    "sampling_temperature": None,
+    "reward_error": None,
+    "turn_rewards": None,
+    "advantage": None,
+    "stale": False,
+    "metadata": {},
+}
 
 
 class TrajectoryRecordError(ValueError):
@@ -40,12 +55,13 @@ class Trajectory:
     #: None when not scored or scoring failed (see reward_error).
     reward: float | None
     reward_components: dict[str, float]
-    reward_error: dict[str, str] | None
-    #: GRPO group-normalised advantage; None when the group could not be normalised.
-    advantage: float | None
     #: completed | truncated | aborted | failed
     status: str
     status_reason: str | None
+    #: Why scoring failed ({component, code, message}); None: it did not, or the service did not say.
+    reward_error: dict[str, str] | None = None
+    #: GRPO group-normalised advantage; None when the group could not be normalised.
+    advantage: float | None = None
     #: Sampled too many versions behind the trainer's current one (rollout service staleness: flag).
     stale: bool = False
     timings: dict[str, float] = field(default_factory=dict)
@@ -58,6 +74,35 @@ class Trajectory:
     #: components (`ftrl_solve`); None when the service computed none. A trainer puts entry i on the
     #: last token of turn i (`turn_reward_positions`).
     turn_rewards: list[float] | None = None
+    #: Which of OPTIONAL_FIELDS the JSON it was parsed from carried (so `to_json` writes the record back
+    #: exactly: an `advantage: null` stays, an absent one stays absent). Not part of the record.
+    json_keys: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """The record as the rollout service writes it (one JSONL line, `json.dumps`-able)."""
+        out: dict[str, Any] = {
+            "schema_version": SCHEMA_VERSION,
+            "task_id": self.task_id,
+            "group_id": self.group_id,
+            "sample_index": self.sample_index,
+            "policy_version": self.policy_version,
+            "prompt_ids": list(self.prompt_ids),
+            "response_ids": list(self.response_ids),
+            "loss_mask": list(self.loss_mask),
+            "rollout_logprobs": list(self.rollout_logprobs),
+            "turns": list(self.turns),
+            "tool_calls": list(self.tool_calls),
+            "reward": self.reward,
+            "reward_components": dict(self.reward_components),
+            "status": self.status,
+            "status_reason": self.status_reason,
+            "timings": dict(self.timings),
+        }
+        for name, absent in OPTIONAL_FIELDS.items():
+            value = getattr(self, name)
+            if name in self.json_keys or value != absent:
+                out[name] = value
+        return out
 
     def turn_reward_positions(self) -> list[tuple[int, float]]:
         """(index in response_ids of the turn's last token, reward) for each turn with a turn reward;
@@ -122,7 +167,7 @@ class Trajectory:
         if status not in STATUSES:
             raise TrajectoryRecordError(f"{where}: status {status!r} is not one of {', '.join(STATUSES)}")
         kind = raw.get("logprobs_kind")
-        if kind not in (None, "raw", "processed"):
+        if kind not in (None, *LOGPROBS_KINDS):
             raise TrajectoryRecordError(f"{where}: logprobs_kind {kind!r} is not raw or processed")
         temperature = raw.get("sampling_temperature")
         turn_rewards = raw.get("turn_rewards")
@@ -160,6 +205,7 @@ class Trajectory:
             logprobs_kind=kind,
             sampling_temperature=None if temperature is None else float(temperature),
             turn_rewards=turn_rewards,
+            json_keys=frozenset(k for k in OPTIONAL_FIELDS if k in raw),
         )
 
 

@@ -7,8 +7,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { taskSchema } from "@rlfactory/contracts";
 import { readBundle, startBundleHost } from "@rlfactory/environments";
-import { taskSchema } from "@rlfactory/rollout";
 import {
   type FactoryChatFixture,
   startFactoryChatFixture,

@@ -1,11 +1,12 @@
-// A bundle task as a rollout task (services/rollout/src/task.ts), in the shape `rlf data ftrl` gives
+// A bundle task as a rollout task (the contract Task, @rlfactory/contracts), in the shape `rlf data ftrl` gives
 // its tasks: the environment is the bundle's server with `{task: id}` as the episode config; the model
 // sees the bundle's own tool names (`tools`), each an alias of `SERVER__tool` (`tool_aliases`); the
 // ground truth is the answer; `extra_info` carries the question, the bundle and its hash, the unsolved
 // set (by the names the model sees), the ground-truth calls turn by turn (`actions`: turn H holds hop H
 // of every branch, by the names the model sees) and the complexity grade.
+
+import type { Task } from "@rlfactory/contracts";
 import type { BundleAction, BundleTask } from "@rlfactory/environments";
-import type { Task } from "@rlfactory/rollout";
 
 export interface RolloutTaskOptions {
   /** The bundle's server name on the gateway (`rlf env serve BUNDLE --name SERVER`). */

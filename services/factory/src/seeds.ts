@@ -3,7 +3,8 @@
 // id is a hash of its content, so the same input gives the same ids in every run.
 import { createHash } from "node:crypto";
 import { basename } from "node:path";
-import { goldAnswers, loadTasks, type Task } from "@rlfactory/rollout";
+import { goldAnswers, type Task } from "@rlfactory/contracts";
+import { loadTasks } from "@rlfactory/rollout";
 import type { BuildConfig } from "./build-config.ts";
 
 export interface Seed {

@@ -3,6 +3,29 @@
 // rewards, GRPO advantages, tasks, trajectories (JSONL/Parquet), reports, and the service in front of
 // the engine (gRPC + HTTP). The export list is explicit: what is not here is internal.
 
+// trajectories and tasks: the records are @rlfactory/contracts', re-exported under the names this
+// package always had; new code imports them from @rlfactory/contracts
+export {
+  type ChatMessage,
+  chatMessageSchema,
+  chatToolSchema,
+  goldAnswers,
+  policyVersionFromText,
+  type RewardError,
+  type Task,
+  type TaskTurn,
+  type TaskUserSimulator,
+  type ToolCallRecord,
+  TRAJECTORY_SCHEMA_VERSION,
+  type Trajectory,
+  TrajectoryAlignmentError,
+  TrajectoryBuilder,
+  type TrajectoryStatus,
+  type Turn,
+  taskSchema,
+  trajectorySchema,
+  trajectoryStatusSchema,
+} from "@rlfactory/contracts";
 // the gateway's tools (the loop's and the rewards' one adapter)
 export {
   GatewayCallError,
@@ -35,6 +58,7 @@ export {
   type TextSampler,
   type TokenSampler,
 } from "./inference/types.ts";
+export { appendTrajectoriesJsonl, readTrajectoriesJsonl } from "./output/jsonl.ts";
 // output and reports
 export { readTrajectoriesParquet, writeTrajectoriesParquet } from "./output/parquet.ts";
 export { TOOL_CALL_FORMAT_NAMES, type ToolCallFormatName, toolCallFormat } from "./parsers/registry.ts";
@@ -110,8 +134,6 @@ export {
   trajectoryFromProto,
   trajectoryToProto,
 } from "./serve/trajectory-codec.ts";
-// trajectories and tasks
-export { goldAnswers, type Task, type TaskTurn, type TaskUserSimulator, taskSchema } from "./task.ts";
 export {
   BFCL_CLASS_FUNC_DOC_FILES,
   BFCL_HOLDOUT_TURN_MESSAGE,
@@ -126,28 +148,12 @@ export { DatasetError } from "./tasks/dataset-rows.ts";
 export { loadTasks } from "./tasks/load-tasks.ts";
 export { SAMPLE_HOTPOTQA_DATASET, SAMPLE_HOTPOTQA_TASKS } from "./tasks/sample-data.ts";
 // tokenizer and tool-call formats
-export { type ChatMessage, chatMessageSchema, chatToolSchema } from "./tokenizer/chat-message.ts";
 export {
   configuredTokenizer,
   loadModelTokenizer,
   type ModelTokenizer,
   qwen3Tokenizer,
 } from "./tokenizer/model-tokenizer.ts";
-export {
-  appendTrajectoriesJsonl,
-  policyVersionFromText,
-  type RewardError,
-  readTrajectoriesJsonl,
-  type ToolCallRecord,
-  TRAJECTORY_SCHEMA_VERSION,
-  type Trajectory,
-  TrajectoryAlignmentError,
-  TrajectoryBuilder,
-  type TrajectoryStatus,
-  type Turn,
-  trajectorySchema,
-  trajectoryStatusSchema,
-} from "./trajectory.ts";
 export {
   sampledTurnIndices,
   sampledTurnRewards,

@@ -1,7 +1,8 @@
 // The mean turn reward per sampled-turn index: what summary.json, the rollout service's group stats and
 // rlf train's metrics report.
+
+import { type Trajectory, TrajectoryBuilder } from "@rlfactory/contracts";
 import { describe, expect, it } from "vitest";
-import { type Trajectory, TrajectoryBuilder } from "./trajectory.ts";
 import { sampledTurnRewards, turnRewardMeans } from "./turn-rewards.ts";
 
 /** `turns` like "SOS": S a sampled turn, O an observation turn, one token each. */

@@ -2,7 +2,7 @@
 // `turns` (observation turns 0); the K-th sampled turn is the trajectory's K-th turn of kind "sampled".
 // The run summary, the rollout service's group stats and `rlf train`'s metrics all report the mean turn
 // reward per sampled-turn index from here, so the three agree.
-import type { Trajectory } from "./trajectory.ts";
+import type { Trajectory } from "@rlfactory/contracts";
 
 /** Indices into `turns` of the sampled turns, in order. */
 export function sampledTurnIndices(t: Pick<Trajectory, "turns">): number[] {

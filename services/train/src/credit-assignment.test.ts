@@ -1,7 +1,7 @@
 // Per-turn credit: each sampled turn's advantage is the trajectory's GRPO advantage plus its turn
 // reward return-to-go normalised over the group's samples at the same sampled-turn index. The numbers
 // below are worked by hand in the comments.
-import { type Trajectory, TrajectoryBuilder } from "@rlfactory/rollout";
+import { type Trajectory, TrajectoryBuilder } from "@rlfactory/contracts";
 import { describe, expect, it } from "vitest";
 import { turnAdvantages, turnReturns } from "./credit-assignment.ts";
 

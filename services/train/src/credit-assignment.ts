@@ -22,7 +22,9 @@
 // sample of the group reached has no baseline, and normalising there would leave it without any
 // signal, outcome included; with the sum it keeps A(i). And when the turn rewards carry no information
 // (absent, or equal across the group at every turn), per_turn is exactly outcome.
-import { type AdvantageMode, groupAdvantages, sampledTurnIndices, type Trajectory } from "@rlfactory/rollout";
+
+import type { Trajectory } from "@rlfactory/contracts";
+import { type AdvantageMode, groupAdvantages, sampledTurnIndices } from "@rlfactory/rollout";
 
 export const CREDIT_ASSIGNMENTS = ["outcome", "per_turn"] as const;
 export type CreditAssignment = (typeof CREDIT_ASSIGNMENTS)[number];

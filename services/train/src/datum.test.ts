@@ -1,7 +1,7 @@
 // Trajectory → Datum: the shift by one, weights from the loss mask (prompt and observations 0), the
 // rollout logprobs, the advantage on sampled tokens only; and which trajectories are skipped.
 
-import { type Trajectory, TrajectoryBuilder } from "@rlfactory/rollout";
+import { type Trajectory, TrajectoryBuilder } from "@rlfactory/contracts";
 import { describe, expect, it } from "vitest";
 import { buildDatums, skipReason, trajectoryToDatum } from "./datum.ts";
 import { datumSchema } from "./tinker-schema.ts";

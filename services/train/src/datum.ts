@@ -12,7 +12,7 @@
 //                      turn's own term with `per_turn`), else 0
 // Trajectories that cannot train are skipped and counted by reason: aborted or failed ones, those
 // without an advantage (reward null: scoring failed), and those with no sampled token.
-import type { Trajectory } from "@rlfactory/rollout";
+import type { Trajectory } from "@rlfactory/contracts";
 import { type CreditOptions, turnAdvantages } from "./credit-assignment.ts";
 import { type Datum, tensor } from "./tinker-schema.ts";
 

@@ -4,7 +4,8 @@
 // step it was in the middle of) is removed, so every step appears once however often the run resumed.
 import { appendFile, mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { appendTrajectoriesJsonl, type Trajectory } from "@rlfactory/rollout";
+import type { Trajectory } from "@rlfactory/contracts";
+import { appendTrajectoriesJsonl } from "@rlfactory/rollout";
 import type { StepMetrics } from "./step-metrics.ts";
 
 export const METRICS_FILE = "metrics.jsonl";

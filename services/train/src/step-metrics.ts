@@ -2,7 +2,8 @@
 // statuses, what went into the update (datums, skipped trajectories, tokens), what the server answered
 // (forward_backward and optim_step metrics) and where the time went.
 
-import { type Trajectory, turnRewardMeans } from "@rlfactory/rollout";
+import type { Trajectory } from "@rlfactory/contracts";
+import { turnRewardMeans } from "@rlfactory/rollout";
 import { z } from "zod";
 import { CREDIT_ASSIGNMENTS } from "./credit-assignment.ts";
 import type { DatumBatch } from "./datum.ts";

@@ -16,7 +16,8 @@
 // already training finishes; then the last completed step is checkpointed if it was not yet. A run
 // killed outright resumes from its last checkpoint, and the outputs of later steps are dropped then.
 
-import type { RolloutEngine, Task, Trajectory } from "@rlfactory/rollout";
+import type { Task, Trajectory } from "@rlfactory/contracts";
+import type { RolloutEngine } from "@rlfactory/rollout";
 import { createRolloutEngine, type EngineParts, loadTasks, tokenizerOfConfig } from "@rlfactory/rollout";
 import type { Logger } from "pino";
 import { readCheckpoint, type TrainCheckpoint, writeCheckpoint } from "./checkpoint.ts";

@@ -104,6 +104,16 @@ describe("rlf env import-ftrl / rlf data ftrl (formats)", () => {
     );
   });
 
+  it("refuses a row that would not be a rollout task (a message role the contract's Task does not know)", async () => {
+    const [row] = ftrlSampleRows();
+    const file = writeRows([{ ...row, messages: [{ role: "function", content: "21" }] }]);
+    const dir = fresh();
+    await writeBundle(dir, await importFtrl(file));
+    expect(await refused(convertFtrlTasks(file, await readBundle(dir)))).toMatch(
+      /rows\.jsonl line 1: not a rollout task: prompt\.0\.role: /,
+    );
+  });
+
   it("refuses malformed per-sample rows, naming the line and field", async () => {
     const [row] = ftrlSampleRows();
     const cases: [Record<string, unknown>, RegExp][] = [

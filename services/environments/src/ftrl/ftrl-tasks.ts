@@ -2,6 +2,7 @@
 // `rlf env import-ftrl` made from them. Each task runs in its own episode of the bundle's server
 // (`environment: {server, config: {task: id}}`); the model sees the tools under FTRL's own names
 // (`tool_aliases`: name → `<server>__<bundle tool>`).
+import { type Task, taskSchema } from "@rlfactory/contracts";
 import type { Bundle, BundleTask } from "../bundle/bundle-schema.ts";
 import { FtrlFormatError } from "./ftrl-error.ts";
 import {
@@ -27,17 +28,8 @@ export interface FtrlTasksOptions {
   system?: string;
 }
 
-/** A rollout task as `rlf data ftrl` writes it (services/rollout/src/task.ts). */
-export interface FtrlTask {
-  id: string;
-  data_source: string;
-  prompt: { role: string; content: string }[];
-  ground_truth?: unknown;
-  extra_info: Record<string, unknown>;
-  environment: { server: string; config: { task: string } };
-  tools: string[];
-  tool_aliases: Record<string, string>;
-}
+/** A rollout task as `rlf data ftrl` writes it: a contract Task that always has its environment, tools and aliases. */
+export type FtrlTask = Task & Required<Pick<Task, "environment" | "tools" | "tool_aliases">>;
 
 export const DEFAULT_FTRL_SERVER = "ftrl";
 const ALIAS = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -89,7 +81,7 @@ export async function convertFtrlTasks(
         );
       const actions = readFtrlActions(row.actions, where);
       const outputs = Array.isArray(row.outputs) ? row.outputs.map(String) : [];
-      return {
+      return checkedTask(where, {
         ...common,
         prompt: [...system, { role: "user", content: row.instruction as string }],
         ground_truth: actions,
@@ -100,7 +92,7 @@ export async function convertFtrlTasks(
           server,
           where,
         ),
-      };
+      });
     }
 
     // Per-sample: the row's own tool names, each matched to the bundle tool with its schema and code.
@@ -125,7 +117,7 @@ export async function convertFtrlTasks(
     const unsolved = readUnsolvedSet(row, new Set(rowTools.map((t) => t.name)), where);
     const answer = ftrlAnswer(row, where);
     const messages = ftrlMessages(row, where);
-    return {
+    return checkedTask(where, {
       ...common,
       prompt: messages[0]?.role === "system" ? messages : [...system, ...messages],
       ...(answer === undefined ? {} : { ground_truth: answer }),
@@ -135,8 +127,18 @@ export async function convertFtrlTasks(
       }),
       tools: pairs.map(([alias]) => alias),
       tool_aliases: aliases(pairs, server, where),
-    };
+    });
   });
+}
+
+/** The converted row as the contract's Task (a message role it does not know, say), or an error naming the row. */
+function checkedTask(where: string, task: Record<string, unknown>): FtrlTask {
+  const parsed = taskSchema.safeParse(task);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new FtrlFormatError(`${where}: not a rollout task: ${issue?.path.join(".")}: ${issue?.message}`);
+  }
+  return parsed.data as FtrlTask;
 }
 
 function checkSameTools(task: BundleTask, pairs: [string, string][], where: string): void {

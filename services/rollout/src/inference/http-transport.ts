@@ -15,6 +15,8 @@
 //                              of time on one server would most likely do so on the next one too
 //   attempt                    pick a server (ServerPool), POST/GET with undici on its keep-alive pool,
 //                              read the body, validate it with zod
+
+import type { LogprobsKind } from "@rlfactory/contracts";
 import {
   bulkhead,
   ExponentialBackoff,
@@ -31,7 +33,7 @@ import {
 import type { z } from "zod";
 import { cancelledError, raceAbort } from "./cancellation.ts";
 import { ServerPool, type ServerStatus } from "./server-pool.ts";
-import { InferenceError, type LogprobsKind } from "./types.ts";
+import { InferenceError } from "./types.ts";
 
 export interface TransportOptions {
   /** Base URLs of the servers (`http://host:port`, optionally with a path prefix). */

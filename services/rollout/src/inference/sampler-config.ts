@@ -9,6 +9,8 @@
 //   cooldown_ms: 5000    max_sessions: 100000       # server ejection; sticky-session memory
 //   logprobs_mode: raw | processed                 # what the servers' logprobs are (default: the
 //                                                   #   engine's: vllm raw, sglang processed)
+
+import { LOGPROBS_KINDS } from "@rlfactory/contracts";
 import { z } from "zod";
 import {
   INFERENCE_ENGINE_NAMES,
@@ -18,7 +20,6 @@ import {
 } from "./engines.ts";
 import type { SamplerOptions } from "./http-transport.ts";
 import { normaliseServerUrl } from "./server-pool.ts";
-import { LOGPROBS_KINDS } from "./types.ts";
 
 /** An inference server's base URL, normalised (`http://host:port`, no trailing slash). */
 export const serverUrlSchema = z.string().transform((raw, ctx) => {

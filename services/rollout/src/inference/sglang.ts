@@ -10,17 +10,12 @@
 //             ({type: "stop", matched} | {type: "length", length} | {type: "abort", message}), and
 //             meta_info.weight_version (`utils/weight_versions.py`)
 // The triples' ids must equal output_ids one for one: a mismatch is BAD_RESPONSE.
+import type { LogprobsKind } from "@rlfactory/contracts";
 import { z } from "zod";
 import { toFinishReason } from "./finish-reason.ts";
 import { HttpTransport, type SamplerOptions } from "./http-transport.ts";
 import { checkTokenLogprobs } from "./token-logprobs.ts";
-import {
-  type GenerateRequest,
-  type GenerateResult,
-  InferenceError,
-  type LogprobsKind,
-  type TokenSampler,
-} from "./types.ts";
+import { type GenerateRequest, type GenerateResult, InferenceError, type TokenSampler } from "./types.ts";
 
 const PATH = "/generate";
 

@@ -1,6 +1,7 @@
 // The contract between the rollout loop and an inference engine: token ids in, token ids and their
 // logprobs out. vLLM (`/v1/completions`) and SGLang (`/generate`) clients implement `TokenSampler`;
 // the chat-completions client for evaluation implements `TextSampler` and is never trainable.
+import type { LogprobsKind } from "@rlfactory/contracts";
 import { z } from "zod";
 
 /** Sampling parameters of one request (engine-neutral names; each client maps them to its wire format). */
@@ -19,17 +20,6 @@ export const samplingParamsSchema = z.object({
   seed: z.number().int().optional(),
 });
 export type SamplingParams = z.infer<typeof samplingParamsSchema>;
-
-/**
- * Which logprobs an inference server returns for the sampled tokens (vLLM `--logprobs-mode`):
- * `raw`: log_softmax of the model's logits, temperature 1, before any sampling processor (vLLM's
- * default `raw_logprobs`); `processed`: of the distribution actually sampled from, after temperature
- * (vLLM `processed_logprobs`: also after penalties, top-k/top-p; SGLang's default: after temperature,
- * before top-k/top-p). The two agree at temperature 1 without top-k/top-p/penalties. See
- * docs/training.md "Which logprobs".
- */
-export const LOGPROBS_KINDS = ["raw", "processed"] as const;
-export type LogprobsKind = (typeof LOGPROBS_KINDS)[number];
 
 export interface GenerateRequest {
   promptIds: readonly number[];

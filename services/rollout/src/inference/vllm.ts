@@ -11,18 +11,13 @@
 //             null for EOS)
 // A server too old for `return_token_ids` ignores it and sends no `token_ids`: that is BAD_RESPONSE,
 // never a silent re-tokenisation of the text.
+import type { LogprobsKind } from "@rlfactory/contracts";
 import { z } from "zod";
 import { toFinishReason } from "./finish-reason.ts";
 import { HttpTransport, type SamplerOptions } from "./http-transport.ts";
 import { ServedModel } from "./served-model.ts";
 import { checkTokenLogprobs } from "./token-logprobs.ts";
-import {
-  type GenerateRequest,
-  type GenerateResult,
-  InferenceError,
-  type LogprobsKind,
-  type TokenSampler,
-} from "./types.ts";
+import { type GenerateRequest, type GenerateResult, InferenceError, type TokenSampler } from "./types.ts";
 
 const PATH = "/v1/completions";
 

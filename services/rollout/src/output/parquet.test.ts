@@ -4,11 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { type Trajectory, TrajectoryBuilder } from "@rlfactory/contracts";
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from "hyparquet";
 import { type ColumnSource, parquetWriteFile } from "hyparquet-writer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ModelTokenizer, qwen3Tokenizer } from "../tokenizer/model-tokenizer.ts";
-import { type Trajectory, TrajectoryBuilder } from "../trajectory.ts";
 import {
   iterateTrajectoriesParquet,
   readTrajectoriesParquet,

@@ -5,16 +5,16 @@
 // `trajectorySchema`. The column layout is documented in docs/trajectory.md ("Parquet").
 import { randomBytes } from "node:crypto";
 import { type FileHandle, open, rename, rm } from "node:fs/promises";
-import type { SchemaElement } from "hyparquet";
-import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from "hyparquet";
-import { ByteWriter, type ColumnSource, ParquetWriter } from "hyparquet-writer";
-import { z } from "zod";
 import {
   TRAJECTORY_SCHEMA_VERSION,
   type Trajectory,
   TrajectoryBuilder,
   trajectorySchema,
-} from "../trajectory.ts";
+} from "@rlfactory/contracts";
+import type { SchemaElement } from "hyparquet";
+import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from "hyparquet";
+import { ByteWriter, type ColumnSource, ParquetWriter } from "hyparquet-writer";
+import { z } from "zod";
 
 /** Key of the file-level metadata entry naming the Trajectory schema version of the rows. */
 export const TRAJECTORY_PARQUET_VERSION_KEY = "rlfactory.trajectory.schema_version";
@@ -34,7 +34,7 @@ const list = (name: string, element: Pick<SchemaElement, "type" | "converted_typ
   { name: "element", repetition_type: required, ...element },
 ];
 
-/** Top-level columns in file order. */
+/** Top-level columns in file order (every field of the contract's trajectory, plus `policy_step`). */
 const COLUMNS = [
   "schema_version",
   "task_id",
@@ -50,6 +50,7 @@ const COLUMNS = [
   "sampling_temperature",
   "reward",
   "advantage",
+  "stale",
   "status",
   "status_reason",
   "turns",
@@ -62,7 +63,7 @@ const COLUMNS = [
 ] as const;
 
 /** Columns added after the first files were written: a file without them still reads (the fields are absent). */
-const LATER_COLUMNS: ReadonlySet<string> = new Set(["logprobs_kind", "sampling_temperature"]);
+const LATER_COLUMNS: ReadonlySet<string> = new Set(["logprobs_kind", "sampling_temperature", "stale"]);
 type Column = (typeof COLUMNS)[number];
 const JSON_COLUMNS = new Set<Column>([
   "turns",
@@ -91,6 +92,7 @@ export const TRAJECTORY_PARQUET_SCHEMA: readonly SchemaElement[] = Object.freeze
   { name: "sampling_temperature", type: "DOUBLE", repetition_type: optional },
   { name: "reward", type: "DOUBLE", repetition_type: optional },
   { name: "advantage", type: "DOUBLE", repetition_type: optional },
+  { name: "stale", type: "BOOLEAN", repetition_type: optional },
   utf8("status", required),
   utf8("status_reason", optional),
   utf8("turns", required),
@@ -161,6 +163,7 @@ function columnData(rows: readonly Trajectory[]): ColumnSource[] {
     sampling_temperature: pick((t) => t.sampling_temperature ?? null),
     reward: pick((t) => t.reward),
     advantage: pick((t) => t.advantage ?? null),
+    stale: pick((t) => t.stale ?? null),
     status: pick((t) => t.status),
     status_reason: pick((t) => t.status_reason),
     turns: pick((t) => JSON.stringify(t.turns)),
@@ -366,6 +369,7 @@ function fromRow(row: Record<string, unknown>, where: string): Trajectory {
     "logprobs_kind",
     "sampling_temperature",
     "advantage",
+    "stale",
     "reward_error",
     "turn_rewards",
     "metadata",

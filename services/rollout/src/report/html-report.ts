@@ -1,7 +1,7 @@
 // The HTML report of a rollout: ONE self-contained file (inline CSS, inline SVG charts, no script, no
 // font, no external resource) with the headline numbers, reward / turn / tool-latency charts, status
 // and error tables and a capped set of example trajectories. Every user-provided string is escaped.
-import type { Trajectory } from "../trajectory.ts";
+import type { Trajectory } from "@rlfactory/contracts";
 import { clip, escapeHtml } from "./escape-html.ts";
 import { type Bin, integerBins, linearBins, logBins } from "./histogram.ts";
 import type { RolloutSummary } from "./summary.ts";

@@ -3,8 +3,9 @@
 // population std (divide by n) of all scored rewards of the run: a description of this run, not an
 // estimate. GRPO advantages (grpo.ts) are a different statistic: per group, with the unbiased (n − 1)
 // std as verl computes it.
+
+import type { Trajectory, TrajectoryStatus } from "@rlfactory/contracts";
 import { z } from "zod";
-import type { Trajectory, TrajectoryStatus } from "../trajectory.ts";
 import { turnRewardMeans } from "../turn-rewards.ts";
 import { extent, percentileOfSorted, sortAscending } from "./percentile.ts";
 

@@ -8,10 +8,10 @@
 // that scores it. A replay call the infrastructure failed, or a stored snapshot missing / truncated:
 // a typed scoring error (reward null with a reward_error), never 0.
 import { isDeepStrictEqual } from "node:util";
+import type { Task, Trajectory } from "@rlfactory/contracts";
+import { CONFIG_CALL_CODES, serviceCallCode } from "@rlfactory/contracts";
 import { z } from "zod";
-import type { Task } from "../task.ts";
-import type { Trajectory } from "../trajectory.ts";
-import { CONFIG_CALL_CODES, oneLine, RewardConfigError, RewardInfraError } from "./errors.ts";
+import { oneLine, RewardConfigError, RewardInfraError } from "./errors.ts";
 import { componentBaseShape, type RewardContext } from "./types.ts";
 
 const callSchema = z.object({
@@ -113,7 +113,8 @@ async function replay(
   const reached = Math.max(...stored.keys());
   const aliases = task.tool_aliases ?? {};
   const prefix = `${environment.server}__`;
-  const infra = (code: string, message: string) => new RewardInfraError(component, code, oneLine(message));
+  const infra = (code: string, message: string) =>
+    new RewardInfraError(component, serviceCallCode(code), oneLine(message));
   let id: string;
   try {
     id = await ctx.episodes.start(environment.server, environment.config);
@@ -146,7 +147,7 @@ async function replay(
         if (CONFIG_CALL_CODES.has(out.errorCode)) {
           throw new RewardConfigError(
             component,
-            out.errorCode,
+            serviceCallCode(out.errorCode),
             oneLine(`task ${task.id}: ground truth call ${call.name} of user turn ${k} refused: ${out.text}`),
           );
         }

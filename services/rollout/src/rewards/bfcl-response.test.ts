@@ -2,10 +2,10 @@
 // behind a test double of the gateway: the ground truth's results found among the model's results of
 // user turns 0..k (unordered, each used once), an empty turn failing, a turn without ground truth not
 // checked, one replay shared with bfcl_state, and an infrastructure failure a reward_error.
+
+import type { Task, Trajectory } from "@rlfactory/contracts";
 import { trajectoryWith } from "@rlfactory/test-support/reward-fixtures";
 import { describe, expect, it } from "vitest";
-import type { Task } from "../task.ts";
-import type { Trajectory } from "../trajectory.ts";
 import { missingUnordered } from "./bfcl-response.ts";
 import { createRewardFn } from "./reward-config.ts";
 import type { RewardContext, RewardInput } from "./types.ts";

@@ -15,10 +15,12 @@
 // reward_error, as its result is unknown. Both sides are the gateway's text for the same environment,
 // so equal calls give equal texts (test/rollout/bfcl-checker-parity.e2e.test.ts: equal exactly when
 // bfcl-eval's own texts are, but for whole floats, which JSON reads as integers).
+
+import type { Trajectory } from "@rlfactory/contracts";
+import { INFRA_CALL_CODES, MALFORMED_CODE_PREFIX, serviceCallCode } from "@rlfactory/contracts";
 import { z } from "zod";
-import type { Trajectory } from "../trajectory.ts";
 import { replayShape, sharedReplay } from "./bfcl-replay.ts";
-import { INFRA_CALL_CODES, oneLine, RewardConfigError, RewardInfraError } from "./errors.ts";
+import { oneLine, RewardConfigError, RewardInfraError } from "./errors.ts";
 import { componentName, defineRewardComponent } from "./types.ts";
 
 export const bfclResponseSchema = z.strictObject({ type: z.literal("bfcl_response"), ...replayShape });
@@ -34,11 +36,11 @@ export function modelResultsPerUserTurn(
   const starts = userTurns.map((u) => (typeof u.turn === "number" ? u.turn : -1));
   const out: string[][] = Array.from({ length: count }, () => []);
   for (const [i, call] of trajectory.tool_calls.entries()) {
-    if (call.error_code?.startsWith("MALFORMED_")) continue;
+    if (call.error_code?.startsWith(MALFORMED_CODE_PREFIX)) continue;
     if (call.error_code !== null && INFRA_CALL_CODES.has(call.error_code)) {
       throw new RewardInfraError(
         component,
-        call.error_code,
+        serviceCallCode(call.error_code),
         `the call to ${call.name} failed for the infrastructure (${call.error_code}), not for the model: its result is unknown`,
       );
     }

@@ -2,37 +2,21 @@
 // silent 0): an infrastructure failure (a verify tool timed out, the judge is down) and a
 // configuration/data error (a template path the task lacks, an unknown tool, no judge configured).
 // A genuine model outcome (no answer, wrong SQL, a tool's own isError) is a score, not an error.
-import type { RewardError } from "../trajectory.ts";
+// The record (`reward_error`) and the codes it carries are the contract's (@rlfactory/contracts).
+import type { RewardError, RewardErrorCode, ServiceCallCode } from "@rlfactory/contracts";
 
-/** Gateway call codes that mean the infrastructure failed, not the model. */
-export const INFRA_CALL_CODES: ReadonlySet<string> = new Set([
-  "TIMEOUT",
-  "UNAVAILABLE",
-  "CIRCUIT_OPEN",
-  "RATE_LIMITED",
-  "INTERNAL",
-  "CANCELLED",
-  "UPSTREAM_ERROR",
-  "OUTPUT_TOO_LARGE",
-]);
-
-/** Gateway call codes that mean the reward's configuration is wrong (tool name, argument template). */
-export const CONFIG_CALL_CODES: ReadonlySet<string> = new Set([
-  "UNKNOWN_TOOL",
-  "INVALID_ARGUMENTS",
-  "ARGUMENTS_TOO_LARGE",
-  "UNAUTHENTICATED",
-]);
+/** A reward's own code (REWARD_ERROR_CODES), or a failed gateway call's, passed through. */
+export type ScoringErrorCode = RewardErrorCode | ServiceCallCode;
 
 /** Base of both kinds: which component failed, a machine-readable code, and a one-line message. */
 export class RewardScoringError extends Error {
   readonly component: string;
-  readonly code: string;
+  readonly code: ScoringErrorCode;
   readonly kind: "infrastructure" | "config";
   constructor(
     kind: "infrastructure" | "config",
     component: string,
-    code: string,
+    code: ScoringErrorCode,
     message: string,
     options?: { cause?: unknown },
   ) {
@@ -46,7 +30,7 @@ export class RewardScoringError extends Error {
 
 /** The infrastructure failed (tool call TIMEOUT/UNAVAILABLE/..., judge error or timeout). */
 export class RewardInfraError extends RewardScoringError {
-  constructor(component: string, code: string, message: string, options?: { cause?: unknown }) {
+  constructor(component: string, code: ScoringErrorCode, message: string, options?: { cause?: unknown }) {
     super("infrastructure", component, code, message, options);
     this.name = "RewardInfraError";
   }
@@ -54,7 +38,7 @@ export class RewardInfraError extends RewardScoringError {
 
 /** The configuration or the task's data cannot be scored (missing template path, unknown tool, no golds). */
 export class RewardConfigError extends RewardScoringError {
-  constructor(component: string, code: string, message: string, options?: { cause?: unknown }) {
+  constructor(component: string, code: ScoringErrorCode, message: string, options?: { cause?: unknown }) {
     super("config", component, code, message, options);
     this.name = "RewardConfigError";
   }

@@ -43,9 +43,16 @@
 //   so its reward is exactly the per-turn value. Here a trajectory holds all its turns: the per-turn
 //   values go to `turn_rewards` (× weight, on the turn's entry; a trainer puts it on the turn's last
 //   token), and the component's value is their `mean` over the sampled turns (default) or `sum`.
+
+import type { Trajectory } from "@rlfactory/contracts";
+import {
+  INFRA_CALL_CODES,
+  MALFORMED_CODE_PREFIX,
+  NO_ACTION_CODE,
+  serviceCallCode,
+} from "@rlfactory/contracts";
 import { z } from "zod";
-import type { Trajectory } from "../trajectory.ts";
-import { INFRA_CALL_CODES, RewardConfigError, RewardInfraError } from "./errors.ts";
+import { RewardConfigError, RewardInfraError } from "./errors.ts";
 import {
   componentBaseShape,
   componentName,
@@ -76,9 +83,6 @@ export const STRAY_TOOL_CALL_TAGS: readonly string[] = [
   "</tool_call>",
   "<tool_parsed_response>",
 ];
-
-const MALFORMED_PREFIX = "MALFORMED_";
-const NO_ACTION_CODE = "MALFORMED_UNKNOWN_ACTION";
 
 /** Lowercase, commas removed, trimmed: how both a sub-answer's items and the final answer are compared. */
 function normalise(text: string): string {
@@ -196,7 +200,7 @@ export function ftrlTurnScores(
   return sampled.map((turn, k) => {
     const text = sampledTexts[k]!;
     const entries = byTurn.get(turn) ?? [];
-    const calls = entries.filter((c) => !(c.error_code ?? "").startsWith(MALFORMED_PREFIX));
+    const calls = entries.filter((c) => !(c.error_code ?? "").startsWith(MALFORMED_CODE_PREFIX));
     if (calls.length > 0) {
       let s = 0;
       for (const call of calls) {
@@ -204,7 +208,7 @@ export function ftrlTurnScores(
         if (code !== undefined && INFRA_CALL_CODES.has(code)) {
           throw new RewardInfraError(
             component,
-            code,
+            serviceCallCode(code),
             `the call to ${call.name} in turn ${turn} failed for the infrastructure (${code}): its output is unknown`,
           );
         }

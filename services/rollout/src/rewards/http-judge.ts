@@ -11,8 +11,9 @@
 // (the request's own timeout), CANCELLED (the caller's signal), JUDGE_UNAVAILABLE (no connection),
 // JUDGE_HTTP_ERROR (a non-2xx status without that error body), JUDGE_BAD_RESPONSE (not JSON, or not
 // the shape above).
+
+import { goldAnswers, serviceCallCode, type Task } from "@rlfactory/contracts";
 import { z } from "zod";
-import { goldAnswers, type Task } from "../task.ts";
 import { oneLine, RewardInfraError } from "./errors.ts";
 import type { Judge, JudgeVerdict, RewardJudgeQuery } from "./types.ts";
 
@@ -109,7 +110,7 @@ export class HttpJudge implements Judge {
         const { code, message } = failure.data.error;
         throw new RewardInfraError(
           COMPONENT,
-          `JUDGE_${code}`,
+          serviceCallCode(`JUDGE_${code}`),
           `${this.endpoint}: HTTP ${response.status} ${code}: ${oneLine(message, 300)}`,
         );
       }

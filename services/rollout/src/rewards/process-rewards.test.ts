@@ -1,8 +1,8 @@
 // Per-turn process rewards on real trajectory records: values land on the sampled turn that acted.
 
+import { TrajectoryBuilder } from "@rlfactory/contracts";
 import { failed, ok, rewardInput, trajectoryWith } from "@rlfactory/test-support/reward-fixtures";
 import { describe, expect, it } from "vitest";
-import { TrajectoryBuilder } from "../trajectory.ts";
 import { processRewardsSchema, processTurnRewards } from "./process-rewards.ts";
 
 const config = processRewardsSchema.parse({ tool_success: 0.05, tool_error: -0.1, malformed: -0.2 });

@@ -8,8 +8,10 @@
 //   malformed           once if the turn had malformed calls or no action (needs
 //                       `RewardInput.sampledTurnMalformed`).
 // They are reported beside the outcome reward, not added to it: the trainer decides how to use them.
+
+import { INFRA_CALL_CODES } from "@rlfactory/contracts";
 import { z } from "zod";
-import { INFRA_CALL_CODES, RewardConfigError } from "./errors.ts";
+import { RewardConfigError } from "./errors.ts";
 import type { RewardInput } from "./types.ts";
 
 export const processRewardsSchema = z.strictObject({

@@ -9,7 +9,7 @@
 // F1 is SQuAD v1.1's token F1 with HotpotQA's special case: when either normalised side is `yes`,
 // `no` or `noanswer` and the two differ, F1 is 0. Both take the best score over the gold answers.
 // A missing answer scores 0 (a model outcome); a task without gold answers is a data error.
-import { goldAnswers } from "../task.ts";
+import { goldAnswers } from "@rlfactory/contracts";
 import { RewardConfigError } from "./errors.ts";
 import type { ComponentScore, RewardComponent } from "./types.ts";
 

@@ -7,8 +7,9 @@
 // Components run concurrently. If any throws (an infrastructure failure, a config/data error, or a
 // bug), the reward is null and `error` names the component and why; the others' values are still
 // reported. Never a silent 0. README.md in this folder documents every component.
+
+import type { RewardError, Trajectory } from "@rlfactory/contracts";
 import { z } from "zod";
-import type { RewardError, Trajectory } from "../trajectory.ts";
 import { toRewardError } from "./errors.ts";
 import { processRewardsSchema, processTurnRewards } from "./process-rewards.ts";
 import { createRewardComponent, rewardComponentSchema } from "./reward-components.ts";

@@ -3,8 +3,10 @@
 // succeeded (`error_code` null: no gateway error, no tool error). A call the infrastructure failed
 // (TIMEOUT, UNAVAILABLE, ... — not the model's doing) makes the reward null with a reward_error, never
 // a lower precision. A rollout without calls scores `no_calls` (default 0).
+
+import { INFRA_CALL_CODES, serviceCallCode } from "@rlfactory/contracts";
 import { z } from "zod";
-import { INFRA_CALL_CODES, RewardInfraError } from "./errors.ts";
+import { RewardInfraError } from "./errors.ts";
 import { componentBaseShape, componentName, defineRewardComponent, type RewardComponent } from "./types.ts";
 
 export const toolPrecisionSchema = z.strictObject({
@@ -27,7 +29,7 @@ export function createToolPrecision(config: ToolPrecisionConfig): RewardComponen
       if (infra !== undefined) {
         throw new RewardInfraError(
           name,
-          infra.error_code!,
+          serviceCallCode(infra.error_code!),
           `the call to ${infra.name} failed for the infrastructure (${infra.error_code}), not for the model`,
         );
       }

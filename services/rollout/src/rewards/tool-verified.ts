@@ -19,9 +19,11 @@
 // OUTPUT_TOO_LARGE (and any code not known here) throw RewardInfraError; UNKNOWN_TOOL,
 // INVALID_ARGUMENTS, ARGUMENTS_TOO_LARGE throw RewardConfigError. A structured result without a number
 // at `score_path` throws RewardInfraError TOOL_BAD_RESULT.
+
+import { CONFIG_CALL_CODES, serviceCallCode } from "@rlfactory/contracts";
 import { z } from "zod";
 import { checkTemplatePath, fillTemplate, templatePaths } from "./argument-template.ts";
-import { CONFIG_CALL_CODES, oneLine, RewardConfigError, RewardInfraError } from "./errors.ts";
+import { oneLine, RewardConfigError, RewardInfraError } from "./errors.ts";
 import {
   type ComponentScore,
   componentBaseShape,
@@ -98,8 +100,8 @@ export function createToolVerified(config: ToolVerifiedConfig): RewardComponent 
       if (result.errorCode !== "OK") {
         const message = `${config.tool}: ${result.errorCode}: ${oneLine(result.text)}`;
         if (CONFIG_CALL_CODES.has(result.errorCode))
-          throw new RewardConfigError(name, result.errorCode, message);
-        throw new RewardInfraError(name, result.errorCode, message);
+          throw new RewardConfigError(name, serviceCallCode(result.errorCode), message);
+        throw new RewardInfraError(name, serviceCallCode(result.errorCode), message);
       }
       if (result.isError) {
         if (config.on_tool_error === "fail") {

@@ -2,11 +2,11 @@
 // what it may call (tools through the gateway, a judge), and what it returns. Components are plain
 // objects built from their config entry (registered in `reward-components.ts`); `reward-config.ts`
 // composes them.
+
+import type { Task, Trajectory } from "@rlfactory/contracts";
 import { z } from "zod";
 import type { ToolInvoker } from "../gateway-tools.ts";
 import type { EpisodeApi } from "../rollout/episodes.ts";
-import type { Task } from "../task.ts";
-import type { Trajectory } from "../trajectory.ts";
 
 /** A finished rollout, ready to be scored. */
 export interface RewardInput {

@@ -3,6 +3,7 @@
 // soon as its last sample finishes, and handed out then: the caller sees groups in completion order.
 
 import { readFile } from "node:fs/promises";
+import type { ChatTool, Task, Trajectory } from "@rlfactory/contracts";
 import { GatewayClient } from "@rlfactory/gateway/client";
 import { bulkhead } from "cockatiel";
 import type { Logger } from "pino";
@@ -14,13 +15,10 @@ import { toolCallFormat } from "../parsers/registry.ts";
 import type { ToolCallFormat } from "../parsers/types.ts";
 import { HttpJudge } from "../rewards/judge.ts";
 import { createRewardFn } from "../rewards/reward-config.ts";
-import type { Task } from "../task.ts";
-import type { ChatTool } from "../tokenizer/chat-message.ts";
 import { configuredTokenizer, type ModelTokenizer } from "../tokenizer/model-tokenizer.ts";
 import { createObservationDelta } from "../tokenizer/observation-delta.ts";
 import { checkedTokenizer } from "../tokenizer/tokenizer-check.ts";
 import { templateRendersTools, withToolSystemMessage } from "../tokenizer/tool-prompt.ts";
-import type { Trajectory } from "../trajectory.ts";
 import { turnRewardMeans } from "../turn-rewards.ts";
 import { AsyncQueue } from "./async-queue.ts";
 import { type EpisodeApi, gatewayEpisodes, groupEpisodes } from "./episodes.ts";

@@ -5,6 +5,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Task, Trajectory } from "@rlfactory/contracts";
 import {
   rawFromProcessed,
   type SimulatedLlm,
@@ -15,9 +16,7 @@ import type { ToolCaller, ToolInvoker } from "../gateway-tools.ts";
 import { readTrajectoriesParquet, writeTrajectoriesParquet } from "../output/parquet.ts";
 import { loadRolloutProto } from "../serve/proto.ts";
 import { groupFromProto, groupToProto } from "../serve/trajectory-codec.ts";
-import type { Task } from "../task.ts";
 import { type ModelTokenizer, qwen3Tokenizer } from "../tokenizer/model-tokenizer.ts";
-import type { Trajectory } from "../trajectory.ts";
 import { createRolloutEngine } from "./create-rollout-engine.ts";
 import { parseRolloutConfig, type RolloutConfigInput } from "./rollout-config.ts";
 import type { RolloutOptions } from "./rollout-engine.ts";

@@ -7,8 +7,7 @@
 // right before that user message, holding the tool list exactly as the template renders it in the
 // system prompt. Calls to a tool not offered in the current turn never reach the gateway: they are
 // answered with a TOOL_NOT_OFFERED observation.
-import type { Task } from "../task.ts";
-import type { ChatTool } from "../tokenizer/chat-message.ts";
+import type { ChatTool, Task } from "@rlfactory/contracts";
 import type { ModelTokenizer } from "../tokenizer/model-tokenizer.ts";
 
 export const TOOL_NOT_OFFERED = "TOOL_NOT_OFFERED";

@@ -2,11 +2,10 @@
 // group completes. `rlf rollout` (a file of tasks) and `rlf rollout serve` (tasks from a training
 // engine over gRPC/HTTP) are two front ends of this one interface.
 
+import type { LogprobsKind, Task, Trajectory } from "@rlfactory/contracts";
 import type { GroupStats } from "../grpo.ts";
 import type { TokenEngineName } from "../inference/engines.ts";
-import type { LogprobsKind, SamplingParams } from "../inference/types.ts";
-import type { Task } from "../task.ts";
-import type { Trajectory } from "../trajectory.ts";
+import type { SamplingParams } from "../inference/types.ts";
 
 export interface RolloutOptions {
   /** Samples per task (GRPO group size); default: the config's. */

@@ -5,15 +5,13 @@
 // exactly what the sampler returned (loss mask 1, its logprobs), observations have loss mask 0, and
 // prompt + response stay within the context budget.
 import { readFileSync } from "node:fs";
+import type { ChatTool, Task, Trajectory } from "@rlfactory/contracts";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GatewayCallError, type ToolCaller, type ToolCallInput, type ToolOutcome } from "../gateway-tools.ts";
 import { type GenerateResult, InferenceError, type TokenSampler } from "../inference/types.ts";
 import { toolCallFormat } from "../parsers/registry.ts";
-import type { Task } from "../task.ts";
-import type { ChatTool } from "../tokenizer/chat-message.ts";
 import { type ModelTokenizer, qwen3Tokenizer } from "../tokenizer/model-tokenizer.ts";
 import { createObservationDelta } from "../tokenizer/observation-delta.ts";
-import type { Trajectory } from "../trajectory.ts";
 import {
   checkTask,
   type LoopDeps,

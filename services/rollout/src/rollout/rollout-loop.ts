@@ -20,16 +20,21 @@
 //
 // Nothing here throws for a trajectory's own failure: every exit is a status with a reason.
 import { context, type Span, SpanStatusCode, trace } from "@opentelemetry/api";
+import type { ChatTool, Task } from "@rlfactory/contracts";
+import {
+  MALFORMED_CODE_PREFIX,
+  policyVersionFromText,
+  TOOL_ERROR_CODE,
+  TrajectoryBuilder,
+  type TrajectoryStatus,
+} from "@rlfactory/contracts";
 import { GatewayCallError, type ToolCaller } from "../gateway-tools.ts";
 import { InferenceError, type SamplingParams, type TokenSampler } from "../inference/types.ts";
 import { malformedCall } from "../parsers/malformed.ts";
 import type { ObservationInput, ToolCallFormat } from "../parsers/types.ts";
-import type { Task } from "../task.ts";
-import type { ChatTool } from "../tokenizer/chat-message.ts";
 import type { ModelTokenizer } from "../tokenizer/model-tokenizer.ts";
 import type { ObservationDeltaFn } from "../tokenizer/observation-delta.ts";
 import { truncateToTokens } from "../tokenizer/truncate-to-tokens.ts";
-import { policyVersionFromText, TrajectoryBuilder, type TrajectoryStatus } from "../trajectory.ts";
 import {
   boundedSnapshot,
   type EnvironmentRecord,
@@ -464,7 +469,7 @@ async function trajectoryLoop(
         arguments: call.arguments,
         result: o.text,
         latency_ms: o.latencyMs,
-        error_code: failed ? o.errorCode : o.isError ? "TOOL_ERROR" : null,
+        error_code: failed ? o.errorCode : o.isError ? TOOL_ERROR_CODE : null,
         is_error: failed || o.isError,
         turn: sampledTurn,
       });
@@ -479,7 +484,7 @@ async function trajectoryLoop(
         arguments: m.raw,
         result: m.message,
         latency_ms: 0,
-        error_code: `MALFORMED_${m.code}`,
+        error_code: `${MALFORMED_CODE_PREFIX}${m.code}`,
         is_error: true,
         turn: sampledTurn,
       });

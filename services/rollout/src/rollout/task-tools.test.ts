@@ -1,8 +1,9 @@
 // A task's tools with aliases: rendered under the alias with the target's schema, offered alone when
 // the task names no tools, mapped back to gateway names; only the environment server's tools run in
 // the episode.
+
+import type { ChatTool } from "@rlfactory/contracts";
 import { describe, expect, it } from "vitest";
-import type { ChatTool } from "../tokenizer/chat-message.ts";
 import { taskTools } from "./task-tools.ts";
 
 const tool = (name: string): ChatTool => ({

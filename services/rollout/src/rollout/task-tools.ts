@@ -3,8 +3,7 @@
 // description and schema. A task with aliases and no `tools` offers exactly its aliases. A call is
 // made by its gateway name; when the task has an `environment`, calls to that server's tools carry
 // the trajectory's episode id (and only those: another server's tool refuses one).
-import type { Task } from "../task.ts";
-import type { ChatTool } from "../tokenizer/chat-message.ts";
+import type { ChatTool, Task } from "@rlfactory/contracts";
 import { type ToolPlan, toolPlan } from "./offered-tools.ts";
 
 export interface TaskTools {

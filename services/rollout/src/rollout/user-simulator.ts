@@ -5,9 +5,10 @@
 //
 // Its failures are the trajectory's: the loop ends it `failed` with the reason
 // `user_simulator CODE: message` (CODE one of UserSimulatorError's codes); never a made-up message.
+
+import type { TaskUserSimulator } from "@rlfactory/contracts";
 import { ChatCompletionsSampler } from "../inference/chat-completions.ts";
 import { InferenceError } from "../inference/types.ts";
-import type { TaskUserSimulator } from "../task.ts";
 import type { UserSimulatorConfig } from "./rollout-config.ts";
 
 /** One message of the conversation as the user saw it: what the user wrote, what the policy answered. */

@@ -11,6 +11,7 @@ import {
   type sendUnaryData,
   status,
 } from "@grpc/grpc-js";
+import { policyVersionFromText } from "@rlfactory/contracts";
 import { callerGone, type GrpcHost, startGrpcHost } from "@rlfactory/kit";
 import type { GetPolicyVersionRequest__Output } from "@rlfactory/proto/types/GetPolicyVersionRequest";
 import type { PolicyVersionState as ProtoPolicyState } from "@rlfactory/proto/types/PolicyVersionState";
@@ -21,7 +22,6 @@ import type { SetPolicyVersionRequest__Output } from "@rlfactory/proto/types/Set
 import type { TrajectoryGroup as ProtoGroup } from "@rlfactory/proto/types/TrajectoryGroup";
 import type { Logger } from "pino";
 import type { RolloutEngine, TrajectoryGroup } from "../rollout/rollout-engine.ts";
-import { policyVersionFromText } from "../trajectory.ts";
 import { grpcStatusFor } from "./errors.ts";
 import type { PolicyVersionState, PolicyVersionView } from "./policy-version.ts";
 import { loadRolloutProto, ROLLOUT_SERVICE } from "./proto.ts";

@@ -3,9 +3,9 @@
 // a trajectory that started under weights too many steps old is flagged (`stale: true`) or its whole
 // group is dropped (GRPO advantages are relative to the group, so a partial group would be biased).
 
+import type { Trajectory } from "@rlfactory/contracts";
 import type { RolloutConfig } from "../rollout/rollout-config.ts";
 import type { TrajectoryGroup } from "../rollout/rollout-engine.ts";
-import type { Trajectory } from "../trajectory.ts";
 
 export type PolicyVersion = number | string;
 

@@ -2,6 +2,7 @@
 // validated once into the engine's arguments. Both wire forms go through `rolloutRequestSchema`, so
 // gRPC and HTTP accept and reject exactly the same requests with the same messages.
 
+import { LOGPROBS_KINDS, policyVersionFromText, type Task, taskSchema } from "@rlfactory/contracts";
 import type {
   RolloutRequest as ProtoRequest,
   RolloutRequest__Output as ProtoRequestOut,
@@ -11,10 +12,7 @@ import type { Task__Output as ProtoTaskOut } from "@rlfactory/proto/types/Task";
 import { z } from "zod";
 import { TOKEN_ENGINE_NAMES } from "../inference/engines.ts";
 import { serverUrlSchema } from "../inference/sampler-config.ts";
-import { LOGPROBS_KINDS } from "../inference/types.ts";
 import type { RolloutOptions } from "../rollout/rollout-engine.ts";
-import { type Task, taskSchema } from "../task.ts";
-import { policyVersionFromText } from "../trajectory.ts";
 import { RolloutRequestError } from "./errors.ts";
 
 export const MAX_GROUP_SIZE = 1024;

@@ -1,5 +1,6 @@
 // JSON record ↔ proto message, through real protobuf bytes (the serializers grpc-js uses on the wire).
 
+import { type Trajectory, TrajectoryBuilder } from "@rlfactory/contracts";
 import type {
   TrajectoryGroup as ProtoGroup,
   TrajectoryGroup__Output as ProtoGroupOut,
@@ -7,7 +8,6 @@ import type {
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { TrajectoryGroup, TrajectoryGroupStats } from "../rollout/rollout-engine.ts";
-import { type Trajectory, TrajectoryBuilder } from "../trajectory.ts";
 import { loadRolloutProto } from "./proto.ts";
 import {
   groupFromProto,

@@ -12,6 +12,14 @@
 //     turn_reward_mean decodes as no key.
 // Decoding validates with `trajectorySchema`, so a decoded record keeps every invariant of the JSON one.
 
+import {
+  policyVersionFromText,
+  type ToolCallRecord,
+  type Trajectory,
+  type TrajectoryStatus,
+  type Turn,
+  trajectorySchema,
+} from "@rlfactory/contracts";
 import type { GroupStats as ProtoGroupStats } from "@rlfactory/proto/types/GroupStats";
 import type {
   ToolCallRecord as ProtoToolCall,
@@ -29,14 +37,6 @@ import type { TrajectoryStatus__Output as ProtoStatus } from "@rlfactory/proto/t
 import type { Turn as ProtoTurn, Turn__Output as ProtoTurnOut } from "@rlfactory/proto/types/Turn";
 import type { TurnKind__Output as ProtoTurnKind } from "@rlfactory/proto/types/TurnKind";
 import type { TrajectoryGroup, TrajectoryGroupStats } from "../rollout/rollout-engine.ts";
-import {
-  policyVersionFromText,
-  type ToolCallRecord,
-  type Trajectory,
-  type TrajectoryStatus,
-  type Turn,
-  trajectorySchema,
-} from "../trajectory.ts";
 
 const STATUS_TO_PROTO = {
   completed: "TRAJECTORY_STATUS_COMPLETED",

@@ -1,8 +1,8 @@
 // loadTasks: a dataset config → the tasks to run. Picks the rows (seeded shuffle, then offset and
 // limit), reads only those, converts each by its shape and names the file and line of any bad row.
 import { basename, dirname, extname, resolve } from "node:path";
+import type { Task } from "@rlfactory/contracts";
 import { z } from "zod";
-import type { Task } from "../task.ts";
 import { type DatasetConfig, type DatasetConfigInput, datasetConfigSchema } from "./dataset-config.ts";
 import { DatasetError, type DatasetRows, openJsonlRows, openParquetRows } from "./dataset-rows.ts";
 import { seededPermutation } from "./seeded-permutation.ts";

@@ -2,8 +2,9 @@
 // starts from. `search-r1` reproduces Search-R1's data preprocessing byte for byte (for parity runs
 // with its `<search>` format); `hermes-qa` is for function-calling models whose chat template renders
 // the tool list itself (Qwen3/Hermes `<tool_call>`), so the text never names a tool.
+
+import type { ChatMessage } from "@rlfactory/contracts";
 import { z } from "zod";
-import type { ChatMessage } from "../tokenizer/chat-message.ts";
 
 export const PROMPT_TEMPLATE_NAMES = ["search-r1", "hermes-qa", "none"] as const;
 export const promptTemplateNameSchema = z.enum(PROMPT_TEMPLATE_NAMES);

@@ -3,9 +3,9 @@
 //   verl      Search-R1 / verl rows: `data_source`, `prompt`, `ability`, `reward_model: {style,
 //             ground_truth}`, `extra_info: {index, split, ...}`;
 //   flashrag  FlashRAG QA rows: `id`, `question`, `golden_answers` (no prompt: a template builds one).
+
+import { type ChatMessage, chatMessageSchema, type Task, taskSchema } from "@rlfactory/contracts";
 import { z } from "zod";
-import { type Task, taskSchema } from "../task.ts";
-import { type ChatMessage, chatMessageSchema } from "../tokenizer/chat-message.ts";
 import { type PromptTemplateName, renderPromptTemplate, withSystemMessage } from "./prompt-templates.ts";
 
 export type TaskRowShape = "task" | "verl" | "flashrag";

@@ -3,8 +3,8 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Template } from "@huggingface/jinja";
 import { Tokenizer } from "@huggingface/tokenizers";
+import type { ChatMessage, ChatTool } from "@rlfactory/contracts";
 import { z } from "zod";
-import type { ChatMessage, ChatTool } from "./chat-message.ts";
 
 /** Options of one chat-template rendering (the variables HF `apply_chat_template` passes). */
 export interface RenderChatOptions {

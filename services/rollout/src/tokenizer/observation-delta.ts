@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatTool } from "./chat-message.ts";
+import type { ChatMessage, ChatTool } from "@rlfactory/contracts";
 import type { ModelTokenizer } from "./model-tokenizer.ts";
 import { defaultTruncationMarker, type TruncationMarker, truncateToTokens } from "./truncate-to-tokens.ts";
 

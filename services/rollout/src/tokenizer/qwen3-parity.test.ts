@@ -1,6 +1,6 @@
+import type { ChatMessage } from "@rlfactory/contracts";
+import { TrajectoryBuilder } from "@rlfactory/contracts";
 import { beforeAll, describe, expect, it } from "vitest";
-import { TrajectoryBuilder } from "../trajectory.ts";
-import type { ChatMessage } from "./chat-message.ts";
 import { type ModelTokenizer, qwen3Tokenizer } from "./model-tokenizer.ts";
 import { createObservationDelta } from "./observation-delta.ts";
 

@@ -1,6 +1,6 @@
+import type { ChatTool } from "@rlfactory/contracts";
 import { CHATML_WITHOUT_TOOLS_TEMPLATE } from "@rlfactory/test-support/simulated-llm";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { ChatTool } from "./chat-message.ts";
 import { configuredTokenizer, type ModelTokenizer } from "./model-tokenizer.ts";
 import { hermesToolSystemPrompt, templateRendersTools, withToolSystemMessage } from "./tool-prompt.ts";
 

@@ -3,7 +3,7 @@
 // without a tool; `withToolSystemMessage` makes such a tokenizer put the tools into the prompt itself,
 // as a Hermes-style system message (the `<tools>` block and `<tool_call>` instructions Qwen2.5/Qwen3
 // and NousResearch Hermes templates write, so the `hermes` tool-call format parses the replies).
-import type { ChatMessage, ChatTool } from "./chat-message.ts";
+import type { ChatMessage, ChatTool } from "@rlfactory/contracts";
 import type { ModelTokenizer } from "./model-tokenizer.ts";
 
 const PROBE_TOOL: ChatTool = {

@@ -6,8 +6,8 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { taskSchema } from "@rlfactory/contracts";
 import { describe, expect, it } from "vitest";
-import { taskSchema } from "../../task.ts";
 import { BFCL_HOLDOUT_TURN_MESSAGE, type BfclTask, convertBfclTasks } from "./bfcl-tasks.ts";
 
 const VENV = resolve(dirname(fileURLToPath(import.meta.url)), "../../../../environments/.venv");

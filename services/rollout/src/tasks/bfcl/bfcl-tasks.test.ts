@@ -4,9 +4,9 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { taskSchema } from "@rlfactory/contracts";
 import { haveSharedData, sharedDataPath } from "@rlfactory/test-support/shared-data";
 import { beforeAll, describe, expect, it } from "vitest";
-import { taskSchema } from "../../task.ts";
 import { BFCL_HOLDOUT_TURN_MESSAGE, type BfclTask, convertBfclTasks } from "./bfcl-tasks.ts";
 
 const QUESTIONS = "bfcl/BFCL_v4_multi_turn_base.json";

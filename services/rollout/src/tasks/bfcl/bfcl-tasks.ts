@@ -7,6 +7,7 @@
 // bfcl-eval's own message, exactly as bfcl-eval's inference loop does.
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
+import type { Task, TaskTurn } from "@rlfactory/contracts";
 import { z } from "zod";
 import { DatasetError, openJsonlRows } from "../dataset-rows.ts";
 import { PythonCallError, parsePythonCall } from "./python-call.ts";
@@ -62,20 +63,15 @@ export interface BfclCall {
   arguments: Record<string, unknown>;
 }
 
-export interface BfclTaskTurn {
-  content: string;
-  tools?: string[];
+/** A later user turn of a BFCL task: a contract TaskTurn whose ground truth is that turn's calls. */
+export interface BfclTaskTurn extends TaskTurn {
   ground_truth: BfclCall[];
 }
 
-/** A task row as `rlf data bfcl` writes it (one JSON line each). */
-export interface BfclTask {
-  id: string;
-  data_source: string;
-  prompt: { role: string; content: string }[];
+/** A task row as `rlf data bfcl` writes it (one JSON line each): a contract Task, narrowed. */
+export interface BfclTask extends Task {
   /** The first turn's ground-truth calls (later turns carry their own in `turns[i].ground_truth`). */
   ground_truth: BfclCall[];
-  extra_info: Record<string, unknown>;
   environment: {
     server: string;
     /** `long_context: true` for long_context (and composite) entries: BFCL loads their scenarios so. */

@@ -1,16 +1,7 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  appendTrajectoriesJsonl,
-  readTrajectoriesJsonl,
-  type Trajectory,
-  TrajectoryAlignmentError,
-  TrajectoryBuilder,
-  trajectorySchema,
-} from "./trajectory.ts";
+import { describe, expect, it } from "vitest";
+import { type Trajectory, trajectorySchema } from "./trajectory.ts";
+import { TrajectoryAlignmentError, TrajectoryBuilder } from "./trajectory-builder.ts";
 
 const VOCAB = 1000;
 const builder = () =>
@@ -190,39 +181,4 @@ describe("trajectorySchema", () => {
     expect(issues({ ...g, rollout_logprobs: [-0.1, 2, 0, 0, 0, -0.5] }).length).toBeGreaterThan(0);
     expect(issues({ ...g, status: "done" }).length).toBeGreaterThan(0);
   });
-});
-
-describe("JSONL files", () => {
-  let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), "trajectory-"));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
-
-  it("appends one validated line per record and reads them back", async () => {
-    const path = join(dir, "rollouts.jsonl");
-    await appendTrajectoriesJsonl(path, [sample(), good()]);
-    await appendTrajectoriesJsonl(path, [sample()]);
-    const text = await readFile(path, "utf8");
-    expect(text.trimEnd().split("\n")).toHaveLength(3);
-    const back = await readTrajectoriesJsonl(path);
-    expect(back).toEqual([good(), good(), good()]);
-    await expect(appendTrajectoriesJsonl(path, [good(), { ...good(), loss_mask: [] }])).rejects.toThrow();
-    expect(await readFile(path, "utf8")).toBe(text); // nothing written when one record is bad
-  });
-
-  it("names the bad line when reading", async () => {
-    const path = join(dir, "bad.jsonl");
-    await writeFile(
-      path,
-      `${JSON.stringify(good())}\n${JSON.stringify({ ...good(), sample_index: -1 })}\n{oops\n`,
-    );
-    await expect(readTrajectoriesJsonl(path)).rejects.toThrow(/bad\.jsonl:2: .*sample_index/s);
-  });
-
-  function good(): Trajectory {
-    return sample().toJSON();
-  }
 });

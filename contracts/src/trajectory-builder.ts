@@ -1,0 +1,184 @@
+// Builds a trajectory turn by turn and refuses any append that would break the record's alignment
+// (ids, loss mask and logprobs), failing with the numbers; `toJSON` validates the whole record with
+// `trajectorySchema`.
+import {
+  type LogprobsKind,
+  type ToolCallRecord,
+  TRAJECTORY_SCHEMA_VERSION,
+  type Trajectory,
+  type TrajectoryStatus,
+  type Turn,
+  toolCallRecordSchema,
+  trajectorySchema,
+} from "./trajectory.ts";
+
+/** Thrown when an append would break the record's alignment; the message carries the numbers. */
+export class TrajectoryAlignmentError extends Error {
+  override name = "TrajectoryAlignmentError";
+}
+
+export interface TrajectoryInit {
+  taskId: string;
+  groupId: string;
+  sampleIndex: number;
+  promptIds: readonly number[];
+  /** Ids must be < vocabSize (the tokenizer's, or the model's embedding rows). */
+  vocabSize: number;
+  policyVersion?: number | string | null;
+  /** What the sampler's logprobs are (recorded as `logprobs_kind`). */
+  logprobsKind?: LogprobsKind;
+  /** The sampling temperature of every sampled turn (recorded as `sampling_temperature`). */
+  samplingTemperature?: number;
+  metadata?: Record<string, unknown>;
+}
+
+/** Builds a trajectory turn by turn, refusing any append that would misalign ids, mask and logprobs. */
+export class TrajectoryBuilder {
+  readonly #init: TrajectoryInit;
+  readonly #promptIds: number[];
+  readonly #responseIds: number[] = [];
+  readonly #lossMask: (0 | 1)[] = [];
+  readonly #logprobs: number[] = [];
+  readonly #turns: Turn[] = [];
+  readonly #toolCalls: ToolCallRecord[] = [];
+  readonly #timings: Record<string, number> = {};
+  #reward: number | null = null;
+  #rewardComponents: Record<string, number> = {};
+  #status: TrajectoryStatus | null = null;
+  #statusReason: string | null = null;
+
+  constructor(init: TrajectoryInit) {
+    if (!Number.isInteger(init.vocabSize) || init.vocabSize <= 0) {
+      throw new TrajectoryAlignmentError(`vocabSize must be a positive integer, got ${init.vocabSize}`);
+    }
+    if (init.promptIds.length === 0) throw new TrajectoryAlignmentError("promptIds is empty");
+    this.#init = init;
+    this.#checkIds("promptIds", init.promptIds);
+    this.#promptIds = [...init.promptIds];
+  }
+
+  get responseLength(): number {
+    return this.#responseIds.length;
+  }
+
+  get turns(): readonly Turn[] {
+    return this.#turns;
+  }
+
+  /** Index of the turn the next append creates. */
+  get nextTurn(): number {
+    return this.#turns.length;
+  }
+
+  #checkIds(what: string, ids: readonly number[]): void {
+    const v = this.#init.vocabSize;
+    ids.forEach((id, i) => {
+      if (!Number.isInteger(id) || id < 0 || id >= v) {
+        throw new TrajectoryAlignmentError(`${what}[${i}] = ${id} is not an integer id in [0, ${v})`);
+      }
+    });
+  }
+
+  #checkOpen(what: string): void {
+    if (this.#status !== null) throw new TrajectoryAlignmentError(`${what} after finish(${this.#status})`);
+  }
+
+  /** Appends the sampler's ids with their logprobs (one finite logprob ≤ 0 per id). Returns the turn index. */
+  appendSampled(
+    ids: readonly number[],
+    logprobs: readonly number[],
+    options: { policyVersion?: number | string | null } = {},
+  ): number {
+    this.#checkOpen("appendSampled");
+    if (ids.length === 0) throw new TrajectoryAlignmentError("appendSampled: no ids");
+    if (ids.length !== logprobs.length) {
+      throw new TrajectoryAlignmentError(
+        `appendSampled: ${ids.length} ids but ${logprobs.length} logprobs (turn ${this.#turns.length}, response at ${this.#responseIds.length})`,
+      );
+    }
+    this.#checkIds(`appendSampled ids (turn ${this.#turns.length})`, ids);
+    logprobs.forEach((lp, i) => {
+      if (!Number.isFinite(lp) || lp > 0) {
+        throw new TrajectoryAlignmentError(
+          `appendSampled: logprobs[${i}] = ${lp} for id ${ids[i]} must be finite and ≤ 0 (turn ${this.#turns.length})`,
+        );
+      }
+    });
+    return this.#push("sampled", ids, logprobs, options.policyVersion);
+  }
+
+  /** Appends observation/template ids (loss mask 0, logprob 0.0). Returns the turn index. */
+  appendObservation(ids: readonly number[]): number {
+    this.#checkOpen("appendObservation");
+    if (ids.length === 0) throw new TrajectoryAlignmentError("appendObservation: no ids");
+    this.#checkIds(`appendObservation ids (turn ${this.#turns.length})`, ids);
+    return this.#push("observation", ids, null, undefined);
+  }
+
+  #push(
+    kind: Turn["kind"],
+    ids: readonly number[],
+    logprobs: readonly number[] | null,
+    policyVersion: number | string | null | undefined,
+  ): number {
+    const start = this.#responseIds.length;
+    for (let i = 0; i < ids.length; i++) {
+      this.#responseIds.push(ids[i]!);
+      this.#lossMask.push(logprobs ? 1 : 0);
+      this.#logprobs.push(logprobs ? logprobs[i]! + 0 : 0); // + 0 turns -0 into 0
+    }
+    const turn: Turn = { kind, start, end: this.#responseIds.length };
+    if (policyVersion !== undefined) turn.policy_version = policyVersion;
+    this.#turns.push(turn);
+    return this.#turns.length - 1;
+  }
+
+  recordToolCall(call: ToolCallRecord): void {
+    this.#toolCalls.push(toolCallRecordSchema.parse(call));
+  }
+
+  setReward(reward: number, components: Record<string, number> = {}): void {
+    this.#reward = reward;
+    this.#rewardComponents = { ...components };
+  }
+
+  /** Adds `ms` to the named timing (several turns accumulate into one total). */
+  addTiming(name: string, ms: number): void {
+    this.#timings[name] = (this.#timings[name] ?? 0) + ms;
+  }
+
+  finish(status: TrajectoryStatus, reason: string | null = null): void {
+    this.#checkOpen("finish");
+    this.#status = status;
+    this.#statusReason = reason;
+  }
+
+  /** The plain record, validated by `trajectorySchema` (throws on any broken invariant). */
+  toJSON(): Trajectory {
+    if (this.#status === null) throw new TrajectoryAlignmentError("toJSON before finish()");
+    return trajectorySchema.parse({
+      schema_version: TRAJECTORY_SCHEMA_VERSION,
+      task_id: this.#init.taskId,
+      group_id: this.#init.groupId,
+      sample_index: this.#init.sampleIndex,
+      policy_version:
+        this.#init.policyVersion ?? this.#turns.find((t) => t.policy_version != null)?.policy_version ?? null,
+      prompt_ids: this.#promptIds,
+      response_ids: this.#responseIds,
+      loss_mask: this.#lossMask,
+      rollout_logprobs: this.#logprobs,
+      ...(this.#init.logprobsKind === undefined ? {} : { logprobs_kind: this.#init.logprobsKind }),
+      ...(this.#init.samplingTemperature === undefined
+        ? {}
+        : { sampling_temperature: this.#init.samplingTemperature }),
+      turns: this.#turns,
+      tool_calls: this.#toolCalls,
+      reward: this.#reward,
+      reward_components: this.#rewardComponents,
+      status: this.#status,
+      status_reason: this.#statusReason,
+      timings: this.#timings,
+      ...(this.#init.metadata === undefined ? {} : { metadata: this.#init.metadata }),
+    });
+  }
+}
