@@ -342,8 +342,10 @@ describe("README tracing command", () => {
   it("exports spans from the gateway and the tool server in one trace", async () => {
     const line = shellLines().find((l) => l.startsWith("OTEL_EXPORTER_OTLP_ENDPOINT="));
     expect(line).toBe("OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 npm start");
-    const receiver = await startOtlpReceiver(4318);
-    const stack = spawn("bash", ["-c", line ?? ""], {
+    // The README's command as written, on a free port: 4318 is where a developer's Jaeger listens.
+    const receiver = await startOtlpReceiver(0);
+    const traced = (line ?? "").replace("http://127.0.0.1:4318", receiver.url);
+    const stack = spawn("bash", ["-c", traced], {
       cwd: ROOT,
       env,
       stdio: ["ignore", "pipe", "pipe"],
