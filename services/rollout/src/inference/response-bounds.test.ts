@@ -56,10 +56,13 @@ describe("response bounds", () => {
     const total = 64 * 1024 * 1024;
     const chunk = Buffer.alloc(64 * 1024, "a");
     let written = 0;
-    const closed = Promise.withResolvers<void>();
+    let closedNow: () => void = () => {};
+    const closed = new Promise<void>((resolve) => {
+      closedNow = resolve;
+    });
     const { url } = await hostile((res) => {
       res.writeHead(200, { "content-type": "application/json", "content-length": String(total) });
-      res.on("close", () => closed.resolve());
+      res.on("close", () => closedNow());
       const pump = () => {
         while (written < total && !res.destroyed) {
           written += chunk.length;
@@ -69,10 +72,10 @@ describe("response bounds", () => {
       };
       pump();
     });
-    const error = await failure(client(url, 1024 * 1024).generate({ inputIds: [1, 2, 3], sampling }));
+    const error = await failure(client(url, 1024 * 1024).generate({ promptIds: [1, 2, 3], sampling }));
     expect(error.code).toBe("RESPONSE_TOO_LARGE");
     expect(error.message).toContain("inference.max_response_bytes (1048576 bytes)");
-    await closed.promise;
+    await closed;
     // The client stopped reading: the server got no further than the cap plus the sockets' buffers.
     expect(written).toBeLessThan(total / 4);
   });
@@ -83,7 +86,7 @@ describe("response bounds", () => {
       res.writeHead(500, { "content-type": "text/plain" });
       res.end(body);
     });
-    const error = await failure(client(url).generate({ inputIds: [1, 2, 3], sampling }));
+    const error = await failure(client(url).generate({ promptIds: [1, 2, 3], sampling }));
     expect(error.code).toBe("HTTP_ERROR");
     expect(error.message).toMatch(/answered 500: \?\[31mboom\?\[0m \?evil\? x+…$/);
     expect(error.message).not.toMatch(/[\p{Cc}\p{Cf}]/u);
@@ -96,10 +99,10 @@ describe("response bounds", () => {
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify({ text: "", output_ids: [], meta_info: { finish_reason: { type: "stop" } } }));
     });
-    const error = await failure(client(url, 16).generate({ inputIds: [1, 2, 3], sampling }));
+    const error = await failure(client(url, 16).generate({ promptIds: [1, 2, 3], sampling }));
     expect(error.code).toBe("RESPONSE_TOO_LARGE");
     const fine = await client(url)
-      .generate({ inputIds: [1, 2, 3], sampling })
+      .generate({ promptIds: [1, 2, 3], sampling })
       .then(
         () => "ok",
         (e: InferenceError) => e.code,
