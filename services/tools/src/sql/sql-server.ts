@@ -14,7 +14,7 @@ import {
   type ToolServer,
 } from "@rlfactory/toolkit";
 import { z } from "zod";
-import { callerOf } from "./caller-identity.ts";
+import { callerOf } from "../fair-scheduling/caller-identity.ts";
 import { DatabaseDirectory } from "./database-directory.ts";
 import { hasTopLevelOrderBy } from "./order-by.ts";
 import {
