@@ -9,7 +9,12 @@
 // camelCase keys of earlier releases (`deadlineMs`) are still read, for one release, with a warning
 // that names the new key; the typed config object this module returns stays camelCase.
 import { dirname, extname, isAbsolute, resolve } from "node:path";
-import { parseConfig, readConfigFile } from "@rlfactory/kit";
+import {
+  apiKeysFromEnv as kitApiKeysFromEnv,
+  MIN_API_KEY_LENGTH,
+  parseConfig,
+  readConfigFile,
+} from "@rlfactory/kit";
 import JSON5 from "json5";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
@@ -114,7 +119,7 @@ const SERVER_NAME = /^[a-zA-Z0-9.-]+(_[a-zA-Z0-9.-]+)*$/;
 const ServerName = z.string();
 
 /** The shortest API key accepted, from the config file or from `api_keys_env` alike. */
-export const MIN_API_KEY_LENGTH = 8;
+export { MIN_API_KEY_LENGTH };
 
 const GatewayInput = z
   .object({
@@ -404,21 +409,11 @@ export function normaliseConfig(
  * the key), rather than starting a gateway with auth off or with a guessable key.
  */
 function apiKeysFromEnv(name: string, value: string | undefined): string[] {
-  const fix = `set it to a comma-separated list of API keys of at least ${MIN_API_KEY_LENGTH} characters, or remove auth.api_keys_env`;
-  const refuse = (what: string) => new ConfigError(`auth.api_keys_env: ${name} ${what} (${fix})`);
-  if (value === undefined) throw refuse("is not set");
-  if (value.trim() === "") throw refuse("is empty");
-  const entries = value.split(",").map((k) => k.trim());
-  const keys = entries.filter((k) => k !== "");
-  if (keys.length === 0) throw refuse(`holds no API key, only commas and blanks`);
-  entries.forEach((key, i) => {
-    if (key !== "" && key.length < MIN_API_KEY_LENGTH) {
-      throw refuse(
-        `entry ${i + 1} of ${entries.length} is ${key.length} character${key.length === 1 ? "" : "s"} long`,
-      );
-    }
-  });
-  return keys;
+  try {
+    return kitApiKeysFromEnv("auth.api_keys_env", name, value);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
 }
 
 const TOOL_POLICY_KEYS = ToolPolicyInput.keyof().options;

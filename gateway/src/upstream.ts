@@ -10,6 +10,7 @@
 // timed it out, which on stdio reads as "legacy" and dropped the server to 2025-11-25.) Should the
 // server no longer speak it, the reconnect's tools/list fails and the next attempt probes afresh.
 import { EventEmitter } from "node:events";
+import { availableParallelism, loadavg } from "node:os";
 import {
   type CallToolResult,
   Client,
@@ -56,6 +57,20 @@ export interface Upstream {
 const CLIENT_INFO = { name: "rlfactory-gateway", version: "0.1.0" };
 const PROBE_TIMEOUT_MS = 3_000;
 
+/**
+ * The `server/discover` probe's budget for a connection attempt: 3 s, stretched by the machine's load
+ * average per core, and doubled after each failed attempt in a row (up to the connect timeout). A probe
+ * that timed out on a loaded machine reads as "legacy"; a server that had already committed to
+ * 2026-07-28 then fails the legacy handshake, and the next attempt probes with more time instead of
+ * failing the same way for the gateway's lifetime.
+ */
+export function probeTimeoutMs(failures: number, connectTimeoutMs: number, loadPerCore: number): number {
+  const scaled = PROBE_TIMEOUT_MS * Math.max(1, loadPerCore) * 2 ** Math.min(failures, 10);
+  return Math.round(Math.min(Math.max(PROBE_TIMEOUT_MS, connectTimeoutMs), scaled));
+}
+/** The last lines of a stdio server's stderr kept, shown (at the default log level) when it fails to start. */
+const STDERR_TAIL_LINES = 10;
+
 export class McpUpstream extends EventEmitter implements Upstream {
   readonly name: string;
   #config: ServerConfig;
@@ -71,6 +86,8 @@ export class McpUpstream extends EventEmitter implements Upstream {
   #prior: Extract<PriorDiscovery, { kind: "modern" }> | undefined;
   /** Keep-alive HTTP pool shared by every connection to this upstream (HTTP upstreams only). */
   #http = createPooledFetch();
+  /** The last lines the current stdio process wrote to stderr (why it failed to start, usually). */
+  #stderrTail: string[] = [];
 
   constructor(config: ServerConfig, log: Logger) {
     super();
@@ -182,7 +199,9 @@ export class McpUpstream extends EventEmitter implements Upstream {
       // The remembered verdict may be what failed (the server changed): negotiate afresh next time.
       this.#prior = undefined;
       this.#detail = `connect failed: ${(err as Error).message?.split("\n", 1)[0] ?? String(err)}`;
-      this.#log.warn({ err: this.#detail }, "upstream connect failed");
+      // A stdio server that could not start usually said why on stderr: show it at the default level.
+      const stderr = this.#stderrTail.length > 0 ? { stderr: this.#stderrTail.join("\n") } : {};
+      this.#log.warn({ err: this.#detail, ...stderr }, "upstream connect failed");
       this.#setState("down");
       this.#scheduleReconnect();
     }
@@ -193,7 +212,8 @@ export class McpUpstream extends EventEmitter implements Upstream {
     const client = this.#client;
     this.#client = undefined;
     this.#detail = reason;
-    this.#log.warn({ reason }, "upstream connection lost");
+    const stderr = this.#stderrTail.length > 0 ? { stderr: this.#stderrTail.join("\n") } : {};
+    this.#log.warn({ reason, ...stderr }, "upstream connection lost");
     this.#setState("down");
     client?.close().catch(() => {});
     this.#scheduleReconnect();
@@ -218,7 +238,16 @@ export class McpUpstream extends EventEmitter implements Upstream {
       protocol === "legacy"
         ? { mode: "legacy" as const }
         : protocol === "auto"
-          ? { mode: "auto" as const, probe: { timeoutMs: PROBE_TIMEOUT_MS } }
+          ? {
+              mode: "auto" as const,
+              probe: {
+                timeoutMs: probeTimeoutMs(
+                  this.#failures,
+                  this.#config.upstream.connectTimeoutMs,
+                  loadavg()[0]! / availableParallelism(),
+                ),
+              },
+            }
           : { mode: { pin: protocol } };
     return {
       versionNegotiation,
@@ -251,9 +280,14 @@ export class McpUpstream extends EventEmitter implements Upstream {
         ...(t.cwd ? { cwd: t.cwd } : {}),
         stderr: "pipe",
       });
+      const tail: string[] = [];
+      this.#stderrTail = tail;
       transport.stderr?.on("data", (chunk: Buffer) => {
         for (const line of chunk.toString("utf8").split("\n")) {
-          if (line.trim()) this.#log.debug({ stderr: line.slice(0, 2_000) }, "upstream stderr");
+          if (!line.trim()) continue;
+          this.#log.debug({ stderr: line.slice(0, 2_000) }, "upstream stderr");
+          tail.push(line.slice(0, 500));
+          if (tail.length > STDERR_TAIL_LINES) tail.shift();
         }
       });
       return transport;

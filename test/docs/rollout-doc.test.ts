@@ -23,6 +23,8 @@ const IN_WORDS: Record<string, (value: unknown) => boolean> = {
   "first of /v1/models": (v) => v === undefined, // asked of the server at start
   "whole catalog": (v) => v === undefined,
   "template default": (v) => v === undefined,
+  none: (v) => Array.isArray(v) && v.length === 0,
+  yes: (v) => v === true,
   "no check": (v) => (v as { max_staleness?: number }).max_staleness === undefined,
   "T 1, top-p 1, 1024": (v) => {
     const s = v as { temperature: number; top_p: number; max_tokens: number };

@@ -86,6 +86,21 @@ describe("npm start without bubblewrap", () => {
     expect(lines.some((l) => l.startsWith(quoted?.slice(1) ?? "-"))).toBe(true);
   });
 
+  it("prints one human-readable line per server as it becomes ready", () => {
+    const servers = [
+      ["tool server search", 7001],
+      ["tool server calculator", 7002],
+      ["tool server code", 7003],
+      ["tool server sql", 7004],
+      ["judge", 7005],
+    ] as const;
+    const lines = output.split("\n").filter((l) => l.startsWith("rlf stack: "));
+    for (const [name, port] of servers) {
+      const ready = lines.filter((l) => l.startsWith(`rlf stack: ${name} ready on 127.0.0.1:${port} (`));
+      expect(ready, name).toHaveLength(1);
+    }
+  });
+
   it("lists every bundled tool, the code tools included", async () => {
     const { stdout } = await run(process.execPath, [RLF, "tools", "list", "--gateway", GATEWAY, "--json"], {
       env,

@@ -107,6 +107,16 @@ describe("Node.js preflight", () => {
     });
   });
 
+  it("npm install on Node 20 stops at once (engine-strict), naming the Node it needs, before installing anything", async () => {
+    const env = { ...reporting("20.20.2"), PATH: `${binDir}${delimiter}${process.env.PATH ?? ""}` };
+    // --dry-run: were the check missing, nothing would be installed either.
+    const result = await run("npm", ["install", "--dry-run", "--offline", "--no-audit", "--no-fund"], env);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain("EBADENGINE");
+    expect(result.stderr).toContain('Required: {"node":">=22.18"}');
+    expect(result.stderr).toContain("rlfactory@");
+  });
+
   it.each(["start", "test"])("npm %s on Node 20 stops with that line first", async (script) => {
     const env = { ...reporting("20.20.2"), PATH: `${binDir}${delimiter}${process.env.PATH ?? ""}` };
     const result = await run("npm", ["run", "--silent", script], env);

@@ -5,9 +5,11 @@ import { parseArgs } from "node:util";
 import {
   createRolloutEngine,
   defaultServiceLogger,
+  guardOptionsFromConfig,
   loadRolloutConfig,
   type RolloutServiceHandle,
   startRolloutService,
+  waitForGateway,
 } from "@rlfactory/rollout";
 import { startTelemetry } from "@rlfactory/telemetry";
 import { portArg, stopOnSignals } from "./gateway-command.ts";
@@ -55,6 +57,21 @@ export async function runRolloutServeCommand(argv: string[]): Promise<number> {
 
   const log = defaultServiceLogger();
   const config = await loadRolloutConfig(values.config);
+  const guard = guardOptionsFromConfig(config);
+  // A gateway that is not up yet (the stack still starting) is waited for, not a reason to exit.
+  const stopWaiting = new AbortController();
+  const onSignal = () => stopWaiting.abort(new Error("stopped while waiting for the gateway"));
+  process.once("SIGINT", onSignal).once("SIGTERM", onSignal);
+  try {
+    const apiKeyEnv = config.gateway.api_key_env;
+    await waitForGateway(config.gateway.address, {
+      log,
+      signal: stopWaiting.signal,
+      ...(apiKeyEnv ? { apiKey: process.env[apiKeyEnv] ?? "" } : {}),
+    });
+  } finally {
+    process.off("SIGINT", onSignal).off("SIGTERM", onSignal);
+  }
   const telemetry = await startTelemetry({ serviceName: "rlf-trainer" });
   const engine = await createRolloutEngine(config, { log });
   let service: RolloutServiceHandle;
@@ -64,6 +81,7 @@ export async function runRolloutServeCommand(argv: string[]): Promise<number> {
       grpcPort,
       httpPort,
       staleness: config.staleness,
+      guard,
       log,
     });
   } catch (err) {

@@ -10,6 +10,14 @@ import { loadConfigFile, startGateway } from "@rlfactory/gateway";
 import { startTelemetry } from "@rlfactory/telemetry";
 import { BUNDLED_TOOL_SERVER_NAMES, toolServers } from "@rlfactory/tools";
 import { stopOnSignals } from "./gateway-command.ts";
+import {
+  checkPortsFree,
+  DEFAULT_READY_TIMEOUT_S,
+  readinessBudgetMs,
+  StackStartError,
+  waitAllHealthy,
+} from "./stack-startup.ts";
+import { UsageError } from "./usage-error.ts";
 
 /** Fixed loopback ports of the bundled tool servers (a user-facing contract), from their registry. */
 export const TOOL_PORTS: Record<string, number> = Object.fromEntries(
@@ -24,8 +32,37 @@ const MAIN = resolve(here, "main.ts");
 const DEFAULT_CONFIG = resolve(here, "../../../deploy/local/gateway.yaml");
 
 export async function runStackCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { config: { type: "string" } }, strict: true });
+  const { values } = parseArgs({
+    args: argv,
+    options: { config: { type: "string" }, "ready-timeout": { type: "string" } },
+    strict: true,
+  });
+  const readyTimeoutS = Number(values["ready-timeout"] ?? DEFAULT_READY_TIMEOUT_S);
+  if (!Number.isFinite(readyTimeoutS) || readyTimeoutS <= 0)
+    throw new UsageError(`rlf stack: --ready-timeout must be a positive number of seconds`);
+  const baseMs = readyTimeoutS * 1000;
   const config = loadConfigFile(values.config ?? DEFAULT_CONFIG);
+  const planned = [
+    ...BUNDLED_TOOL_SERVER_NAMES.map((name) => ({
+      name: `tool server ${name}`,
+      port: toolServers[name].port,
+    })),
+    { name: "judge", port: JUDGE_HTTP_PORT },
+  ];
+  // A fixed port another process holds would have its server restarted forever: say so and stop now.
+  await checkPortsFree([
+    ...planned,
+    { name: "judge (gRPC)", port: JUDGE_GRPC_PORT },
+    ...(config.grpc.port > 0 ? [{ name: "gateway (gRPC)", port: config.grpc.port }] : []),
+    ...(config.admin.enabled && config.admin.port > 0
+      ? [{ name: "gateway (admin)", port: config.admin.port }]
+      : []),
+  ]);
+  const write = (line: string) => process.stderr.write(`${line}\n`);
+  write(
+    `rlf stack: starting ${planned.map((p) => `${p.name} (127.0.0.1:${p.port})`).join(", ")}, then the gateway` +
+      ` (waiting up to ${Math.round(readinessBudgetMs(baseMs) / 1000)} s at this load; --ready-timeout to change)`,
+  );
   const telemetry = await startTelemetry({ serviceName: "rlf-gateway" });
   const supervisors = BUNDLED_TOOL_SERVER_NAMES.map((name) => {
     const { port, stackArgs = [] } = toolServers[name];
@@ -37,25 +74,41 @@ export async function runStackCommand(argv: string[]): Promise<number> {
     ["judge", "--http-port", String(JUDGE_HTTP_PORT), "--grpc-port", String(JUDGE_GRPC_PORT)],
     JUDGE_HTTP_PORT,
   );
-  await Promise.all([...supervisors, judge].map((s) => s.healthy()));
-  const gateway = await startGateway(config);
-  await gateway.waitReady(30_000);
+  const children = [...supervisors, judge];
+  let gateway: Awaited<ReturnType<typeof startGateway>> | undefined;
+  try {
+    await waitAllHealthy(children, baseMs, write);
+    gateway = await startGateway(config);
+    await gateway.waitReady(readinessBudgetMs(baseMs));
+  } catch (err) {
+    // Never half-started: stop every child (and the gateway), then fail naming the server and the reason.
+    await gateway?.close();
+    await Promise.all(children.map((s) => s.stop()));
+    await telemetry.shutdown();
+    if (err instanceof StackStartError) throw err;
+    throw new StackStartError(
+      "NOT_READY",
+      "gateway",
+      `the gateway did not get ready: ${(err as Error).message}`,
+    );
+  }
+  const started = gateway;
   const lines = [
-    `rlf stack: gateway gRPC ${gateway.grpcAddress}, admin ${gateway.adminUrl}; tools: ${gateway.catalog
+    `rlf stack: gateway gRPC ${started.grpcAddress}, admin ${started.adminUrl}; tools: ${started.catalog
       .list()
       .map((e) => e.name)
       .join(", ")}; judge http://127.0.0.1:${JUDGE_HTTP_PORT}/v1/judge, gRPC 127.0.0.1:${JUDGE_GRPC_PORT}`,
   ];
   // Tools a server lists but cannot run here (the code tools without bubblewrap): one line per reason.
   const unavailable = new Map<string, string[]>();
-  for (const { name, unavailable: reason } of gateway.catalog.list())
+  for (const { name, unavailable: reason } of started.catalog.list())
     if (reason !== undefined) unavailable.set(reason, [...(unavailable.get(reason) ?? []), name]);
   for (const [reason, names] of unavailable)
     lines.push(`rlf stack: ${names.join(", ")} unavailable: ${reason}`);
   process.stderr.write(`${lines.join("\n")}\n`); // one write: a reader sees the stack's summary whole
   stopOnSignals(async () => {
-    await gateway.close();
-    await Promise.all([...supervisors, judge].map((s) => s.stop()));
+    await started.close();
+    await Promise.all(children.map((s) => s.stop()));
     await telemetry.shutdown();
   });
   return -1;
@@ -63,8 +116,10 @@ export async function runStackCommand(argv: string[]): Promise<number> {
 
 interface Supervisor {
   name: string;
-  /** Resolves once GET /healthz on its HTTP port answers 2xx. */
-  healthy(timeoutMs?: number): Promise<void>;
+  port: number;
+  /** Whether GET /healthz on its HTTP port answers 2xx now. */
+  isHealthy(): Promise<boolean>;
+  restarts(): number;
   stop(): Promise<void>;
 }
 
@@ -74,6 +129,7 @@ function supervise(name: string, args: string[], port: number): Supervisor {
   let stopping = false;
   let restarts = 0;
   const start = () => {
+    if (stopping) return; // a restart that was pending when the stack stopped
     child = spawn(process.execPath, [MAIN, ...args], { stdio: ["ignore", "inherit", "inherit"] });
     child.on("exit", (code, signal) => {
       if (stopping) return;
@@ -85,18 +141,13 @@ function supervise(name: string, args: string[], port: number): Supervisor {
   start();
   return {
     name,
-    async healthy(timeoutMs = 30_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (Date.now() < deadline) {
-        const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then(
-          (r) => r.ok,
-          () => false,
-        );
-        if (ok) return;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      throw new Error(`${name} not healthy on port ${port} after ${timeoutMs} ms`);
-    },
+    port,
+    isHealthy: () =>
+      fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(5_000) }).then(
+        (r) => r.ok,
+        () => false,
+      ),
+    restarts: () => restarts,
     async stop() {
       stopping = true;
       const c = child;

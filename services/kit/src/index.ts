@@ -1,4 +1,5 @@
 // @rlfactory/kit — the service kit: plumbing shared by the gateway, the judge and the rollout service.
+export { ApiKeyAuth, ApiKeysEnvError, apiKeysFromEnv, MIN_API_KEY_LENGTH } from "./api-keys.ts";
 export { type CallerGone, callerGone, httpCallerGone } from "./caller-gone.ts";
 export { canonicalJson, sha256Hex } from "./canonical-json.ts";
 export {

@@ -118,6 +118,7 @@ export {
 // the rollout service
 export { isBadRequest, RolloutRequestError } from "./serve/errors.ts";
 export { DEFAULT_MAX_MESSAGE_BYTES, loadRolloutProto, ROLLOUT_SERVICE } from "./serve/proto.ts";
+export { guardOptionsFromConfig } from "./serve/request-guard.ts";
 export { type RolloutCallOptions, RolloutClient } from "./serve/rollout-client.ts";
 export { parseRolloutRequest, type RolloutRequestInput } from "./serve/rollout-request.ts";
 export {
@@ -134,6 +135,7 @@ export {
   trajectoryFromProto,
   trajectoryToProto,
 } from "./serve/trajectory-codec.ts";
+export { waitForGateway } from "./serve/wait-for-gateway.ts";
 export {
   BFCL_CLASS_FUNC_DOC_FILES,
   BFCL_HOLDOUT_TURN_MESSAGE,

@@ -10,8 +10,10 @@ import { watchHostMemory } from "@rlfactory/test-support/host-memory";
 import { MEMORY_HOGS } from "@rlfactory/test-support/sandbox-memory-hogs";
 import { createCodeServer } from "@rlfactory/tools";
 import { type ChaosCheck, type ChaosScenario, check, emptyTallies } from "../scenario.ts";
+import { freeUidRange } from "../uid-range.ts";
 
-const UID_BASE = 62_000;
+/** The uids the scenario's three servers use (UID_BASE + 0, + 10, + 20, each CONCURRENCY slots). */
+const UID_RANGE = 30;
 const CONCURRENCY = 2;
 const LIMIT_MB = 256;
 /** What else may move the host's shared memory meanwhile (other processes of the machine). */
@@ -430,6 +432,10 @@ const scenario: ChaosScenario = {
     "Hardening item 4: the code sandbox's memory accounting (memfd, tmpfs, shared memory, children), operator maxima, the seccomp filter, processes, network, /proc and the Host check of /run_code.",
   async run(context) {
     const tallies = { ...emptyTallies(), sandbox_probes_tried: 0, sandbox_probes_contained: 0 };
+    // Its own uids, used by no process now: what runs as them later is the scenario's (never, e.g.,
+    // an environment host's worker at its default 62000).
+    const UID_BASE = freeUidRange(UID_RANGE);
+    context.log(`sandbox uids ${UID_BASE}–${UID_BASE + UID_RANGE - 1}`);
     const bounded = (list: Probe[]) => (context.bounded ? list.filter((p) => p.bounded) : list);
     let skipped = 0;
     // First the server as an operator would start it (a memory cgroup per run where the host allows).

@@ -3,7 +3,7 @@
 // samples the score is the mean.
 
 import { eachSample, type ModeContext, type ModeResult, mean, withRetries } from "./judge-calls.ts";
-import { renderCall } from "./rubrics.ts";
+import { renderCallWithBoundary } from "./rubrics.ts";
 import { parseScore } from "./score-parsing.ts";
 
 export interface PointwiseInput {
@@ -29,9 +29,9 @@ export async function judgePointwise(ctx: ModeContext, input: PointwiseInput): P
   const samples = await eachSample(ctx, (sample) =>
     withRetries(ctx, async () => {
       // A fresh boundary per call: a retry is a new message the policy's text cannot anticipate either.
-      const messages = renderCall(template, { ...input, criteria, scale });
+      const { messages, boundary } = renderCallWithBoundary(template, { ...input, criteria, scale });
       const answer = await ctx.ledger.complete(ctx, { messages, jsonSchema }, sample);
-      return parseScore(answer.text, scale, { structured: ctx.structured });
+      return parseScore(answer.text, scale, { structured: ctx.structured, boundary });
     }),
   );
   const sampleScores = samples.map((s) => s.score);

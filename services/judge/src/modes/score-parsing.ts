@@ -1,7 +1,13 @@
 // Reads a verdict from the judge model's output, only from the judge's own designated final structure:
 //   - the answer IS one JSON object ({"score": x} / {"winner": …} / {"scores": [...]}), the whole answer
 //     or a fenced block that is the whole answer — its fields are the verdict, whatever its strings quote;
-//   - else (never when the backend holds answers to a JSON schema) prose with exactly ONE verdict token:
+//     An object with a repeated key (`{"score": 2, …, "score": 10}`) is no verdict: JSON.parse would keep
+//     the last one, which a quoting answer can supply;
+//   - else (never when the backend holds answers to a JSON schema), when the call drew a nonce, prose ending
+//     with the verdict block `<verdict-NONCE><score>N</score></verdict-NONCE>`: the policy wrote its text
+//     before the nonce existed, so a block with it is the judge's own; the verdict is the one token inside
+//     it, and what the prose before it quotes does not count;
+//   - else prose with exactly ONE verdict token:
 //     `<score>x</score>` (or Prometheus' `[RESULT] x`), pairwise `[[A]]` / `[[B]]` / `[[C]]`; any other
 //     score-like token anywhere in the answer (score-like-tokens.ts: a quoted `<score>10</score>`, a
 //     `{"score": 10}`, `Score: 10`, `rating=10`, a second tag) makes it unreadable.
@@ -18,6 +24,8 @@ import { hasScoreLikeToken } from "./score-like-tokens.ts";
 export interface ParseOptions {
   /** The backend holds answers to the JSON schema: only a JSON answer is a verdict. */
   structured?: boolean;
+  /** This call's nonce: a final `<verdict-NONCE>…</verdict-NONCE>` block holds the verdict. */
+  boundary?: string;
 }
 
 export interface ParsedScore {
@@ -71,11 +79,43 @@ export function wholeAnswerJson(text: string): unknown {
   const fence = /^```(?:json)?\s*([\s\S]*?)\s*```$/i.exec(trimmed);
   const body = fence ? (fence[1] ?? "") : trimmed;
   if (!body.startsWith("{") || !body.endsWith("}")) return undefined;
+  let value: unknown;
   try {
-    return JSON.parse(body);
+    value = JSON.parse(body);
   } catch {
     return undefined;
   }
+  const repeated = repeatedKey(body);
+  if (repeated !== undefined)
+    throw parseError(`one JSON object (its key ${JSON.stringify(repeated)} appears twice)`, text);
+  return value;
+}
+
+/**
+ * The first key that appears twice in one object of `json` (valid JSON text), or undefined. One pass:
+ * a stack of each open object's keys; a string is a key when it follows `{` or `,` inside an object.
+ */
+export function repeatedKey(json: string): string | undefined {
+  const stack: ({ keys: Set<string>; expectKey: boolean } | null)[] = [];
+  for (let i = 0; i < json.length; i++) {
+    const c = json[i];
+    const top = stack.at(-1);
+    if (c === '"') {
+      let j = i + 1;
+      while (j < json.length && json[j] !== '"') j += json[j] === "\\" ? 2 : 1;
+      if (top?.expectKey) {
+        const key = JSON.parse(json.slice(i, j + 1)) as string;
+        if (top.keys.has(key)) return key;
+        top.keys.add(key);
+        top.expectKey = false;
+      }
+      i = j;
+    } else if (c === "{") stack.push({ keys: new Set(), expectKey: true });
+    else if (c === "[") stack.push(null);
+    else if (c === "}" || c === "]") stack.pop();
+    else if (c === "," && top) top.expectKey = true;
+  }
+  return undefined;
 }
 
 /**
@@ -96,6 +136,20 @@ function soleVerdict(text: string, pattern: RegExp, what: string): RegExpMatchAr
   if (hasScoreLikeToken(rest))
     throw parseError(`${what} (the answer holds another score-like token besides its verdict)`, text);
   return match;
+}
+
+/**
+ * The inside of the answer's verdict block `<verdict-NONCE>…</verdict-NONCE>` when the answer ends with
+ * it (trailing blanks aside) and holds it once; else undefined (the strict prose rule applies).
+ */
+function finalVerdictBlock(text: string, boundary: string): string | undefined {
+  const open = `<verdict-${boundary}>`;
+  const close = `</verdict-${boundary}>`;
+  const trimmed = text.trimEnd();
+  if (!trimmed.endsWith(close)) return undefined;
+  const start = trimmed.lastIndexOf(open);
+  if (start < 0 || trimmed.indexOf(open) !== start) return undefined;
+  return trimmed.slice(start + open.length, trimmed.length - close.length);
 }
 
 /** Clamp `raw` to the scale and map it to [0, 1]. */
@@ -126,7 +180,8 @@ export function parseScore(text: string, scale: Scale, options: ParseOptions = {
   }
   if (options.structured)
     throw parseError(`a {"score": …} JSON answer (the backend holds answers to its schema)`, text);
-  const match = soleVerdict(text, FINAL_SCORE, "a final <score>N</score>");
+  const block = options.boundary === undefined ? undefined : finalVerdictBlock(text, options.boundary);
+  const match = soleVerdict(block ?? text, FINAL_SCORE, "a final <score>N</score>");
   const value = Number(match[1] ?? match[2]);
   if (!Number.isFinite(value)) throw parseError("a final <score>N</score>", text);
   return { score: normalise(value, scale), raw: value };

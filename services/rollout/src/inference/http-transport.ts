@@ -14,7 +14,11 @@
 //                              aborts the HTTP request → TIMEOUT. Not retried: a generation that ran out
 //                              of time on one server would most likely do so on the next one too
 //   attempt                    pick a server (ServerPool), POST/GET with undici on its keep-alive pool,
-//                              read the body, validate it with zod
+//                              read the body (at most `maxResponseBytes`; an error body at most
+//                              ERROR_BODY_BYTES), validate it with zod
+//
+// A server's own words reach an error message (and so a trajectory's `status_reason`) only as a short
+// excerpt: one line, control and format characters replaced, at most MAX_ERROR_TEXT characters.
 
 import type { LogprobsKind } from "@rlfactory/contracts";
 import {
@@ -54,7 +58,14 @@ export interface TransportOptions {
   maxCooldownMs?: number;
   /** Most sticky sessions remembered. Default 100,000. */
   maxSessions?: number;
+  /** Largest response body read from a server; a longer one is dropped → RESPONSE_TOO_LARGE. Default 32 MiB. */
+  maxResponseBytes?: number;
 }
+
+/** Default of `inference.max_response_bytes`. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+/** The most of a non-2xx body read: only an excerpt of it is ever shown. */
+const ERROR_BODY_BYTES = 64 * 1024;
 
 /** Options of every sampler client: its transport, plus the model name where the protocol needs one. */
 export interface SamplerOptions extends TransportOptions {
@@ -99,18 +110,20 @@ class RetryableFailure extends Error {
   }
 }
 
-const MAX_ERROR_TEXT = 300;
+const MAX_ERROR_TEXT = 200;
 
 export class HttpTransport {
   readonly pool: ServerPool;
   readonly #headers: Record<string, string>;
   readonly #timeoutMs: number;
+  readonly #maxResponseBytes: number;
   readonly #retry: RetryPolicy;
   readonly #stack: IPolicy;
 
   constructor(options: TransportOptions) {
     const maxConcurrency = options.maxConcurrency ?? 256;
     this.#timeoutMs = options.timeoutMs ?? 120_000;
+    this.#maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.pool = new ServerPool(options.urls, {
       connections: maxConcurrency,
       ...(options.cooldownMs !== undefined && { cooldownMs: options.cooldownMs }),
@@ -184,9 +197,17 @@ export class HttpTransport {
         ...(call.body !== undefined && { body: JSON.stringify(call.body) }),
         signal,
       });
-      const text = await res.body.text();
       const status = res.statusCode;
-      if (status >= 200 && status < 300) {
+      const ok = status >= 200 && status < 300;
+      const { text, complete } = await readCapped(res.body, ok ? this.#maxResponseBytes : ERROR_BODY_BYTES);
+      if (ok && !complete) {
+        throw new InferenceError(
+          "RESPONSE_TOO_LARGE",
+          `${where} answered a body over inference.max_response_bytes (${this.#maxResponseBytes} bytes); it was not read`,
+          { status },
+        );
+      }
+      if (ok) {
         this.pool.succeeded(server);
         return { data: parseBody(text, call.schema, where), server: server.url };
       }
@@ -227,6 +248,30 @@ export class HttpTransport {
   }
 }
 
+/**
+ * A body as text, reading at most `maxBytes`: `complete` false when there was more (the rest is not
+ * read: leaving the loop destroys a Node stream and cancels a web stream, which closes that connection).
+ */
+export async function readCapped(
+  body: AsyncIterable<Uint8Array>,
+  maxBytes: number,
+): Promise<{ text: string; complete: boolean }> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let complete = true;
+  for await (const chunk of body) {
+    if (size + chunk.byteLength > maxBytes) {
+      chunks.push(chunk.subarray(0, maxBytes - size));
+      size = maxBytes;
+      complete = false;
+      break;
+    }
+    size += chunk.byteLength;
+    chunks.push(chunk);
+  }
+  return { text: Buffer.concat(chunks, size).toString("utf8"), complete };
+}
+
 function parseBody<T>(text: string, schema: z.ZodType<T>, where: string): T {
   let json: unknown;
   try {
@@ -240,7 +285,7 @@ function parseBody<T>(text: string, schema: z.ZodType<T>, where: string): T {
       .slice(0, 3)
       .map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`)
       .join("; ");
-    throw new InferenceError("BAD_RESPONSE", `${where} answered an unexpected body (${issues})`);
+    throw new InferenceError("BAD_RESPONSE", `${where} answered an unexpected body (${shorten(issues)})`);
   }
   return parsed.data;
 }
@@ -265,10 +310,19 @@ function serverErrorText(text: string): string {
   return shorten(text) || "(empty body)";
 }
 
-/** Text as one line, cut to `max` characters (for error messages that quote a server). */
+/**
+ * A foreign text as a short, safe excerpt (for error messages that quote a server): one line, control
+ * and format characters (terminal escapes, bidi overrides, zero-width marks) as `?`, cut to `max`
+ * characters.
+ */
 export function shorten(text: string, max: number = MAX_ERROR_TEXT): string {
-  const oneLine = text.replace(/\s+/g, " ").trim();
-  return oneLine.length > max ? `${oneLine.slice(0, max)}…` : oneLine;
+  const head = text.length > max * 4 ? text.slice(0, max * 4) : text;
+  const oneLine = head
+    .replace(/\s+/g, " ")
+    .replace(/[\p{Cc}\p{Cf}\p{Co}\p{Cs}]/gu, "?")
+    .trim();
+  const cut = [...oneLine];
+  return cut.length > max || head.length < text.length ? `${cut.slice(0, max).join("")}…` : oneLine;
 }
 
 /** A network error as `CODE message` (undici/Node put the useful part in `code`). */

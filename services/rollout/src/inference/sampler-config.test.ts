@@ -20,6 +20,7 @@ describe("inference config", () => {
       max_concurrency: 256,
       cooldown_ms: 5_000,
       max_sessions: 100_000,
+      max_response_bytes: 33_554_432,
     });
   });
 

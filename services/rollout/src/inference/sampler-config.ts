@@ -7,6 +7,7 @@
 //                                                   #   (or api_key: the key itself)
 //   timeout_ms: 120000   retries: 2   max_concurrency: 256
 //   cooldown_ms: 5000    max_sessions: 100000       # server ejection; sticky-session memory
+//   max_response_bytes: 33554432                    # largest body read from a server (RESPONSE_TOO_LARGE)
 //   logprobs_mode: raw | processed                 # what the servers' logprobs are (default: the
 //                                                   #   engine's: vllm raw, sglang processed)
 
@@ -18,7 +19,7 @@ import {
   inferenceEngines,
   type SamplerOf,
 } from "./engines.ts";
-import type { SamplerOptions } from "./http-transport.ts";
+import { DEFAULT_MAX_RESPONSE_BYTES, type SamplerOptions } from "./http-transport.ts";
 import { normaliseServerUrl } from "./server-pool.ts";
 
 /** An inference server's base URL, normalised (`http://host:port`, no trailing slash). */
@@ -46,6 +47,8 @@ export const inferenceConfigSchema = z
     max_concurrency: z.number().int().positive().default(256),
     cooldown_ms: z.number().int().min(0).default(5_000),
     max_sessions: z.number().int().positive().default(100_000),
+    /** Largest response body read from a server (the request's own servers too); beyond it RESPONSE_TOO_LARGE. */
+    max_response_bytes: z.number().int().positive().default(DEFAULT_MAX_RESPONSE_BYTES),
     /**
      * Which logprobs the servers return, recorded on every trajectory (`logprobs_kind`): `raw`
      * (temperature 1: vLLM's default `--logprobs-mode raw_logprobs`, SGLang with
@@ -100,6 +103,7 @@ export function createSampler<E extends InferenceEngineName>(
     maxConcurrency: c.max_concurrency,
     cooldownMs: c.cooldown_ms,
     maxSessions: c.max_sessions,
+    maxResponseBytes: c.max_response_bytes,
     ...(c.model !== undefined && { model: c.model }),
     ...(apiKey !== undefined && { apiKey }),
     ...(c.logprobs_mode !== undefined && { logprobsKind: c.logprobs_mode }),

@@ -12,6 +12,10 @@
 // `probeIds: null`: the check then warns instead of refusing. Plain `fetch` with a timeout: one request
 // per server at start, no retry stack needed.
 import { z } from "zod";
+import { readCapped } from "./http-transport.ts";
+
+/** The most of a probe's answer read (a model list, a few token ids). */
+const PROBE_BODY_BYTES = 4 * 1024 * 1024;
 
 export interface ServerTokenizerInfo {
   /** The server's base URL. */
@@ -90,7 +94,10 @@ async function call(
       `${method} ${options.url}${path} failed: ${cause?.code ?? cause?.message ?? (e as Error).message}`,
     );
   }
-  const text = await res.text();
+  const { text, complete } =
+    res.body === null ? { text: "", complete: true } : await readCapped(res.body, PROBE_BODY_BYTES);
+  if (!complete)
+    throw new ServerProbeError(`${method} ${options.url}${path} answered over ${PROBE_BODY_BYTES} bytes`);
   let parsed: unknown = null;
   try {
     parsed = text === "" ? null : JSON.parse(text);

@@ -85,7 +85,13 @@ export interface TextSampler {
 /** An inference failure the loop records on the trajectory (`status: failed`, reason = code + message). */
 export class InferenceError extends Error {
   override name = "InferenceError";
-  readonly code: "TIMEOUT" | "HTTP_ERROR" | "BAD_RESPONSE" | "UNAVAILABLE" | "CANCELLED";
+  readonly code:
+    | "TIMEOUT"
+    | "HTTP_ERROR"
+    | "BAD_RESPONSE"
+    | "RESPONSE_TOO_LARGE"
+    | "UNAVAILABLE"
+    | "CANCELLED";
   readonly status: number | undefined;
   constructor(
     code: InferenceError["code"],

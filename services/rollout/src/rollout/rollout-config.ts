@@ -7,6 +7,7 @@ import { inferenceConfigSchema } from "../inference/sampler-config.ts";
 import { samplingParamsSchema } from "../inference/types.ts";
 import { toolCallFormatNameSchema } from "../parsers/registry.ts";
 import { rewardConfigSchema } from "../rewards/reward-config.ts";
+import { serviceConfigSchema } from "../serve/service-config.ts";
 import { datasetConfigSchema } from "../tasks/dataset-config.ts";
 
 const positiveInt = z.number().int().positive();
@@ -144,6 +145,8 @@ export const rolloutConfigSchema = z.strictObject({
   reward: rewardConfigSchema,
   advantage: advantageConfigSchema.default({ mode: "grpo", epsilon: 1e-6 }),
   staleness: stalenessConfigSchema.default({ on_stale: "flag" }),
+  /** `rlf rollout serve` only: API keys and the allow-list for a request's own inference servers. */
+  service: serviceConfigSchema.default({ allowed_inference_urls: [], allow_loopback_inference: true }),
   output: outputConfigSchema.default({ parquet: true, html_report: true }),
   /** Base of the per-trajectory sampling seeds (`dataset.shuffle_seed` shuffles tasks); omitted: the engine draws. */
   seed: z.number().int().optional(),

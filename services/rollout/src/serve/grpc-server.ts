@@ -25,6 +25,7 @@ import type { RolloutEngine, TrajectoryGroup } from "../rollout/rollout-engine.t
 import { grpcStatusFor } from "./errors.ts";
 import type { PolicyVersionState, PolicyVersionView } from "./policy-version.ts";
 import { loadRolloutProto, ROLLOUT_SERVICE } from "./proto.ts";
+import type { RequestGuard } from "./request-guard.ts";
 import { type ParsedRolloutRequest, parseRolloutRequest, requestFromProto } from "./rollout-request.ts";
 import { runRollout } from "./run-rollout.ts";
 import { groupToProto } from "./trajectory-codec.ts";
@@ -35,6 +36,8 @@ export interface RolloutGrpcDeps {
   log: Logger;
   /** Fires when the service stops: requests in flight end with their trajectories `aborted`. */
   stopping: AbortSignal;
+  /** API keys and the inference allow-list. */
+  guard: RequestGuard;
 }
 
 export type RolloutGrpcServer = GrpcHost;
@@ -48,15 +51,38 @@ export async function startRolloutGrpcServer(
     definition,
     serviceName: ROLLOUT_SERVICE,
     addServices: (server) =>
-      server.addService(grpc.rlfactory.v1.RolloutService.service, rolloutHandlers(deps)),
+      server.addService(grpc.rlfactory.v1.RolloutService.service, guarded(deps.guard, rolloutHandlers(deps))),
     ...opts,
   });
+}
+
+/**
+ * Every RolloutService method behind the API-key check (health and reflection need none): a call
+ * without a key ends UNAUTHENTICATED before its request is looked at.
+ */
+function guarded(guard: RequestGuard, handlers: RolloutServiceHandlers): RolloutServiceHandlers {
+  if (!guard.authEnabled) return handlers;
+  const out: Record<string, unknown> = {};
+  for (const [name, handler] of Object.entries(handlers)) {
+    out[name] = (call: ServerUnaryCall<unknown, unknown>, callback?: sendUnaryData<unknown>) => {
+      const authorization = call.metadata.get("authorization")[0];
+      try {
+        guard.authenticate(typeof authorization === "string" ? authorization : undefined);
+      } catch (err) {
+        if (callback) callback(statusError(err));
+        else call.emit("error", statusError(err));
+        return;
+      }
+      (handler as (c: unknown, cb?: unknown) => void)(call, callback);
+    };
+  }
+  return out as RolloutServiceHandlers;
 }
 
 function rolloutHandlers(deps: RolloutGrpcDeps): RolloutServiceHandlers {
   return {
     Rollout: (call: ServerWritableStream<RolloutRequest__Output, ProtoGroup>) => {
-      const request = decode(call.request, (e) => call.emit("error", e));
+      const request = decode(deps, call.request, (e) => call.emit("error", e));
       if (!request) return;
       run(deps, call, request, "Rollout", async (group, gone) => {
         if (!call.write(groupToProto(group))) await once(call, "drain", { signal: gone });
@@ -74,7 +100,7 @@ function rolloutHandlers(deps: RolloutGrpcDeps): RolloutServiceHandlers {
       call: ServerUnaryCall<RolloutRequest__Output, RolloutBatchResponse>,
       callback: sendUnaryData<RolloutBatchResponse>,
     ) => {
-      const request = decode(call.request, (e) => callback(e));
+      const request = decode(deps, call.request, (e) => callback(e));
       if (!request) return;
       const groups: ProtoGroup[] = [];
       run(deps, call, request, "RolloutBatch", (group) => {
@@ -136,13 +162,19 @@ function run(
   }).finally(gone.done);
 }
 
-/** The validated request, or undefined after reporting INVALID_ARGUMENT through `fail`. */
+/**
+ * The validated request, or undefined after reporting INVALID_ARGUMENT (or PERMISSION_DENIED for an
+ * inference server outside the allow-list) through `fail`.
+ */
 function decode(
+  deps: RolloutGrpcDeps,
   message: RolloutRequest__Output,
   fail: (e: Partial<StatusObject>) => void,
 ): ParsedRolloutRequest | undefined {
   try {
-    return parseRolloutRequest(requestFromProto(message));
+    const request = parseRolloutRequest(requestFromProto(message));
+    deps.guard.checkInference(request);
+    return request;
   } catch (err) {
     fail(statusError(err));
     return undefined;

@@ -3,7 +3,7 @@
 //                      `Accept: application/x-ndjson` or `?stream=1`, one group per line as each completes
 //   PUT  /v1/policy_version  `{ "version": 3 }` → the state below; the trainer calls it after each weight sync
 //   GET  /v1/policy_version  `{ version, max_staleness, on_stale }`
-//   GET  /healthz      `{ status: "ok" }`
+//   GET  /healthz      `{ status: "ok" }` (the only route that needs no key when service.auth is on)
 // Trajectories are the JSON records of trajectory.ts, unchanged (float64 logprobs, no rounding).
 // A client that disconnects aborts its request. Bad input is 400 `{ error }`; a failure of the
 // rollout as a whole is 500 `{ error }`, or, once an NDJSON stream has started, a last line `{ "error" }`.
@@ -17,6 +17,7 @@ import { z } from "zod";
 import type { RolloutEngine } from "../rollout/rollout-engine.ts";
 import { httpErrorFor } from "./errors.ts";
 import type { PolicyVersionState } from "./policy-version.ts";
+import type { RequestGuard } from "./request-guard.ts";
 import { type ParsedRolloutRequest, parseRolloutRequest } from "./rollout-request.ts";
 import { runRollout } from "./run-rollout.ts";
 import { groupToJson, type TrajectoryGroupJson } from "./trajectory-codec.ts";
@@ -28,6 +29,8 @@ export interface RolloutHttpDeps {
   /** Fires when the service stops: requests in flight end with their trajectories `aborted`. */
   stopping: AbortSignal;
   bodyLimitBytes: number;
+  /** API keys and the inference allow-list. */
+  guard: RequestGuard;
 }
 
 export const NDJSON = "application/x-ndjson";
@@ -64,6 +67,17 @@ export function buildRolloutHttpServer(deps: RolloutHttpDeps): RolloutHttpServer
     return reply.code(statusCode).send({ error: err.message });
   });
 
+  // Every route but /healthz needs a key when service.auth is on (checked before the body is read).
+  app.addHook("onRequest", async (req, reply) => {
+    if (req.url === "/healthz") return;
+    try {
+      deps.guard.authenticate(req.headers.authorization);
+    } catch (err) {
+      const { statusCode, body } = httpErrorFor(err);
+      return reply.code(statusCode).send(body);
+    }
+  });
+
   app.get("/healthz", async () => ({ status: "ok" }));
 
   app.get("/v1/policy_version", async () => deps.versions.view());
@@ -85,6 +99,7 @@ export function buildRolloutHttpServer(deps: RolloutHttpDeps): RolloutHttpServer
     let request: ParsedRolloutRequest;
     try {
       request = parseRolloutRequest(req.body);
+      deps.guard.checkInference(request);
     } catch (err) {
       const { statusCode, body } = httpErrorFor(err);
       return reply.code(statusCode).send(body);

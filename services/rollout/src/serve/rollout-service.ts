@@ -7,6 +7,7 @@ import { startRolloutGrpcServer } from "./grpc-server.ts";
 import { buildRolloutHttpServer } from "./http-server.ts";
 import { PolicyVersionState } from "./policy-version.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES, ROLLOUT_SERVICE } from "./proto.ts";
+import { RequestGuard, type RequestGuardOptions } from "./request-guard.ts";
 
 export interface RolloutServiceOptions {
   /** Default 127.0.0.1. */
@@ -21,6 +22,11 @@ export interface RolloutServiceOptions {
   maxMessageBytes?: number;
   /** The config's staleness rule (default: none, `on_stale: flag`). */
   staleness?: RolloutConfig["staleness"];
+  /**
+   * API keys callers must send, and which inference servers a request may name (default: auth off;
+   * loopback only, plus `configuredUrls`). `rlf rollout serve` fills it from the config's `service` block.
+   */
+  guard?: RequestGuardOptions;
   log?: Logger;
 }
 
@@ -47,9 +53,10 @@ export async function startRolloutService(
   const maxMessageBytes = opts.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const stopping = new AbortController();
   const versions = new PolicyVersionState(opts.staleness ?? { on_stale: "flag" });
+  const guard = new RequestGuard(opts.guard);
 
   const grpc = await startRolloutGrpcServer(
-    { engine, versions, log, stopping: stopping.signal },
+    { engine, versions, log, stopping: stopping.signal, guard },
     { host: grpcHost, port: opts.grpcPort, maxMessageBytes },
   );
   const http = buildRolloutHttpServer({
@@ -58,6 +65,7 @@ export async function startRolloutService(
     log,
     stopping: stopping.signal,
     bodyLimitBytes: maxMessageBytes,
+    guard,
   });
   try {
     await http.app.listen({ host: httpHost, port: opts.httpPort });
@@ -71,7 +79,10 @@ export async function startRolloutService(
   grpc.health.setStatus(ROLLOUT_SERVICE, "SERVING");
   const grpcAddress = `${hostForUrl(grpcHost)}:${grpc.port}`;
   const httpUrl = `http://${hostForUrl(httpHost)}:${httpPort}`;
-  log.info({ grpc: grpcAddress, http: httpUrl }, "rollout service listening");
+  log.info(
+    { grpc: grpcAddress, http: httpUrl, auth: guard.authEnabled ? "api keys" : "off" },
+    "rollout service listening",
+  );
 
   let closing: Promise<void> | undefined;
   return {

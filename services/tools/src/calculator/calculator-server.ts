@@ -2,6 +2,7 @@
 // pool of worker threads, each expression with its own deadline.
 import { createToolServer, defineTool, ToolError, type ToolServer } from "@rlfactory/toolkit";
 import { z } from "zod";
+import { callerOf } from "../fair-scheduling/caller-identity.ts";
 import { NumberMode } from "./evaluation-messages.ts";
 import { IsolatedEvaluator, type IsolatedEvaluatorOptions } from "./isolated-evaluator.ts";
 import { formatResult, MAX_EXPRESSION_LENGTH } from "./math-evaluator.ts";
@@ -30,7 +31,7 @@ export function createCalculatorServer(opts: IsolatedEvaluatorOptions = {}): Too
     }),
     annotations: { readOnlyHint: true, idempotentHint: true },
     handler: async ({ expression, number }, ctx) => {
-      const outcome = await evaluator.evaluate(expression, ctx.signal, number ?? "number");
+      const outcome = await evaluator.evaluate(expression, ctx.signal, number ?? "number", callerOf(ctx));
       if (!outcome.ok) throw new ToolError(outcome.error);
       return { result: outcome.result, expression };
     },

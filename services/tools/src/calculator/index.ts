@@ -1,4 +1,4 @@
-// The `calculator` tool server for `rlf tool calculator [--workers N] [--timeout-ms MS]`: safe
+// The `calculator` tool server for `rlf tool calculator [--workers N] [--per-caller N] [--timeout-ms MS]`: safe
 // arithmetic (mathjs, restricted) in a pool of worker threads with a deadline per expression.
 import { z } from "zod";
 import type { ToolServerEntry } from "../tool-server-entry.ts";
@@ -17,13 +17,18 @@ const wholeNumber = (flag: string, max: number) =>
 
 const CalculatorFlags = z.object({
   workers: wholeNumber("--workers", 64),
+  "per-caller": wholeNumber("--per-caller", 64),
   "timeout-ms": wholeNumber("--timeout-ms", 600_000),
 });
 
 export const calculatorServerEntry: ToolServerEntry = {
   summary: "safe arithmetic and math functions (mathjs, restricted), evaluated in a worker pool",
-  options: { workers: { type: "string" }, "timeout-ms": { type: "string" } },
-  usage: "[--workers N] [--timeout-ms MS]",
+  options: {
+    workers: { type: "string" },
+    "per-caller": { type: "string" },
+    "timeout-ms": { type: "string" },
+  },
+  usage: "[--workers N] [--per-caller N] [--timeout-ms MS]",
   create: (values) => {
     const flags = CalculatorFlags.safeParse(values);
     if (!flags.success) {
@@ -31,8 +36,10 @@ export const calculatorServerEntry: ToolServerEntry = {
     }
     const workers = flags.data.workers;
     const timeoutMs = flags.data["timeout-ms"];
+    const perCaller = flags.data["per-caller"];
     return createCalculatorServer({
       ...(workers !== undefined ? { workers } : {}),
+      ...(perCaller !== undefined ? { perCaller } : {}),
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     });
   },

@@ -21,8 +21,9 @@ describe("IsolatedEvaluator pool", { timeout: 60_000 }, () => {
     await evaluator.warmUp();
     const settled: string[] = [];
     const callers = [new AbortController(), new AbortController()];
+    // Two callers (each may hold one of the three workers: the fair queue's default share).
     const expensive = callers.map((caller, i) =>
-      evaluator!.evaluate(EXPENSIVE, caller.signal).then((outcome) => {
+      evaluator!.evaluate(EXPENSIVE, caller.signal, "number", `expensive-${i}`).then((outcome) => {
         settled.push(`expensive ${i}`);
         return outcome;
       }),
@@ -114,7 +115,10 @@ describe("IsolatedEvaluator fresh workers", { timeout: 120_000 }, () => {
       const pool = new IsolatedEvaluator({ workers: 4 });
       try {
         const cases = Array.from({ length: 12 }, (_, i) => SIMPLE[i % SIMPLE.length]!);
-        const outcomes = await Promise.all(cases.map((c) => pool.evaluate(c.expression, undefined, c.mode)));
+        // One caller each: a single caller holds at most half the workers (the fair queue's share).
+        const outcomes = await Promise.all(
+          cases.map((c, i) => pool.evaluate(c.expression, undefined, c.mode, `caller-${i}`)),
+        );
         expect(outcomes).toEqual(cases.map((c) => ({ ok: true, result: c.result })));
         // No worker ran out of memory or failed to start: the four first started are still serving.
         expect(pool.stats()).toMatchObject({ workersStarted: 4, startFailures: 0, busy: 0, queued: 0 });

@@ -1,7 +1,9 @@
 // Runs expression evaluation in a pool of worker threads, each with a heap cap, and every expression
 // with its own deadline, so that no expression can exhaust the tool server's memory, block its event
-// loop or hold up other callers' expressions. Expressions wait in one FIFO queue for a free worker; an
-// expression past its deadline (or out of memory, or cancelled by its caller) has its worker
+// loop or hold up other callers' expressions. Expressions wait for a free worker in a fair queue
+// (../fair-scheduling/fair-queue.ts): callers take turns, and no caller holds more than `perCaller`
+// workers at once (default half of them), so one caller's backlog of expensive expressions leaves
+// workers for another caller's `2+2`. An expression past its deadline (or out of memory, or cancelled by its caller) has its worker
 // terminated, and a fresh worker takes that slot.
 //
 // A worker that dies before it is ready (while loading mathjs) is the server's problem, never the
@@ -18,6 +20,8 @@
 
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
+import { SHARED_CALLER } from "../fair-scheduling/caller-identity.ts";
+import { FairQueue } from "../fair-scheduling/fair-queue.ts";
 import type { NumberMode } from "./evaluation-messages.ts";
 import { EvaluationReply, WorkerReady } from "./evaluation-messages.ts";
 
@@ -35,6 +39,8 @@ export interface IsolatedEvaluatorOptions {
   maxHeapMb?: number;
   /** Worker threads evaluating at once; default min(4, available cores). */
   workers?: number;
+  /** Workers one caller may hold at once; default half of `workers` (at least 1). */
+  perCaller?: number;
 }
 
 export type EvaluationOutcome = { ok: true; result: number | string } | { ok: false; error: string };
@@ -62,6 +68,7 @@ interface EvaluationWorker {
 }
 
 interface Job {
+  caller: string;
   expression: string;
   mode: NumberMode;
   signal: AbortSignal | undefined;
@@ -84,9 +91,10 @@ const CANCELLED = "The evaluation was cancelled";
 export class IsolatedEvaluator {
   readonly timeoutMs: number;
   readonly workers: number;
+  readonly perCaller: number;
   private readonly maxHeapMb: number;
   private readonly slots: Slot[];
-  private readonly queue: Job[] = [];
+  private readonly queue: FairQueue<Job>;
   private nextId = 0;
   private closed = false;
   private workersStarted = 0;
@@ -102,6 +110,8 @@ export class IsolatedEvaluator {
     if (!Number.isFinite(this.timeoutMs) || this.timeoutMs <= 0) {
       throw new Error(`timeoutMs must be a positive number, got ${this.timeoutMs}`);
     }
+    this.perCaller = Math.min(this.workers, Math.max(1, opts.perCaller ?? Math.floor(this.workers / 2)));
+    this.queue = new FairQueue(this.perCaller);
     this.slots = Array.from({ length: this.workers }, () => ({ current: undefined, busy: false }));
   }
 
@@ -127,48 +137,55 @@ export class IsolatedEvaluator {
     return {
       workers: this.workers,
       busy: this.slots.filter((slot) => slot.busy).length,
-      queued: this.queue.length,
+      queued: this.queue.size,
       workersStarted: this.workersStarted,
       startFailures: this.startFailures,
       heapUsedMb: Math.max(0, ...this.slots.map((slot) => slot.current?.heapUsedMb ?? 0)),
     };
   }
 
+  /** Evaluates on a worker; `caller` (see caller-identity.ts) is who asked, for the fair queue. */
   evaluate(
     expression: string,
     signal?: AbortSignal,
     mode: NumberMode = "number",
+    caller: string = SHARED_CALLER,
   ): Promise<EvaluationOutcome> {
     if (this.closed) return Promise.resolve({ ok: false, error: FAILED });
     if (signal?.aborted === true) return Promise.resolve({ ok: false, error: CANCELLED });
     return new Promise((resolve) => {
-      const job: Job = { expression, mode, signal, resolve };
-      // A free slot whose worker has loaded, else any free slot.
-      const free =
-        this.slots.find((slot) => !slot.busy && slot.current?.loaded === true) ??
-        this.slots.find((slot) => !slot.busy);
-      if (free !== undefined) {
-        void this.runOn(free, job);
-        return;
-      }
-      this.queue.push(job);
+      const job: Job = { caller, expression, mode, signal, resolve };
+      this.queue.push(caller, job);
       // A caller that gives up while queued leaves the queue at once.
       signal?.addEventListener(
         "abort",
         () => {
-          const at = this.queue.indexOf(job);
-          if (at === -1) return;
-          this.queue.splice(at, 1);
-          resolve({ ok: false, error: CANCELLED });
+          if (this.queue.remove(caller, job)) resolve({ ok: false, error: CANCELLED });
         },
         { once: true },
       );
+      this.dispatch();
     });
+  }
+
+  /** Starts queued jobs (in the fair queue's order) on free slots, loaded workers first. */
+  private dispatch(): void {
+    for (;;) {
+      const free =
+        this.slots.find((slot) => !slot.busy && slot.current?.loaded === true) ??
+        this.slots.find((slot) => !slot.busy);
+      if (free === undefined) return;
+      const next = this.queue.take();
+      if (next === undefined) return;
+      void this.runOn(free, next.job);
+    }
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) job.resolve({ ok: false, error: FAILED });
+    for (let next = this.queue.take(); next !== undefined; next = this.queue.take()) {
+      next.job.resolve({ ok: false, error: FAILED });
+    }
     await Promise.all(
       this.slots.map(async (slot) => {
         const current = slot.current;
@@ -224,17 +241,18 @@ export class IsolatedEvaluator {
     void spawned.worker.terminate();
   }
 
-  /** Runs `job` on `slot`, then the queued jobs in order while any are left. */
-  private async runOn(slot: Slot, first: Job): Promise<void> {
+  /** Runs `job` (taken from the fair queue) on `slot`, then frees the slot for the next one. */
+  private async runOn(slot: Slot, job: Job): Promise<void> {
     slot.busy = true;
-    let job: Job | undefined = first;
-    while (job !== undefined) {
+    try {
       const outcome =
         job.signal?.aborted === true ? { ok: false as const, error: CANCELLED } : await this.run(slot, job);
       job.resolve(outcome);
-      job = this.closed ? undefined : this.queue.shift();
+    } finally {
+      this.queue.finished(job.caller);
+      slot.busy = false;
+      if (!this.closed) this.dispatch();
     }
-    slot.busy = false;
   }
 
   /**

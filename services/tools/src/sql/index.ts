@@ -2,7 +2,8 @@
 // `rlf tool sql [--db-dir DIR] [--timeout-ms MS] [--processes N] [--per-caller N] [--stdio | --http PORT]`.
 import { z } from "zod";
 import type { ToolServerEntry } from "../tool-server-entry.ts";
-import { createSqlServer, LIMITS } from "./sql-server.ts";
+import { probeSqlEngine } from "./engine-probe.ts";
+import { createSqlServer, LIMITS, openDatabaseDirectory } from "./sql-server.ts";
 
 export type { SqlServerOptions } from "./sql-server.ts";
 export { createSqlServer, DEFAULT_DB_DIR, LIMITS } from "./sql-server.ts";
@@ -49,11 +50,16 @@ export const sqlServerEntry: ToolServerEntry = {
         `--per-caller (${perCaller}) must not exceed --processes (${processes ?? LIMITS.processes})`,
       );
     }
-    return createSqlServer({
-      ...(dbDir !== undefined ? { dbDir } : {}),
-      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-      ...(processes !== undefined ? { processes } : {}),
-      ...(perCaller !== undefined ? { perCaller } : {}),
-    });
+    openDatabaseDirectory(dbDir); // a usage error at once, before the engine probe
+    // Asked before the tools are listed: an engine that cannot load makes them unavailable, with why.
+    return probeSqlEngine().then((engineUnavailable) =>
+      createSqlServer({
+        ...(engineUnavailable !== undefined ? { engineUnavailable } : {}),
+        ...(dbDir !== undefined ? { dbDir } : {}),
+        ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+        ...(processes !== undefined ? { processes } : {}),
+        ...(perCaller !== undefined ? { perCaller } : {}),
+      }),
+    );
   },
 };

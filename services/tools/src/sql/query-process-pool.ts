@@ -9,7 +9,7 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { type Logger, logger } from "@rlfactory/toolkit";
-import { FairQueue } from "./fair-queue.ts";
+import { FairQueue } from "../fair-scheduling/fair-queue.ts";
 import { withoutHostPaths } from "./host-paths.ts";
 import { type JobPhase, PhaseNotice, ProcessReady, QueryReply, type QueryRequest } from "./query-messages.ts";
 

@@ -4,6 +4,7 @@
 // terminated, so a separate process is the unit that can be stopped for sure.
 // Everything a job does runs here, `verify`'s comparison included, so the server's main thread only
 // passes messages.
+import { engineLoadError } from "./engine-load-error.ts";
 import { errorLine } from "./error-line.ts";
 import { type PhaseNotice, QueryJob, type QueryReply } from "./query-messages.ts";
 
@@ -44,6 +45,7 @@ try {
   });
   send({ ready: true });
 } catch (error) {
-  send({ ready: false, error: errorLine(error) });
+  // The whole cause (its first line alone names only a path), and what to run for an ABI mismatch.
+  send({ ready: false, error: engineLoadError(error) });
   process.disconnect();
 }

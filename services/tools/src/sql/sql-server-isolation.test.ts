@@ -9,7 +9,7 @@ import { waitFor } from "@rlfactory/test-support/wait-for";
 import type { HttpServing } from "@rlfactory/toolkit";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
-import { CALLER_META_KEY } from "./caller-identity.ts";
+import { CALLER_META_KEY } from "../fair-scheduling/caller-identity.ts";
 import { REFUSED_PRAGMA } from "./read-only-statement.ts";
 import { createSqlServer, DEFAULT_DB_DIR } from "./sql-server.ts";
 

@@ -12,9 +12,10 @@ import {
   type ToolContext,
   ToolError,
   type ToolServer,
+  logger as toolkitLogger,
 } from "@rlfactory/toolkit";
 import { z } from "zod";
-import { callerOf } from "./caller-identity.ts";
+import { callerOf } from "../fair-scheduling/caller-identity.ts";
 import { DatabaseDirectory } from "./database-directory.ts";
 import { hasTopLevelOrderBy } from "./order-by.ts";
 import {
@@ -66,22 +67,29 @@ export interface SqlServerOptions {
   perCaller?: number;
   /** Where logs go (tool calls, "query process stopped"); default the toolkit's logger. */
   logger?: Logger;
+  /**
+   * Why the SQL engine cannot load here (engine-probe.ts, which `rlf tool sql` runs first): the tools are
+   * then listed as unavailable with this reason, and the gateway's /readyz reports it.
+   */
+  engineUnavailable?: string;
 }
 
 type JobResult =
   | { ok: true; result: unknown }
   | { ok: false; kind: FailureKind | "timeout" | "crashed"; message: string };
 
+/** The database directory, or an error naming it (thrown at once, before anything starts). */
+export function openDatabaseDirectory(dbDir: string = DEFAULT_DB_DIR): DatabaseDirectory {
+  try {
+    return new DatabaseDirectory(dbDir);
+  } catch (error) {
+    throw new Error(`cannot read the database directory ${dbDir}: ${(error as Error).message}`);
+  }
+}
+
 export function createSqlServer(opts: SqlServerOptions = {}): ToolServer {
   const timeoutMs = opts.timeoutMs ?? LIMITS.timeoutMs;
-  let directory: DatabaseDirectory;
-  try {
-    directory = new DatabaseDirectory(opts.dbDir ?? DEFAULT_DB_DIR);
-  } catch (error) {
-    throw new Error(
-      `cannot read the database directory ${opts.dbDir ?? DEFAULT_DB_DIR}: ${(error as Error).message}`,
-    );
-  }
+  const directory = openDatabaseDirectory(opts.dbDir);
   const pool = new QueryProcessPool({
     size: opts.processes ?? LIMITS.processes,
     ...(opts.perCaller !== undefined ? { perCaller: opts.perCaller } : {}),
@@ -289,10 +297,14 @@ export function createSqlServer(opts: SqlServerOptions = {}): ToolServer {
         : `${v.match ? "match" : "no match"} (${v.compare} comparison; predicted ${v.predicted_rows} rows, gold ${v.gold_rows} rows)`,
   });
 
+  const unavailable = opts.engineUnavailable;
+  if (unavailable !== undefined)
+    (opts.logger ?? toolkitLogger).warn({ server: "sql", reason: unavailable }, "SQL engine unavailable");
+  const mark = unavailable === undefined ? {} : { unavailable };
   return createToolServer({
     name: "sql",
     version: "0.1.0",
-    tools: [listTables, describeTable, query, verify],
+    tools: [listTables, describeTable, query, verify].map((tool) => ({ ...tool, ...mark })),
     ...(opts.logger !== undefined ? { logger: opts.logger } : {}),
   });
 }
