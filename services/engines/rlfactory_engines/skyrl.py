@@ -46,10 +46,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .client import DEFAULT_URL, RolloutServiceClient
+from .credit import credit_mode, token_rewards
 from .logprobs import check_rollout_logprobs, logprobs_mode
 from .outcome import outcome_of, response_or_filler
 from .records import Trajectory, TrajectoryGroup
-from .tasks import ground_truth_of, plain, sampling_overrides, split_urls, task_from
+from .tasks import RLF_TASK_KEY, ground_truth_of, plain, row_task, sampling_overrides, split_urls
 
 try:
     from skyrl.train.generators.base import GeneratorInterface as _GeneratorBase
@@ -79,6 +80,8 @@ ENV_SETTINGS = (
     "RLF_MODEL",
     "RLF_MAX_TURNS",
     "RLF_TIMEOUT_S",
+    "RLF_CREDIT",
+    "RLF_INFERENCE_LOGPROBS_MODE",
 )
 
 
@@ -95,6 +98,7 @@ class RLFactoryGenerator(_GeneratorBase):  # type: ignore[misc,valid-type]
         model: str | None = None,
         max_turns: int | None = None,
         timeout_s: float | None = None,
+        credit: str | None = None,
         client: RolloutServiceClient | None = None,
     ):
         env = os.environ.get
@@ -109,6 +113,7 @@ class RLFactoryGenerator(_GeneratorBase):  # type: ignore[misc,valid-type]
         self.model = model or env("RLF_MODEL")
         turns = max_turns or env("RLF_MAX_TURNS")
         self.max_turns = int(turns) if turns else None
+        self.credit = credit_mode(credit or env("RLF_CREDIT"), "rlfactory_engines.skyrl credit")
         self.client = client or RolloutServiceClient(
             rollout_url or env("RLF_ROLLOUT_URL") or DEFAULT_URL,
             timeout_s=float(timeout_s or env("RLF_TIMEOUT_S") or 3600),
@@ -151,7 +156,9 @@ class RLFactoryGenerator(_GeneratorBase):  # type: ignore[misc,valid-type]
         missing = [keys[i] for i, t in enumerate(rows) if t is None]
         if missing:
             raise RuntimeError(f"the rollout service answered nothing for {missing[:5]}")
-        output = generator_output([t for t in rows if t is not None], filler_token_id=_filler_id(self.tokenizer))
+        output = generator_output(
+            [t for t in rows if t is not None], filler_token_id=_filler_id(self.tokenizer), credit=self.credit
+        )
         output["trajectory_ids"] = list(ids) if ids else None
         return output
 
@@ -172,18 +179,28 @@ class RLFactoryGenerator(_GeneratorBase):  # type: ignore[misc,valid-type]
 
 
 def task_of(instance_id: str, prompt: Any, extras: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The service task of one SkyRL prompt and its env_extras (the dataset row's other columns)."""
+    """The service task of one SkyRL prompt and its env_extras (the dataset row's other columns): the whole
+    task of `env_extras["rlf_task"]` (what `rlf data export --engine skyrl` writes), else the prompt,
+    `reward_spec.ground_truth`, `data_source`, `extra_info` (else the other extras) and the task fields
+    (`environment`, `tools`, `tool_aliases`, `turns`, `user_simulator`) found among the extras."""
     extras = dict(plain(extras or {}))
     info = extras.get("extra_info")
     if not isinstance(info, dict):
-        info = {k: v for k, v in extras.items() if k not in ("reward_spec", "data_source", "extra_info")}
-    return task_from(
+        skip = ("reward_spec", "data_source", "extra_info", RLF_TASK_KEY, *TASK_FIELDS_BESIDES_INFO)
+        info = {k: v for k, v in extras.items() if k not in skip}
+    return row_task(
         str(instance_id),
-        prompt,
+        whole=extras.get(RLF_TASK_KEY),
+        row=extras,
+        prompt=prompt,
         ground_truth=ground_truth_of(extras),
         data_source=extras.get("data_source"),
         extra_info=info,
     )
+
+
+#: Task fields read from their own env_extras key, not folded into extra_info.
+TASK_FIELDS_BESIDES_INFO = ("tools", "turns", "user_simulator", "environment", "tool_aliases", "ground_truth")
 
 
 def inference_urls_of(client: Any) -> list[str]:
@@ -200,8 +217,13 @@ def inference_urls_of(client: Any) -> list[str]:
     )
 
 
-def generator_output(trajectories: Sequence[Trajectory], *, filler_token_id: int | None = None) -> dict[str, Any]:
-    """SkyRL `GeneratorOutput` fields for trajectories in batch order (see the module doc)."""
+def generator_output(
+    trajectories: Sequence[Trajectory], *, filler_token_id: int | None = None, credit: str = "turn"
+) -> dict[str, Any]:
+    """SkyRL `GeneratorOutput` fields for trajectories in batch order (see the module doc). With credit
+    `turn` and a batch in which some trajectory carries `turn_rewards`, `rewards` is per token
+    (`List[List[float]]`, credit.py) for every row; otherwise one float per row."""
+    per_token = credit == "turn" and any(t.turn_rewards is not None for t in trajectories)
     out: dict[str, Any] = {
         "prompt_token_ids": [],
         "response_ids": [],
@@ -220,7 +242,11 @@ def generator_output(trajectories: Sequence[Trajectory], *, filler_token_id: int
         out["response_ids"].append(response)
         out["loss_masks"].append(mask if outcome.trainable else [0] * len(mask))
         out["rollout_logprobs"].append(logprobs)
-        out["rewards"].append(outcome.reward)
+        if per_token:
+            credited = token_rewards(t, outcome, len(response), credit=credit)
+            out["rewards"].append(credited.values)
+        else:
+            out["rewards"].append(outcome.reward)
         out["stop_reasons"].append(STOP_REASONS[t.status])
         out["trajectory_generation_times"].append(float(t.timings.get("total_ms", 0.0)) / 1000.0)
         out["env_metrics"].append(
@@ -231,6 +257,7 @@ def generator_output(trajectories: Sequence[Trajectory], *, filler_token_id: int
                 "rlf_policy_version": t.policy_version,
                 "rlf_num_tool_calls": len(t.tool_calls),
                 "rlf_reward_components": dict(t.reward_components),
+                "rlf_turn_rewards": t.turn_rewards,
             }
         )
     out["rollout_metrics"] = rollout_metrics(trajectories)
