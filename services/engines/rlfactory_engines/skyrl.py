@@ -4,17 +4,18 @@
 
 SkyRL's trainer hands the generator a batch in which each prompt appears `n_samples_per_prompt`
 times, tagged `TrajectoryID(instance_id, repetition_id)`. `RLFactoryGenerator.generate` sends every
-instance once as a task (`prompts[i]`, `env_extras[i]["reward_spec"]["ground_truth"]`, `data_source`,
-`extra_info`) with `group_size` = its number of repetitions, routed to SkyRL's own inference endpoint
-(`inference.urls`: the inference client's `proxy_url`, else its `server_urls`; engine `vllm`) with
-SkyRL's weight version (the client's `weight_version`, else `batch_metadata.global_step`) as
-`policy_version`. Sample `k` of the group fills the batch row of `TrajectoryID(instance, k)`, in
-input order:
+instance once as a task (the whole task of `env_extras[i]["rlf_task"]`, else `prompts[i]`,
+`env_extras[i]["reward_spec"]["ground_truth"]`, `data_source`, `extra_info` and the extras' task fields)
+with `group_size` = its number of repetitions, routed to SkyRL's own inference endpoint (`inference.urls`:
+the inference client's `proxy_url`, else its `server_urls`; engine `vllm`) with SkyRL's weight version (the
+client's `weight_version`, else `batch_metadata.global_step`) as `policy_version`. Sample `k` of the group
+fills the batch row of `TrajectoryID(instance, k)`, in input order:
 
   prompt_token_ids, response_ids   the service's ids, unchanged
   loss_masks                       the loss mask; all 0 when the row must not be trained on (outcome.py)
   rollout_logprobs                 the sampler's logprobs (0.0 on masked tokens)
-  rewards                          the service's reward, one float per trajectory (0.0 on rows not trained)
+  rewards                          the service's reward, one float per trajectory (0.0 on rows not trained);
+                                   per token (credit.py) when `credit` is `turn` and a row has turn_rewards
   stop_reasons                     completed → "stop", truncated → "length", aborted → "abort",
                                    failed → "error" (SkyRL's own checks treat anything but "stop" as
                                    unfinished: `zero_reward_on_non_stop`, `apply_overlong_filtering`)
@@ -26,11 +27,11 @@ input order:
 Settings (constructor arguments, else environment variables): `rollout_url` (RLF_ROLLOUT_URL, default
 http://127.0.0.1:8091), `inference_urls` (RLF_INFERENCE_URLS), `inference_engine` (RLF_INFERENCE_ENGINE,
 default vllm), `inference_logprobs_mode` (RLF_INFERENCE_LOGPROBS_MODE: `raw` | `processed`, what those
-servers' logprobs are; default the service config's), `model` (RLF_MODEL), `max_turns` (RLF_MAX_TURNS; `python
--m rlfactory_engines.skyrl` passes SkyRL's `generator.max_turns`), `timeout_s` (RLF_TIMEOUT_S, 3600). Sampling
-comes from the batch's `sampling_params` (temperature, top_p, top_k, min_p, max_tokens per turn,
-repetition_penalty); stop strings are not forwarded (the service's tool-call format decides where a turn
-ends).
+servers' logprobs are; default the service config's), `model` (RLF_MODEL), `credit` (RLF_CREDIT: `turn`,
+the default, or `outcome`), `max_turns` (RLF_MAX_TURNS; `python -m rlfactory_engines.skyrl` passes SkyRL's
+`generator.max_turns`), `timeout_s` (RLF_TIMEOUT_S, 3600). Sampling comes from the batch's `sampling_params`
+(temperature, top_p, top_k, min_p, max_tokens per turn, repetition_penalty); stop strings are not forwarded
+(the service's tool-call format decides where a turn ends).
 
 The generator needs only the standard library; it subclasses SkyRL's `GeneratorInterface` when SkyRL
 imports (on Python < 3.12 SkyRL 0.3.0 itself does not: see docs/skyrl.md).

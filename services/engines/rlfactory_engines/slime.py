@@ -4,10 +4,11 @@
     --custom-config-path rlf-slime.yaml      # rlf_rollout_url: http://127.0.0.1:8091  (see docs/slime.md)
 
 slime keeps its SGLang servers, weights and training step. For every sample slime's rollout loop
-asks for, `generate` sends one task (`Sample.prompt` as chat messages, `Sample.label` as ground truth,
-`Sample.metadata` as extra_info) with `group_size: 1` to `rlf rollout serve`, routed to slime's own
-SGLang router (`args.sglang_router_ip:sglang_router_port`, engine `sglang`). The service runs the
-multi-turn tool rollout there and scores it; `fill_sample` writes the answer into the `Sample`:
+asks for, `generate` sends one task (the whole task of `Sample.metadata["rlf_task"]`, else
+`Sample.prompt` as chat messages, `Sample.label` as ground truth, `Sample.metadata` as extra_info)
+with `group_size: 1` to `rlf rollout serve`, routed to slime's own SGLang router
+(`args.sglang_router_ip:sglang_router_port`, engine `sglang`). The service runs the multi-turn tool rollout
+there and scores it; `fill_sample` writes the answer into the `Sample`:
 
   tokens             prompt_ids + response_ids (the service's ids, never re-tokenized)
   response_length    len(response_ids)
@@ -19,7 +20,8 @@ multi-turn tool rollout there and scores it; `fill_sample` writes the answer int
   remove_sample      True when the row must not be trained on (outcome.py): failed, aborted,
                      unscored, stale; slime then zeroes its loss mask but keeps its reward in the
                      group's advantage normalisation (slime's own `--rollout-sample-filter-path` rule)
-  metadata["rlf"]    status_reason, policy_version, reward components/error, tool calls, timings
+  metadata["rlf"]    status_reason, policy_version, reward components/error, tool calls, timings,
+                     turn_rewards and turn_reward_positions (slime's reward is one value per sample)
 
 Weight version: slime does not hand the generate function its weight version; SGLang reports it with
 every `/generate` answer (`meta_info.weight_version`, set by slime at each weight update) and the

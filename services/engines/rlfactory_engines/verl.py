@@ -2,17 +2,19 @@
 backed by the tool gateway and a reward function backed by the judge. See docs/verl.md.
 
 `RLFactoryAgentLoop` (registered as agent `rlfactory`): verl runs one agent loop per sample; `run`
-sends that sample (`raw_prompt`, `reward_model.ground_truth`, `data_source`, `extra_info`) as one task
-with `group_size: 1` to `rlf rollout serve`, routed to the inference server verl's own load balancer
-picks for it (`inference.urls`: `http://<server address>`, engine `actor_rollout_ref.rollout.name`), with
-that server's weight version (`global_steps`) as `policy_version`. The answer becomes an
-`AgentLoopOutput`:
+sends that sample as one task with `group_size: 1` (the whole task of `extra_info.rlf_task`, else
+`raw_prompt`, `reward_model.ground_truth`, `data_source`, `extra_info` and the row's task fields) to
+`rlf rollout serve`, routed to the inference server verl's own load balancer picks for it (`inference.urls`:
+`http://<server address>`, engine `actor_rollout_ref.rollout.name`), with that server's weight version
+(`global_steps`) as `policy_version`. The answer becomes an `AgentLoopOutput`:
 
   prompt_ids, response_ids    the service's ids, unchanged (response cut to rollout.response_length,
                               as verl's ToolAgentLoop does)
   response_mask               the loss mask; all 0 when the row must not be trained on (outcome.py)
   response_logprobs           the sampler's logprobs (0.0 on masked tokens)
   reward_score                the service's reward (0.0 on rows that are not trained on)
+  extra_fields rlf_turn_rewards  [response index, reward] of each turn's last token (credit `turn`), which
+                              `RLFactoryAgentLoopWorker` (via `RLFactoryAgentLoopManager`) adds to rm_scores
   num_turns                   turns + 1, verl's count (user prompt + assistant turns + tool turns)
   metrics                     generate/tool seconds from the record's timings
   extra_fields                min/max_global_steps (verl's staleness metrics), rlf_status,
