@@ -250,7 +250,7 @@ def fill_sample(
     sample.remove_sample = not outcome.trainable
     rlf = summary_of(t, outcome.why)
     # slime's reward is one value per sample: the per-turn values ride along for a custom loss or reward
-    # post-process (docs/slime.md "Per-turn rewards")
+    # post-process (docs/slime.md "Tasks and per-turn rewards")
     rlf["turn_reward_positions"] = [
         [i, r] for i, r in token_rewards(t, outcome, len(response), credit="turn").turn_positions
     ]
