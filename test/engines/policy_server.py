@@ -147,7 +147,10 @@ class PolicyServer:
         input_ids = torch.tensor([[pad] * (width - len(r["prompt"])) + r["prompt"] for r in rows])
         mask = torch.tensor([[0] * (width - len(r["prompt"])) + [1] * len(r["prompt"]) for r in rows])
         positions = (mask.cumsum(-1) - 1).clamp(min=0)
-        out = self.model(input_ids=input_ids, attention_mask=mask, position_ids=positions, use_cache=True)
+        # logits of the last position only: a long prompt's full logits would be prompt × vocabulary floats
+        out = self.model(
+            input_ids=input_ids, attention_mask=mask, position_ids=positions, use_cache=True, logits_to_keep=1
+        )
         past, logits, position = out.past_key_values, out.logits[:, -1], positions[:, -1:] + 1
         ids: list[list[int]] = [[] for _ in rows]
         logprobs: list[list[float]] = [[] for _ in rows]

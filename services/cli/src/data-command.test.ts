@@ -39,7 +39,7 @@ describe("rlf data: usage errors", () => {
     );
     await expect(runDataCommand(["bfcl", "--bogus", "1"])).rejects.toThrow(UsageError);
     await expect(runDataCommand(["squad"])).rejects.toThrow(
-      /needs a dataset: hotpotqa, bfcl, ftrl \(got "squad"\)/,
+      /needs a dataset \(hotpotqa, bfcl, ftrl\) or export \(got "squad"\)/,
     );
   });
 });

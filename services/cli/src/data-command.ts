@@ -1,5 +1,5 @@
 // `rlf data hotpotqa --in FILE --out CORPUS.jsonl` and `rlf data bfcl --in FILE --answers FILE --out
-// TASKS.jsonl`: dataset preparation.
+// TASKS.jsonl`: dataset preparation; `rlf data ftrl` and `rlf data export` live in their own files.
 import { writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
@@ -12,7 +12,8 @@ export async function runDataCommand(argv: string[]): Promise<number> {
   if (kind === "hotpotqa") return runHotpotqa(rest);
   if (kind === "bfcl") return runBfcl(rest);
   if (kind === "ftrl") return (await import("./data-ftrl-command.ts")).runDataFtrlCommand(rest);
-  throw new UsageError(`rlf data needs a dataset: hotpotqa, bfcl, ftrl (got "${kind ?? ""}")`);
+  if (kind === "export") return (await import("./data-export-command.ts")).runDataExportCommand(rest);
+  throw new UsageError(`rlf data needs a dataset (hotpotqa, bfcl, ftrl) or export (got "${kind ?? ""}")`);
 }
 
 function flags<const O extends Record<string, { type: "string" }>>(

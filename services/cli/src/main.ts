@@ -32,6 +32,9 @@ Usage:
   rlf data ftrl --in TASKS --bundle BUNDLE --out TASKS.jsonl [--server NAME] [--system FILE]
                                          FTRL task rows as rollout tasks in episodes of the bundle's
                                          server (default server ftrl)
+  rlf data export --engine verl|slime|skyrl|trl --in TASKS.jsonl --out FILE
+                                         a task file as the engine's own dataset (verl/SkyRL Parquet,
+                                         slime/TRL JSONL), each row's whole task in rlf_task
   rlf rollout --config FILE [--out DIR] run a dataset through the rollout engine: trajectories,
                                          summary.json and report.html in DIR
   rlf rollout serve --config FILE        the rollout engine as a service (gRPC + HTTP JSON)

@@ -4,17 +4,18 @@
 
 SkyRL's trainer hands the generator a batch in which each prompt appears `n_samples_per_prompt`
 times, tagged `TrajectoryID(instance_id, repetition_id)`. `RLFactoryGenerator.generate` sends every
-instance once as a task (`prompts[i]`, `env_extras[i]["reward_spec"]["ground_truth"]`, `data_source`,
-`extra_info`) with `group_size` = its number of repetitions, routed to SkyRL's own inference endpoint
-(`inference.urls`: the inference client's `proxy_url`, else its `server_urls`; engine `vllm`) with
-SkyRL's weight version (the client's `weight_version`, else `batch_metadata.global_step`) as
-`policy_version`. Sample `k` of the group fills the batch row of `TrajectoryID(instance, k)`, in
-input order:
+instance once as a task (the whole task of `env_extras[i]["rlf_task"]`, else `prompts[i]`,
+`env_extras[i]["reward_spec"]["ground_truth"]`, `data_source`, `extra_info` and the extras' task fields)
+with `group_size` = its number of repetitions, routed to SkyRL's own inference endpoint (`inference.urls`:
+the inference client's `proxy_url`, else its `server_urls`; engine `vllm`) with SkyRL's weight version (the
+client's `weight_version`, else `batch_metadata.global_step`) as `policy_version`. Sample `k` of the group
+fills the batch row of `TrajectoryID(instance, k)`, in input order:
 
   prompt_token_ids, response_ids   the service's ids, unchanged
   loss_masks                       the loss mask; all 0 when the row must not be trained on (outcome.py)
   rollout_logprobs                 the sampler's logprobs (0.0 on masked tokens)
-  rewards                          the service's reward, one float per trajectory (0.0 on rows not trained)
+  rewards                          the service's reward, one float per trajectory (0.0 on rows not trained);
+                                   per token (credit.py) when `credit` is `turn` and a row has turn_rewards
   stop_reasons                     completed → "stop", truncated → "length", aborted → "abort",
                                    failed → "error" (SkyRL's own checks treat anything but "stop" as
                                    unfinished: `zero_reward_on_non_stop`, `apply_overlong_filtering`)
@@ -26,11 +27,11 @@ input order:
 Settings (constructor arguments, else environment variables): `rollout_url` (RLF_ROLLOUT_URL, default
 http://127.0.0.1:8091), `inference_urls` (RLF_INFERENCE_URLS), `inference_engine` (RLF_INFERENCE_ENGINE,
 default vllm), `inference_logprobs_mode` (RLF_INFERENCE_LOGPROBS_MODE: `raw` | `processed`, what those
-servers' logprobs are; default the service config's), `model` (RLF_MODEL), `max_turns` (RLF_MAX_TURNS; `python
--m rlfactory_engines.skyrl` passes SkyRL's `generator.max_turns`), `timeout_s` (RLF_TIMEOUT_S, 3600). Sampling
-comes from the batch's `sampling_params` (temperature, top_p, top_k, min_p, max_tokens per turn,
-repetition_penalty); stop strings are not forwarded (the service's tool-call format decides where a turn
-ends).
+servers' logprobs are; default the service config's), `model` (RLF_MODEL), `credit` (RLF_CREDIT: `turn`,
+the default, or `outcome`), `max_turns` (RLF_MAX_TURNS; `python -m rlfactory_engines.skyrl` passes SkyRL's
+`generator.max_turns`), `timeout_s` (RLF_TIMEOUT_S, 3600). Sampling comes from the batch's `sampling_params`
+(temperature, top_p, top_k, min_p, max_tokens per turn, repetition_penalty); stop strings are not forwarded
+(the service's tool-call format decides where a turn ends).
 
 The generator needs only the standard library; it subclasses SkyRL's `GeneratorInterface` when SkyRL
 imports (on Python < 3.12 SkyRL 0.3.0 itself does not: see docs/skyrl.md).
@@ -46,10 +47,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .client import DEFAULT_URL, RolloutServiceClient
+from .credit import credit_mode, token_rewards
 from .logprobs import check_rollout_logprobs, logprobs_mode
 from .outcome import outcome_of, response_or_filler
 from .records import Trajectory, TrajectoryGroup
-from .tasks import ground_truth_of, plain, sampling_overrides, split_urls, task_from
+from .tasks import RLF_TASK_KEY, ground_truth_of, plain, row_task, sampling_overrides, split_urls
 
 try:
     from skyrl.train.generators.base import GeneratorInterface as _GeneratorBase
@@ -79,6 +81,8 @@ ENV_SETTINGS = (
     "RLF_MODEL",
     "RLF_MAX_TURNS",
     "RLF_TIMEOUT_S",
+    "RLF_CREDIT",
+    "RLF_INFERENCE_LOGPROBS_MODE",
 )
 
 
@@ -95,6 +99,7 @@ class RLFactoryGenerator(_GeneratorBase):  # type: ignore[misc,valid-type]
         model: str | None = None,
         max_turns: int | None = None,
         timeout_s: float | None = None,
+        credit: str | None = None,
         client: RolloutServiceClient | None = None,
     ):
         env = os.environ.get
@@ -109,6 +114,7 @@ class RLFactoryGenerator(_GeneratorBase):  # type: ignore[misc,valid-type]
         self.model = model or env("RLF_MODEL")
         turns = max_turns or env("RLF_MAX_TURNS")
         self.max_turns = int(turns) if turns else None
+        self.credit = credit_mode(credit or env("RLF_CREDIT"), "rlfactory_engines.skyrl credit")
         self.client = client or RolloutServiceClient(
             rollout_url or env("RLF_ROLLOUT_URL") or DEFAULT_URL,
             timeout_s=float(timeout_s or env("RLF_TIMEOUT_S") or 3600),
@@ -151,7 +157,9 @@ class RLFactoryGenerator(_GeneratorBase):  # type: ignore[misc,valid-type]
         missing = [keys[i] for i, t in enumerate(rows) if t is None]
         if missing:
             raise RuntimeError(f"the rollout service answered nothing for {missing[:5]}")
-        output = generator_output([t for t in rows if t is not None], filler_token_id=_filler_id(self.tokenizer))
+        output = generator_output(
+            [t for t in rows if t is not None], filler_token_id=_filler_id(self.tokenizer), credit=self.credit
+        )
         output["trajectory_ids"] = list(ids) if ids else None
         return output
 
@@ -172,18 +180,28 @@ class RLFactoryGenerator(_GeneratorBase):  # type: ignore[misc,valid-type]
 
 
 def task_of(instance_id: str, prompt: Any, extras: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The service task of one SkyRL prompt and its env_extras (the dataset row's other columns)."""
+    """The service task of one SkyRL prompt and its env_extras (the dataset row's other columns): the whole
+    task of `env_extras["rlf_task"]` (what `rlf data export --engine skyrl` writes), else the prompt,
+    `reward_spec.ground_truth`, `data_source`, `extra_info` (else the other extras) and the task fields
+    (`environment`, `tools`, `tool_aliases`, `turns`, `user_simulator`) found among the extras."""
     extras = dict(plain(extras or {}))
     info = extras.get("extra_info")
     if not isinstance(info, dict):
-        info = {k: v for k, v in extras.items() if k not in ("reward_spec", "data_source", "extra_info")}
-    return task_from(
+        skip = ("reward_spec", "data_source", "extra_info", RLF_TASK_KEY, *TASK_FIELDS_BESIDES_INFO)
+        info = {k: v for k, v in extras.items() if k not in skip}
+    return row_task(
         str(instance_id),
-        prompt,
+        whole=extras.get(RLF_TASK_KEY),
+        row=extras,
+        prompt=prompt,
         ground_truth=ground_truth_of(extras),
         data_source=extras.get("data_source"),
         extra_info=info,
     )
+
+
+#: Task fields read from their own env_extras key, not folded into extra_info.
+TASK_FIELDS_BESIDES_INFO = ("tools", "turns", "user_simulator", "environment", "tool_aliases", "ground_truth")
 
 
 def inference_urls_of(client: Any) -> list[str]:
@@ -200,8 +218,13 @@ def inference_urls_of(client: Any) -> list[str]:
     )
 
 
-def generator_output(trajectories: Sequence[Trajectory], *, filler_token_id: int | None = None) -> dict[str, Any]:
-    """SkyRL `GeneratorOutput` fields for trajectories in batch order (see the module doc)."""
+def generator_output(
+    trajectories: Sequence[Trajectory], *, filler_token_id: int | None = None, credit: str = "turn"
+) -> dict[str, Any]:
+    """SkyRL `GeneratorOutput` fields for trajectories in batch order (see the module doc). With credit
+    `turn` and a batch in which some trajectory carries `turn_rewards`, `rewards` is per token
+    (`List[List[float]]`, credit.py) for every row; otherwise one float per row."""
+    per_token = credit == "turn" and any(t.turn_rewards is not None for t in trajectories)
     out: dict[str, Any] = {
         "prompt_token_ids": [],
         "response_ids": [],
@@ -220,7 +243,11 @@ def generator_output(trajectories: Sequence[Trajectory], *, filler_token_id: int
         out["response_ids"].append(response)
         out["loss_masks"].append(mask if outcome.trainable else [0] * len(mask))
         out["rollout_logprobs"].append(logprobs)
-        out["rewards"].append(outcome.reward)
+        if per_token:
+            credited = token_rewards(t, outcome, len(response), credit=credit)
+            out["rewards"].append(credited.values)
+        else:
+            out["rewards"].append(outcome.reward)
         out["stop_reasons"].append(STOP_REASONS[t.status])
         out["trajectory_generation_times"].append(float(t.timings.get("total_ms", 0.0)) / 1000.0)
         out["env_metrics"].append(
@@ -231,6 +258,7 @@ def generator_output(trajectories: Sequence[Trajectory], *, filler_token_id: int
                 "rlf_policy_version": t.policy_version,
                 "rlf_num_tool_calls": len(t.tool_calls),
                 "rlf_reward_components": dict(t.reward_components),
+                "rlf_turn_rewards": t.turn_rewards,
             }
         )
     out["rollout_metrics"] = rollout_metrics(trajectories)

@@ -4,10 +4,11 @@
     --custom-config-path rlf-slime.yaml      # rlf_rollout_url: http://127.0.0.1:8091  (see docs/slime.md)
 
 slime keeps its SGLang servers, weights and training step. For every sample slime's rollout loop
-asks for, `generate` sends one task (`Sample.prompt` as chat messages, `Sample.label` as ground truth,
-`Sample.metadata` as extra_info) with `group_size: 1` to `rlf rollout serve`, routed to slime's own
-SGLang router (`args.sglang_router_ip:sglang_router_port`, engine `sglang`). The service runs the
-multi-turn tool rollout there and scores it; `fill_sample` writes the answer into the `Sample`:
+asks for, `generate` sends one task (the whole task of `Sample.metadata["rlf_task"]`, else
+`Sample.prompt` as chat messages, `Sample.label` as ground truth, `Sample.metadata` as extra_info)
+with `group_size: 1` to `rlf rollout serve`, routed to slime's own SGLang router
+(`args.sglang_router_ip:sglang_router_port`, engine `sglang`). The service runs the multi-turn tool rollout
+there and scores it; `fill_sample` writes the answer into the `Sample`:
 
   tokens             prompt_ids + response_ids (the service's ids, never re-tokenized)
   response_length    len(response_ids)
@@ -19,7 +20,8 @@ multi-turn tool rollout there and scores it; `fill_sample` writes the answer int
   remove_sample      True when the row must not be trained on (outcome.py): failed, aborted,
                      unscored, stale; slime then zeroes its loss mask but keeps its reward in the
                      group's advantage normalisation (slime's own `--rollout-sample-filter-path` rule)
-  metadata["rlf"]    status_reason, policy_version, reward components/error, tool calls, timings
+  metadata["rlf"]    status_reason, policy_version, reward components/error, tool calls, timings,
+                     turn_rewards and turn_reward_positions (slime's reward is one value per sample)
 
 Weight version: slime does not hand the generate function its weight version; SGLang reports it with
 every `/generate` answer (`meta_info.weight_version`, set by slime at each weight update) and the
@@ -52,10 +54,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from .client import DEFAULT_URL, RolloutServiceClient
+from .credit import token_rewards
 from .logprobs import check_rollout_logprobs, logprobs_mode
 from .outcome import only_trajectory, outcome_of, response_or_filler
 from .records import Trajectory
-from .tasks import plain, sampling_overrides, split_urls, task_from
+from .tasks import RLF_TASK_KEY, plain, row_task, sampling_overrides, split_urls
 
 #: slime sampling_params key -> rollout service sampling key (slime/rollout/sglang_rollout.py GenerateState).
 #: Stop strings are not forwarded: the service's tool-call format and its config's `rollout.sampling.stop`
@@ -165,22 +168,38 @@ async def generate(args: Any, sample: Any, sampling_params: dict[str, Any], eval
 
 
 def task_of(sample: Any) -> dict[str, Any]:
-    """The service task of a slime `Sample`: prompt messages, the label as ground truth (its
-    `ground_truth` when slime read a verl/Search-R1 `reward_model` column), metadata as extra_info."""
+    """The service task of a slime `Sample`: the whole task of `Sample.metadata["rlf_task"]` (what `rlf data
+    export --engine slime` writes, read with `--metadata-key metadata`); else the prompt messages, the label
+    as ground truth (its `ground_truth` when slime read a verl/Search-R1 `reward_model` column), metadata as
+    extra_info and the task fields (`environment`, `tools`, `tool_aliases`, `turns`, `user_simulator`)
+    found in the metadata."""
     metadata = dict(plain(getattr(sample, "metadata", None) or {}))
-    metadata.pop("tools", None)  # slime's --tool-key copy; the service shows its own gateway tools
     metadata.pop("rlf", None)
+    whole = metadata.pop(RLF_TASK_KEY, None)
+    # slime's --tool-key copy is tool schemas for its own chat template; the service shows its own tools
+    fields = {k: v for k, v in metadata.items() if k != "tools" or _is_tool_names(v)}
+    metadata.pop("tools", None)
     group_index, index = getattr(sample, "group_index", None), getattr(sample, "index", None)
     label = plain(getattr(sample, "label", None))
     if isinstance(label, dict) and "ground_truth" in label:  # --label-key reward_model (verl/Search-R1 rows)
         label = label["ground_truth"]
-    return task_from(
+    return row_task(
         f"slime-{group_index}-{index}-{uuid.uuid4().hex[:8]}",
-        sample.prompt,
+        whole=whole,
+        row=fields,
+        prompt=sample.prompt,
         ground_truth=label,
         data_source=metadata.get("data_source"),
-        extra_info=metadata,
+        extra_info={k: v for k, v in metadata.items() if k not in TASK_ONLY_FIELDS},
     )
+
+
+#: Task fields that travel as themselves, not inside extra_info, when found in `Sample.metadata`.
+TASK_ONLY_FIELDS = ("turns", "user_simulator", "environment", "tool_aliases")
+
+
+def _is_tool_names(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
 def restart_from_prompt(sample: Any) -> None:
@@ -229,7 +248,13 @@ def fill_sample(
     sample.status = getattr(type(sample).Status, STATUS_NAMES[t.status])
     sample.weight_versions = weight_versions_of(t)
     sample.remove_sample = not outcome.trainable
-    sample.metadata = {**(getattr(sample, "metadata", None) or {}), "rlf": summary_of(t, outcome.why)}
+    rlf = summary_of(t, outcome.why)
+    # slime's reward is one value per sample: the per-turn values ride along for a custom loss or reward
+    # post-process (docs/slime.md "Tasks and per-turn rewards")
+    rlf["turn_reward_positions"] = [
+        [i, r] for i, r in token_rewards(t, outcome, len(response), credit="turn").turn_positions
+    ]
+    sample.metadata = {**(getattr(sample, "metadata", None) or {}), "rlf": rlf}
     return sample
 
 
@@ -253,6 +278,7 @@ def summary_of(t: Trajectory, why: str) -> dict[str, Any]:
         "reward": t.reward,
         "reward_components": dict(t.reward_components),
         "reward_error": t.reward_error,
+        "turn_rewards": t.turn_rewards,
         "num_turns": t.num_turns,
         "tool_calls": [
             {"name": c.get("name"), "error_code": c.get("error_code"), "latency_ms": c.get("latency_ms")}

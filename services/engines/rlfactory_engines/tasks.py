@@ -122,6 +122,44 @@ def task_from(
     )
 
 
+#: Task fields beyond the prompt, ground truth, data source and extra_info: what the engines' own columns
+#: do not carry and a row passes through from its `rlf_task` or its top-level fields.
+ENVIRONMENT_FIELDS = ("tools", "turns", "user_simulator", "environment", "tool_aliases")
+
+
+def row_task(
+    task_id: str,
+    *,
+    whole: Any = None,
+    row: Mapping[str, Any] | None = None,
+    prompt: Any = None,
+    ground_truth: Any = None,
+    data_source: Any = None,
+    extra_info: Any = None,
+) -> dict[str, Any]:
+    """The service task of one engine row, with id `task_id`.
+
+    `whole` is the row's `rlf_task` where the engine keeps it (verl `extra_info.rlf_task`, slime
+    `Sample.metadata["rlf_task"]`, SkyRL `env_extras["rlf_task"]`, a TRL column): then that task is sent
+    whole. Without one, the task is built from the engine's prompt, ground truth, data source and
+    extra_info (without any `rlf_task` key), plus every other task field found at the row's top level
+    (`environment`, `tools`, `tool_aliases`, `turns`, `user_simulator`).
+    """
+    if whole is not None:
+        task = whole_task(whole)
+        task["id"] = task_id
+        return task
+    info = plain(extra_info) if extra_info is not None else None
+    if isinstance(info, dict):
+        info = {k: v for k, v in info.items() if k != RLF_TASK_KEY}
+    task = task_from(task_id, prompt, ground_truth=ground_truth, data_source=data_source, extra_info=info)
+    fields = {k: v for k, v in (row or {}).items() if k != RLF_TASK_KEY}
+    for name, value in task_fields_of(fields).items():
+        if name in ENVIRONMENT_FIELDS:
+            task[name] = value
+    return task
+
+
 def sampling_overrides(params: Mapping[str, Any] | None, names: Mapping[str, str]) -> dict[str, Any]:
     """The service's `sampling` block from an engine's sampling params, renaming keys by `names`
     (engine name -> service name); absent or None values are left out."""

@@ -35,6 +35,13 @@ Statuses, in TRL's terms (the number of completions per prompt must stay `num_ge
   dropped     (service staleness `drop`) num_generations placeholders like `failed`.
 The service's reward reaches TRL through the `rlf_reward` reward function (extra field `rlf_reward`);
 TRL computes its own group advantages from it.
+
+Per-turn rewards: TRL's GRPO takes one reward per completion, so per-turn credit cannot reach its
+gradient. The scalar is the service's `reward`, in which every per-turn component (`ftrl_solve`) enters
+as the mean of its sampled turns' values (`aggregate: sum` in the service's reward config for the sum)
+and process rewards (`reward.process`) do not enter at all: the same scalar every adapter records. The
+per-turn values themselves come back per completion as `rlf_turn_rewards` (one per turn, 0 on
+observation turns; None without per-turn rewards), which TRL hands to reward functions and logs.
 """
 
 from __future__ import annotations
@@ -171,6 +178,7 @@ ROW_KEYS = (
     "rlf_status",
     "rlf_policy_version",
     "rlf_num_turns",
+    "rlf_turn_rewards",
 )
 
 
@@ -244,6 +252,7 @@ def _row(t: Trajectory, eos: int) -> dict[str, Any]:
         "rlf_status": "stale" if t.stale else t.status,
         "rlf_policy_version": t.policy_version,
         "rlf_num_turns": t.num_turns,
+        "rlf_turn_rewards": t.turn_rewards,
     }
 
 
@@ -258,4 +267,5 @@ def _placeholder(t: Trajectory | None, eos: int, status: str) -> dict[str, Any]:
         "rlf_status": status,
         "rlf_policy_version": t.policy_version if t is not None else None,
         "rlf_num_turns": t.num_turns if t is not None else 0,
+        "rlf_turn_rewards": None,
     }

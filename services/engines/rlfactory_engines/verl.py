@@ -2,17 +2,19 @@
 backed by the tool gateway and a reward function backed by the judge. See docs/verl.md.
 
 `RLFactoryAgentLoop` (registered as agent `rlfactory`): verl runs one agent loop per sample; `run`
-sends that sample (`raw_prompt`, `reward_model.ground_truth`, `data_source`, `extra_info`) as one task
-with `group_size: 1` to `rlf rollout serve`, routed to the inference server verl's own load balancer
-picks for it (`inference.urls`: `http://<server address>`, engine `actor_rollout_ref.rollout.name`), with
-that server's weight version (`global_steps`) as `policy_version`. The answer becomes an
-`AgentLoopOutput`:
+sends that sample as one task with `group_size: 1` (the whole task of `extra_info.rlf_task`, else
+`raw_prompt`, `reward_model.ground_truth`, `data_source`, `extra_info` and the row's task fields) to
+`rlf rollout serve`, routed to the inference server verl's own load balancer picks for it (`inference.urls`:
+`http://<server address>`, engine `actor_rollout_ref.rollout.name`), with that server's weight version
+(`global_steps`) as `policy_version`. The answer becomes an `AgentLoopOutput`:
 
   prompt_ids, response_ids    the service's ids, unchanged (response cut to rollout.response_length,
                               as verl's ToolAgentLoop does)
   response_mask               the loss mask; all 0 when the row must not be trained on (outcome.py)
   response_logprobs           the sampler's logprobs (0.0 on masked tokens)
   reward_score                the service's reward (0.0 on rows that are not trained on)
+  extra_fields rlf_turn_rewards  [response index, reward] of each turn's last token (credit `turn`), which
+                              `RLFactoryAgentLoopWorker` (via `RLFactoryAgentLoopManager`) adds to rm_scores
   num_turns                   turns + 1, verl's count (user prompt + assistant turns + tool turns)
   metrics                     generate/tool seconds from the record's timings
   extra_fields                min/max_global_steps (verl's staleness metrics), rlf_status,
@@ -44,6 +46,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from .client import DEFAULT_URL, RolloutServiceClient
+from .credit import credit_mode, token_rewards
 from .gateway import DEFAULT_ADMIN_URL, GatewayClient, GatewayError
 from .judge import (
     ANSWER_PATTERN,
@@ -57,7 +60,7 @@ from .judge import (
 from .logprobs import check_rollout_logprobs, logprobs_mode
 from .outcome import int_versions, only_trajectory, outcome_of, response_or_filler
 from .records import Trajectory
-from .tasks import ground_truth_of, plain, sampling_overrides, split_urls, task_from
+from .tasks import RLF_TASK_KEY, ground_truth_of, plain, row_task, sampling_overrides, split_urls
 
 logger = logging.getLogger(__name__)
 
@@ -82,6 +85,7 @@ def agent_loop_fields(
     response_length: int | None = None,
     prompt_length: int | None = None,
     filler_token_id: int | None = None,
+    credit: str = "turn",
 ) -> dict[str, Any]:
     """`AgentLoopOutput` keyword arguments (all but `metrics`) for trajectory `t` (see the module doc).
 
@@ -90,6 +94,10 @@ def agent_loop_fields(
     is left-truncated like verl's own loops do, and the row is then not trained on (its logprobs were
     computed on the whole prompt). An empty response (failure before the first token) becomes one
     `filler_token_id` with mask 0, since verl puts the reward on the last response token.
+
+    `credit` (credit.py): with `turn`, `extra_fields["rlf_turn_rewards"]` lists `[response index, reward]`
+    of each turn's last token, which `RLFactoryAgentLoopWorker` adds to verl's `rm_scores` beside
+    `reward_score` (on the last token); with `outcome` it is empty.
     """
     check_rollout_logprobs([t], "verl")
     outcome = outcome_of(t)
@@ -105,6 +113,7 @@ def agent_loop_fields(
         response, mask, logprobs = response[:response_length], mask[:response_length], logprobs[:response_length]
     if not trainable:
         mask = [0] * len(mask)
+    credited = token_rewards(t, outcome, len(response), credit=credit)
     versions = int_versions(t)
     return {
         "prompt_ids": prompt,
@@ -124,10 +133,43 @@ def agent_loop_fields(
             "rlf_reward_components": dict(t.reward_components),
             "rlf_reward_error": t.reward_error,
             "rlf_num_tool_calls": len(t.tool_calls),
+            "rlf_turn_rewards": [[index, reward] for index, reward in credited.turn_positions],
+            "rlf_turn_rewards_dropped": credited.dropped,
             "turn_scores": [],
             "tool_rewards": [],
         },
     }
+
+
+def task_of(row: Mapping[str, Any]) -> dict[str, Any]:
+    """The service task of one verl sample (the agent loop's keyword arguments: the parquet row's
+    columns plus `raw_prompt` and `index`): the whole task of `extra_info.rlf_task` (what `rlf data export
+    --engine verl` writes; a top-level `rlf_task` column is read too), else `raw_prompt`,
+    `reward_model.ground_truth`, `data_source`, `extra_info` and the task fields found among the columns."""
+    info = plain(row.get("extra_info"))
+    whole = info.get(RLF_TASK_KEY) if isinstance(info, dict) else None
+    if whole is None:
+        whole = row.get(RLF_TASK_KEY)
+    return row_task(
+        f"verl-{plain(row.get('index'))}-{uuid.uuid4().hex[:8]}",
+        whole=whole,
+        row={k: v for k, v in row.items() if k != "raw_prompt"},
+        prompt=row.get("raw_prompt"),
+        ground_truth=ground_truth_of(row),
+        data_source=row.get("data_source"),
+        extra_info=info,
+    )
+
+
+def add_turn_rewards(rm_scores: Any, turn_rewards: Sequence[Any]) -> int:
+    """Adds each row's `[response index, reward]` pairs (`extra_fields["rlf_turn_rewards"]`) to verl's
+    `rm_scores` (batch × response length, right-padded); returns how many were added."""
+    added = 0
+    for row, pairs in enumerate(turn_rewards):
+        for index, reward in pairs or ():
+            rm_scores[row, int(index)] += float(reward)
+            added += 1
+    return added
 
 
 def loop_metrics(t: Trajectory) -> dict[str, Any]:
@@ -239,8 +281,10 @@ _VERL_IMPORT_ERROR: ImportError | None = None
 try:
     from verl.experimental.agent_loop.agent_loop import (
         AgentLoopBase,
+        AgentLoopManager,
         AgentLoopMetrics,
         AgentLoopOutput,
+        AgentLoopWorker,
         register,
     )
     from verl.tools.base_tool import BaseTool
@@ -261,7 +305,8 @@ else:
         servers run with: `processed_logprobs` unless changed), `model` (RLF_MODEL), `max_turns`
         (RLF_MAX_TURNS; default `multi_turn.max_assistant_turns`, else the service's), `max_tokens_per_turn`
         (RLF_MAX_TOKENS_PER_TURN; default `rollout.response_length`), `policy_version` (RLF_POLICY_VERSION;
-        default the server's `global_steps`), `timeout_s` (RLF_TIMEOUT_S, default 3600).
+        default the server's `global_steps`), `timeout_s` (RLF_TIMEOUT_S, default 3600), `credit` (RLF_CREDIT:
+        `turn`, the default, or `outcome`; credit.py).
         """
 
         def __init__(
@@ -276,6 +321,7 @@ else:
             max_tokens_per_turn: int | None = None,
             policy_version: int | str | None = None,
             timeout_s: float | None = None,
+            credit: str | None = None,
             tools: Any = None,
             **kwargs: Any,
         ):
@@ -298,19 +344,13 @@ else:
                 max_tokens_per_turn or env("RLF_MAX_TOKENS_PER_TURN") or self.rollout_config.response_length
             )
             self.policy_version = policy_version if policy_version is not None else _version(env("RLF_POLICY_VERSION"))
+            self.credit = credit_mode(credit or env("RLF_CREDIT"), "rlfactory_engines.verl credit")
             self.client = RolloutServiceClient(
                 self.rollout_url, timeout_s=float(timeout_s or env("RLF_TIMEOUT_S") or 3600)
             )
 
         async def run(self, sampling_params: dict[str, Any], **kwargs: Any) -> AgentLoopOutput:
-            index = plain(kwargs.get("index"))
-            task = task_from(
-                f"verl-{index}-{uuid.uuid4().hex[:8]}",
-                kwargs["raw_prompt"],
-                ground_truth=ground_truth_of(kwargs),
-                data_source=kwargs.get("data_source"),
-                extra_info=kwargs.get("extra_info"),
-            )
+            task = task_of(kwargs)
             sampling = sampling_overrides(sampling_params, SAMPLING_NAMES)
             sampling.pop("max_tokens", None)
             if self.max_tokens_per_turn:
@@ -339,7 +379,10 @@ else:
                 response_length=self.rollout_config.response_length,
                 prompt_length=self.rollout_config.prompt_length,
                 filler_token_id=_filler_id(self.tokenizer),
+                credit=self.credit,
             )
+            if fields["extra_fields"]["rlf_turn_rewards"] and not _TURN_REWARD_WORKERS:
+                _warn_no_turn_reward_worker()
             return AgentLoopOutput(**fields, metrics=AgentLoopMetrics(**loop_metrics(t)))
 
         async def _inference_target(self, request_id: str) -> tuple[list[str], Any, Callable[[], None]]:
@@ -365,6 +408,33 @@ else:
                 "rlfactory agent loop: cannot find verl's inference servers on this server manager "
                 f"({type(manager).__name__}); pass inference_urls in the agent loop config or RLF_INFERENCE_URLS"
             )
+
+    class RLFactoryAgentLoopWorker(AgentLoopWorker):
+        """verl's `AgentLoopWorker` that also puts each turn's reward on the turn's last token of `rm_scores`
+        (`extra_fields["rlf_turn_rewards"]`, written by `RLFactoryAgentLoop`); rows without any are as verl
+        makes them."""
+
+        def __init__(self, *args: Any, **kwargs: Any):
+            global _TURN_REWARD_WORKERS
+            _TURN_REWARD_WORKERS = True
+            super().__init__(*args, **kwargs)
+
+        def _postprocess(self, inputs: list[Any], *args: Any, **kwargs: Any) -> Any:
+            data = super()._postprocess(inputs, *args, **kwargs)
+            if "rm_scores" in data.batch.keys():  # noqa: SIM118 - a TensorDict refuses `in`
+                add_turn_rewards(data.batch["rm_scores"], [i.extra_fields.get("rlf_turn_rewards") for i in inputs])
+            return data
+
+    class RLFactoryAgentLoopManager(AgentLoopManager):
+        """verl's `AgentLoopManager` with `RLFactoryAgentLoopWorker` workers: set
+        `actor_rollout_ref.rollout.agent.agent_loop_manager_class=rlfactory_engines.verl.RLFactoryAgentLoopManager`
+        for per-turn rewards in `rm_scores`."""
+
+        def __init__(self, *args: Any, **kwargs: Any):
+            import ray
+
+            self.agent_loop_workers_class = ray.remote(RLFactoryAgentLoopWorker)
+            super().__init__(*args, **kwargs)
 
     class GatewayTool(BaseTool):
         """A verl tool that calls one rlfactory gateway tool. Tool config (`tool_config_path` YAML):
@@ -423,8 +493,25 @@ else:
             return ToolResponse(text=result.text), 0.0, metrics
 
 
+#: Set in a process whose agent loops run in an `RLFactoryAgentLoopWorker` (per-turn rewards reach rm_scores).
+_TURN_REWARD_WORKERS = False
+_warned_no_turn_reward_worker = False
+
+
+def _warn_no_turn_reward_worker() -> None:
+    global _warned_no_turn_reward_worker
+    if not _warned_no_turn_reward_worker:
+        _warned_no_turn_reward_worker = True
+        logger.warning(
+            "rlfactory agent loop: trajectories carry per-turn rewards, but verl's own AgentLoopWorker puts only "
+            "reward_score in rm_scores; set actor_rollout_ref.rollout.agent.agent_loop_manager_class="
+            "rlfactory_engines.verl.RLFactoryAgentLoopManager (or credit: outcome to silence this)"
+        )
+
+
 def __getattr__(name: str) -> Any:
-    if name in ("RLFactoryAgentLoop", "GatewayTool") and _VERL_IMPORT_ERROR is not None:
+    verl_names = ("RLFactoryAgentLoop", "GatewayTool", "RLFactoryAgentLoopWorker", "RLFactoryAgentLoopManager")
+    if name in verl_names and _VERL_IMPORT_ERROR is not None:
         raise ImportError(
             f"rlfactory_engines.verl.{name} needs verl (see services/engines/requirements-engines.txt): "
             f"{_VERL_IMPORT_ERROR}"

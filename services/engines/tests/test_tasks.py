@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
+
 import pytest
+from rlfactory_engines.credit import credit_mode, token_rewards
 from rlfactory_engines.judge import (
     final_answer,
     gold_answers,
@@ -11,9 +15,11 @@ from rlfactory_engines.judge import (
 )
 from rlfactory_engines.outcome import int_versions, outcome_of
 from rlfactory_engines.tasks import (
+    RLF_TASK_KEY,
     ground_truth_of,
     messages_of,
     plain,
+    row_task,
     sampling_overrides,
     split_urls,
     task_from,
@@ -108,3 +114,49 @@ def test_a_gateway_catalog_entry_becomes_an_openai_function_schema():
         },
         "required": ["query"],
     }
+
+
+def test_row_task_sends_the_whole_rlf_task_else_the_rows_task_fields():
+    whole = {
+        "id": "multi_turn_base_0",
+        "prompt": [{"role": "user", "content": "Make temp."}],
+        "environment": {"server": "bfcl", "config": {}},
+        "tool_aliases": {"mkdir": "bfcl__mkdir"},
+        "turns": [{"content": "List it."}],
+    }
+    task = row_task("verl-0-x", whole=json.dumps(whole), prompt="ignored")
+    assert task == {**whole, "id": "verl-0-x"}
+    # no rlf_task: the engine's fields, plus the task fields found at the row's top level
+    row = {"environment": {"server": "bfcl", "config": {}}, "tool_aliases": {"mkdir": "bfcl__mkdir"}, "other": 1}
+    task = row_task("t", row=row, prompt="Q?", ground_truth=["A"], extra_info={"split": "x", RLF_TASK_KEY: None})
+    assert task["environment"] == row["environment"] and task["tool_aliases"] == row["tool_aliases"]
+    assert task["extra_info"] == {"split": "x"} and "other" not in task
+    with pytest.raises(ValueError, match="fields a task does not"):
+        row_task("t", whole={"prompt": "Q?", "bogus": 1})
+
+
+def test_turn_credit_puts_each_turn_reward_on_its_last_token_beside_the_reward():
+    t = groups("completed")[0].trajectories[0]
+    turn_rewards = [0.25 if turn["kind"] == "sampled" else 0.0 for turn in t.turns]
+    t = dataclasses.replace(t, turn_rewards=turn_rewards)
+    outcome = outcome_of(t)
+    n = len(t.response_ids)
+    credited = token_rewards(t, outcome, n, credit="turn")
+    ends = [turn["end"] - 1 for turn in t.turns if turn["kind"] == "sampled"]
+    assert [i for i, _ in credited.turn_positions] == ends
+    assert sum(credited.values) == pytest.approx(t.reward + sum(turn_rewards))
+    assert credited.values[-1] == pytest.approx(t.reward + (0.25 if ends[-1] == n - 1 else 0.0))
+    outcome_only = token_rewards(t, outcome, n, credit="outcome")
+    assert outcome_only.values == [0.0] * (n - 1) + [t.reward] and outcome_only.turn_positions == []
+    # a cut response drops the turns that end past it, and says how many
+    cut = token_rewards(t, outcome, ends[0] + 1, credit="turn")
+    assert cut.dropped == len(ends) - 1
+    with pytest.raises(ValueError, match="credit must be one of turn, outcome"):
+        credit_mode("per-token", "credit")
+
+
+def test_rows_that_must_not_train_get_their_scalar_only():
+    t = groups("failed")[0].trajectories[0]
+    t = dataclasses.replace(t, turn_rewards=[0.5] * len(t.turns))
+    credited = token_rewards(t, outcome_of(t), max(len(t.response_ids), 1), credit="turn")
+    assert credited.turn_positions == [] and sum(credited.values) == 0.0

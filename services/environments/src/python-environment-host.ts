@@ -141,7 +141,14 @@ export class PythonEnvironmentHost extends EventEmitter<PythonEnvironmentHostEve
     if (!parsed.success)
       throw new EnvironmentError("BAD_CONFIG", `environment host options: ${z.prettifyError(parsed.error)}`);
     const settings = parsed.data;
-    const venv = settings.venv === undefined ? undefined : resolve(settings.venv);
+    // The venv's real path: the sandbox binds that folder, so the interpreter must be named under it
+    // (a venv reached through a symlink would otherwise be missing inside the sandbox).
+    const venv =
+      settings.venv === undefined
+        ? undefined
+        : existsSync(settings.venv)
+          ? realpathSync(settings.venv)
+          : resolve(settings.venv);
     const python = settings.python ?? (venv ? join(venv, "bin/python") : "/usr/bin/python3");
     if (!existsSync(python))
       throw new EnvironmentError("WORKER_FAILED", `no Python interpreter at ${python}`);
