@@ -59,7 +59,7 @@ export function buildAdminApp(deps: AdminDeps): FastifyInstance {
     bodyLimit: deps.bodyLimitBytes,
     // fastify's default (100 characters) answers 414 for ordinary episode ids (they carry the server
     // name and the server's handle): room for the longest id the gateway accepts, plus ":fork".
-    maxParamLength: MAX_EPISODE_ID_LENGTH + ":fork".length,
+    routerOptions: { maxParamLength: MAX_EPISODE_ID_LENGTH + ":fork".length },
   });
   // JSON only: fastify also parses text/plain by default, which would reach the routes as a string.
   app.removeContentTypeParser("text/plain");
