@@ -31,6 +31,27 @@ describe("calculator fair scheduling", () => {
     expect(outcomes.every((o) => !o.ok && o.error.includes("time limit"))).toBe(true);
   }, 60_000);
 
+  it("keeps a spare worker started while one caller holds its share, so another caller's 2+2 needs no cold start", async () => {
+    // No warmUp: the server starts one worker and the rest on demand. One caller's calls alone start
+    // only its share of workers; a spare beside them is what another caller's call lands on.
+    const evaluator = new IsolatedEvaluator({ workers: 4, timeoutMs: 2_000 });
+    live.push(evaluator);
+    await Promise.all(
+      ["1+1", "2+3", "3+4", "4+5"].map((e) => evaluator.evaluate(e, undefined, "number", "caller-b")),
+    );
+    expect(evaluator.perCaller).toBe(2);
+    expect(evaluator.stats().workersStarted).toBe(3);
+    let expensiveSettled = 0;
+    const expensive = Array.from({ length: 3 }, () =>
+      evaluator.evaluate(EXPENSIVE, undefined, "number", "caller-a").finally(() => {
+        expensiveSettled++;
+      }),
+    );
+    expect(await evaluator.evaluate("2+2", undefined, "number", "caller-b")).toEqual({ ok: true, result: 4 });
+    expect(expensiveSettled).toBe(0);
+    await Promise.all(expensive);
+  }, 60_000);
+
   it("--per-caller N lets one caller hold N workers", async () => {
     const evaluator = new IsolatedEvaluator({ workers: 2, perCaller: 2, timeoutMs: 3_000 });
     live.push(evaluator);

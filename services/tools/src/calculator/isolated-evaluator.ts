@@ -99,6 +99,8 @@ export class IsolatedEvaluator {
   private closed = false;
   private workersStarted = 0;
   private startFailures = 0;
+  /** The last worker to finish starting failed to: no spare is started until one starts again. */
+  private lastStartFailed = false;
 
   constructor(opts: IsolatedEvaluatorOptions = {}) {
     this.timeoutMs = opts.timeoutMs ?? EVALUATOR_DEFAULTS.timeoutMs;
@@ -176,9 +178,23 @@ export class IsolatedEvaluator {
         this.slots.find((slot) => !slot.busy);
       if (free === undefined) return;
       const next = this.queue.take();
-      if (next === undefined) return;
+      if (next === undefined) break;
       void this.runOn(free, next.job);
     }
+    this.keepSpareWarm();
+  }
+
+  /**
+   * Keeps one free slot with a worker loaded or loading while any is free: the fair queue leaves
+   * slots free while a busy caller is at its limit, and another caller's expression that then lands on
+   * a slot without a worker would wait for mathjs to load beside the busy ones.
+   */
+  private keepSpareWarm(): void {
+    if (this.closed || this.lastStartFailed) return;
+    const free = this.slots.filter((slot) => !slot.busy);
+    if (free.length === 0 || free.some((slot) => slot.current !== undefined)) return;
+    const spare = free[0]!;
+    spare.current = this.spawn(spare);
   }
 
   async close(): Promise<void> {
@@ -265,9 +281,11 @@ export class IsolatedEvaluator {
       const spawned = slot.current;
       try {
         await spawned.ready;
+        this.lastStartFailed = false;
         return spawned;
       } catch {
         this.startFailures++;
+        this.lastStartFailed = true;
         this.replace(slot, spawned);
       }
     }
