@@ -20,17 +20,20 @@ import json
 from types import SimpleNamespace
 
 import pytest
-from rlfactory_engines import skyrl as skyrl_adapter
-from rlfactory_engines import slime as slime_adapter
-from rlfactory_engines.client import RolloutServiceClient
-from rlfactory_engines.records import Trajectory
-from rlfactory_engines.tasks import RLF_TASK_KEY
 from support import skyrl_classes
-from support.bfcl_live import TOOL_SUCCESS, bfcl_stack, bfcl_tasks, export
-from support.slime_sample import Sample, train_row
-from support.tokenizer import qwen3
 
+# before the adapter import, so RLFactoryGenerator subclasses the real GeneratorInterface (test_skyrl.py
+# checks that, and pytest imports this module first)
 SKYRL, HOW_LOADED = skyrl_classes.load()
+
+from rlfactory_engines import skyrl as skyrl_adapter  # noqa: E402
+from rlfactory_engines import slime as slime_adapter  # noqa: E402
+from rlfactory_engines.client import RolloutServiceClient  # noqa: E402
+from rlfactory_engines.records import Trajectory  # noqa: E402
+from rlfactory_engines.tasks import RLF_TASK_KEY  # noqa: E402
+from support.bfcl_live import TOOL_SUCCESS, bfcl_stack, bfcl_tasks, export  # noqa: E402
+from support.slime_sample import Sample, train_row  # noqa: E402
+from support.tokenizer import qwen3  # noqa: E402
 
 
 def check_bfcl_episode(reward_components: dict, tool_calls: list, reward: float) -> None:
