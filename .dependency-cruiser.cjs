@@ -1,5 +1,5 @@
 // Package boundaries and import cycles, checked by `npm run check:deps` (part of `npm test`).
-// Packages: proto, contracts (the shared records), services/kit (service kit), gateway, services/{telemetry,toolkit,tools,rollout,train,judge,cli},
+// Packages: proto, contracts (the shared records), services/kit (service kit), gateway, services/{telemetry,toolkit,tools,rewards,rollout,train,judge,cli},
 // test/support (test fixtures). Product code is everything outside test/ that is not a test file.
 const PRODUCT = "^(proto|contracts|gateway|services)/";
 const TEST_FILE = "\\.test\\.ts$";
@@ -33,6 +33,14 @@ module.exports = {
       comment: "The service kit and the proto package depend on no other rlfactory package but proto.",
       from: { path: "^(proto|services/kit)/", pathNot: TEST_FILE },
       to: { path: "^(gateway|services|test)/", pathNot: "^services/kit/" },
+    },
+    {
+      name: "rewards-stand-alone",
+      severity: "error",
+      comment:
+        "The reward language (services/rewards) is graded the same by the judge and the rollout: it depends on no other rlfactory package.",
+      from: { path: "^services/rewards/", pathNot: TEST_FILE },
+      to: { path: "^(proto|contracts|gateway|services|test)/", pathNot: "^services/rewards/" },
     },
     {
       name: "contracts-stand-alone",

@@ -44,7 +44,10 @@ export const REWARD_ERROR_CODES = {
   TOOL_BAD_RESULT: "a verify tool's result has no score at the configured score_path",
   TEMPLATE_PATH_MISSING: "an argument template names a path the task lacks",
   TEMPLATE_NOT_TEXT: "an argument template's value inside a longer string is not text",
-  NO_GOLD_ANSWERS: "a QA reward on a task without gold answers",
+  NO_GOLD_ANSWERS:
+    "a rule reward (exact_match, f1, string_check, ...) needing a reference, on a task without gold answers",
+  RULE_INVALID:
+    "a rule reward's grader rejected the input (a text over the similarity limit, a formula giving a non-finite number)",
   NO_GROUND_TRUTH: "a per-turn reward on a task without the ground truth it compares against",
   BAD_GROUND_TRUTH: "the task's ground truth is not in the shape the reward reads",
   NO_UNSOLVED_SET: "ftrl_solve on a task without extra_info.unsolved_set",

@@ -34,6 +34,7 @@ import { loadSync } from "@grpc/proto-loader";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { GatewayClient } from "@rlfactory/gateway";
+import { nearestRankPercentile } from "@rlfactory/kit";
 import { descendantsOf } from "@rlfactory/test-support/process-tree";
 import { measure } from "./measure.ts";
 
@@ -313,8 +314,7 @@ export async function benchEpisodes(out: string, options: EpisodesBenchOptions):
       await Promise.all(ids.map((id) => client.endEpisode(id)));
     }
     await client.endEpisode(parent);
-    const sorted = [...forkMs].sort((a, b) => a - b);
-    const q = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+    const q = (p: number) => nearestRankPercentile(forkMs, p * 100) ?? 0;
     const fork16 = {
       runs: forkMs.length,
       p50_ms: round(q(0.5)),

@@ -1,6 +1,8 @@
 // The measurement loop shared by the benchmarks: `concurrency` workers issue `n` calls in total;
 // latency per call, throughput over the wall time.
 
+import { nearestRankPercentile } from "@rlfactory/kit";
+
 export interface Measurement {
   concurrency: number;
   requests: number;
@@ -34,8 +36,7 @@ export async function measure(
     }),
   );
   const wallS = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] ?? 0;
+  const q = (p: number) => nearestRankPercentile(latencies, p * 100) ?? 0;
   return {
     concurrency,
     requests: latencies.length,

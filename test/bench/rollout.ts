@@ -36,7 +36,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import type { GatewayClient } from "@rlfactory/gateway";
-import { unit } from "@rlfactory/kit";
+import { nearestRankPercentile, unit } from "@rlfactory/kit";
 import {
   createRolloutEngine,
   createSampler,
@@ -514,16 +514,13 @@ function idealLockstepMs(paths: readonly { gen: number[]; tools: number[] }[], b
   return total;
 }
 
-function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m]! : ((s[m - 1] ?? 0) + (s[m] ?? 0)) / 2;
+/** Nearest-rank quantile (the kit's percentile at 100·q); 0 for no values. */
+function quantile(xs: readonly number[], q: number): number {
+  return nearestRankPercentile(xs, q * 100) ?? 0;
 }
 
-function quantile(xs: readonly number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? 0;
-}
+/** The nearest-rank p50 (for an odd count, the middle value). */
+const median = (xs: readonly number[]) => quantile(xs, 0.5);
 
 function runSummary(run: { wall_ms: number; trajectories: Trajectory[] }) {
   const total = run.trajectories.map((t) => t.timings.total_ms ?? 0);

@@ -2,6 +2,7 @@
 // flight, and the time of a fork of 16. Needs the pack's venv (`npm run setup:environments`).
 //   node services/environments/scripts/bench-bfcl.ts [--workers N] [--episodes N]
 import { parseArgs } from "node:util";
+import { nearestRankPercentile } from "@rlfactory/kit";
 import { startBfclHost } from "../src/index.ts";
 
 const { values } = parseArgs({
@@ -53,7 +54,6 @@ for (let i = 0; i < 50; i++) {
   forks.push(performance.now() - t);
   await Promise.all(handles.map((h) => host.close(h)));
 }
-forks.sort((a, b) => a - b);
 await host.stop();
 console.log(
   JSON.stringify({
@@ -61,7 +61,7 @@ console.log(
     inFlight: IN_FLIGHT,
     episodes: total,
     episodesPerSecond: Math.round(total / seconds),
-    fork16MedianMs: Number(forks[25]!.toFixed(2)),
-    fork16P90Ms: Number(forks[45]!.toFixed(2)),
+    fork16MedianMs: Number(nearestRankPercentile(forks, 50)!.toFixed(2)),
+    fork16P90Ms: Number(nearestRankPercentile(forks, 90)!.toFixed(2)),
   }),
 );

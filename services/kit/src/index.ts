@@ -20,6 +20,7 @@ export { type GrpcHost, startGrpcHost } from "./grpc-host.ts";
 export type { KeyValueStore } from "./key-value-store.ts";
 export { createMemoryStore, type MemoryStoreOptions } from "./memory-store.ts";
 export { createServiceRegistry, metricPrefix } from "./metrics-registry.ts";
+export { extent, nearestRankPercentile, percentileOfSorted, sortAscending } from "./percentile.ts";
 export { createRedisStore, DEFAULT_REDIS_READY_TIMEOUT_MS, type RedisStoreOptions } from "./redis-store.ts";
 export { hash32, rngStream, unit } from "./seeded-random.ts";
 export { raceSignal, SingleFlight } from "./single-flight.ts";

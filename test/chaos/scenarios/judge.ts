@@ -13,6 +13,7 @@
 //     judgment keeps its true score.
 import { readFileSync } from "node:fs";
 import { sanitizeJudgedText } from "@rlfactory/judge";
+import { nearestRankPercentile } from "@rlfactory/kit";
 import { startAdversarialJudge } from "@rlfactory/test-support/adversarial-judge-fixture";
 import {
   type ChildJudge,
@@ -41,10 +42,9 @@ interface Answer {
   ms: number;
 }
 
+/** Nearest-rank percentile (the kit's), rounded to 0.1 ms. */
 function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return Math.round((sorted[i] ?? 0) * 10) / 10;
+  return Math.round((nearestRankPercentile(values, p) ?? 0) * 10) / 10;
 }
 
 const scenario: ChaosScenario = {

@@ -8,6 +8,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import type { Client } from "@modelcontextprotocol/client";
+import { nearestRankPercentile } from "@rlfactory/kit";
 import { connectHttp } from "@rlfactory/test-support/mcp-client";
 import { heavyVerify, RUNAWAY_SQL } from "@rlfactory/test-support/sql-workloads";
 import { type ChaosCheck, type ChaosScenario, check, emptyTallies } from "../scenario.ts";
@@ -90,10 +91,7 @@ async function until(condition: () => boolean, timeoutMs: number): Promise<boole
   return true;
 }
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
-};
+const percentile = (values: number[], p: number) => nearestRankPercentile(values, p) ?? Number.NaN;
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
 const scenario: ChaosScenario = {

@@ -164,7 +164,11 @@ describe("bad specs fail as INVALID_REQUEST", () => {
   for (let i = 0; i < 9; i++) deep = { type: "multi", graders: { g: deep }, calculate_output: "g" };
 
   it.each([
-    ["an unknown type", { type: "score_model" }, /Expected 'string_check' \| 'text_similarity' \| 'multi'/],
+    [
+      "an unknown type",
+      { type: "score_model" },
+      /Expected 'string_check' \| 'text_similarity' \| 'exact_match' \| 'f1' \| 'multi'/,
+    ],
     ["a missing operation", { type: "string_check" }, /operation/],
     ["an unknown operation", { type: "string_check", operation: "regex" }, /operation/],
     ["an unknown field", { ...eq, input: "{{sample.output_text}}" }, /input/],

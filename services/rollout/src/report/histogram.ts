@@ -1,7 +1,7 @@
 // Binning for the report's charts: equal-width bins (rewards), integer bins (turn counts) and 1-2-5
 // log-scale bins (latencies). Bins are half-open [lo, hi); only `linearBins`' last bin also holds its
 // hi (the maximum value).
-import { extent } from "./percentile.ts";
+import { extent } from "@rlfactory/kit";
 
 export interface Bin {
   lo: number;

@@ -1,13 +1,13 @@
 // The run summary of a rollout: one plain JSON object (schema below) computed from the trajectories
-// and the run's wall time. Percentiles are exact nearest-rank (see percentile.ts). The reward std is the
+// and the run's wall time. Percentiles are exact nearest-rank (see @rlfactory/kit percentile.ts). The reward std is the
 // population std (divide by n) of all scored rewards of the run: a description of this run, not an
 // estimate. GRPO advantages (grpo.ts) are a different statistic: per group, with the unbiased (n − 1)
 // std as verl computes it.
 
 import type { Trajectory, TrajectoryStatus } from "@rlfactory/contracts";
+import { extent, percentileOfSorted, sortAscending } from "@rlfactory/kit";
 import { z } from "zod";
 import { turnRewardMeans } from "../turn-rewards.ts";
-import { extent, percentileOfSorted, sortAscending } from "./percentile.ts";
 
 export const ROLLOUT_SUMMARY_SCHEMA_VERSION = 1;
 

@@ -24,6 +24,13 @@ type ComponentEntry = z.input<typeof rewardComponentSchema>;
 const CASES: { readonly [T in RewardComponentType]: Extract<ComponentEntry, { type: T }> } = {
   exact_match: { type: "exact_match" },
   f1: { type: "f1" },
+  string_check: { type: "string_check", operation: "icontains" },
+  text_similarity: { type: "text_similarity", metric: "rouge_l" },
+  multi: {
+    type: "multi",
+    graders: { em: { type: "exact_match" }, sim: { type: "text_similarity", metric: "fuzzy_match" } },
+    calculate_output: "0.5 * em + 0.5 * sim",
+  },
   format: { type: "format" },
   tool_call_penalty: { type: "tool_call_penalty", mode: "per_call" },
   tool_verified: { type: "tool_verified", tool: "sql__verify", arguments: { predicted: "{{answer}}" } },

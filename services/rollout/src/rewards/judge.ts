@@ -26,10 +26,9 @@ import {
   RewardInfraError,
   type RewardScoringError,
 } from "./errors.ts";
-import { exactMatchComponent, exactMatchSchema } from "./exact-match.ts";
-import { f1Component, f1Schema } from "./f1.ts";
 import { formatComponent, formatSchema } from "./format.ts";
 import type { JudgeRubricOptions } from "./http-judge.ts";
+import { exactMatchComponent, exactMatchSchema, f1Component, f1Schema } from "./rule-components.ts";
 import {
   type ComponentScore,
   componentBaseShape,

@@ -6,11 +6,16 @@
 import { z } from "zod";
 import { bfclResponseComponent } from "./bfcl-response.ts";
 import { bfclStateComponent, taskCompletionComponent } from "./bfcl-state.ts";
-import { exactMatchComponent } from "./exact-match.ts";
-import { f1Component } from "./f1.ts";
 import { formatComponent } from "./format.ts";
 import { ftrlSolveComponent } from "./ftrl-solve.ts";
 import { judgeComponent } from "./judge.ts";
+import {
+  exactMatchComponent,
+  f1Component,
+  multiComponent,
+  stringCheckComponent,
+  textSimilarityComponent,
+} from "./rule-components.ts";
 import { stateMatchComponent } from "./state-match.ts";
 import { toolPenaltyComponent } from "./tool-penalty.ts";
 import { toolPrecisionComponent } from "./tool-precision.ts";
@@ -20,6 +25,9 @@ import type { RewardComponent, RewardComponentDefinition } from "./types.ts";
 const COMPONENTS = {
   exact_match: exactMatchComponent,
   f1: f1Component,
+  string_check: stringCheckComponent,
+  text_similarity: textSimilarityComponent,
+  multi: multiComponent,
   format: formatComponent,
   tool_call_penalty: toolPenaltyComponent,
   tool_verified: toolVerifiedComponent,

@@ -36,9 +36,9 @@ describe("compileFormula", () => {
     ["[a, b]", /not allowed/],
     ["a +", /calculate_output/],
     ["a % b", /operator "%" is not allowed/],
-  ])("rejects %s as INVALID_REQUEST", (source, message) => {
+  ])("rejects %s as INVALID_GRADER", (source, message) => {
     expect(() => compileFormula(source, ["a", "b"])).toThrow(
-      expect.objectContaining({ code: "INVALID_REQUEST", message: expect.stringMatching(message) }),
+      expect.objectContaining({ code: "INVALID_GRADER", message: expect.stringMatching(message) }),
     );
   });
 
@@ -46,7 +46,7 @@ describe("compileFormula", () => {
     const formula = compileFormula("a / b", ["a", "b"]);
     expect(formula.evaluate({ a: 1, b: 2 })).toBe(0.5);
     expect(() => formula.evaluate({ a: 1, b: 0 })).toThrow(
-      expect.objectContaining({ code: "INVALID_REQUEST" }),
+      expect.objectContaining({ code: "INVALID_GRADER" }),
     );
   });
 });

@@ -1,5 +1,5 @@
-// The QA metrics behind the `exact_match` and `f1` components (exact-match.ts, f1.ts): the rule rewards
-// of Search-R1 / SQuAD / HotpotQA.
+// The QA metrics behind the `exact_match` and `f1` graders (grader-spec.ts): the rule rewards of
+// Search-R1 / SQuAD / HotpotQA.
 //
 // Normalisation is SQuAD's `normalize_answer` (which Search-R1's `qa_em.py` uses unchanged):
 // lowercase → drop ASCII punctuation (Python's `string.punctuation`) → replace the articles
@@ -8,10 +8,6 @@
 // Unicode space, non-breaking spaces included (NQ's answers have them; they are mapped to spaces first).
 // F1 is SQuAD v1.1's token F1 with HotpotQA's special case: when either normalised side is `yes`,
 // `no` or `noanswer` and the two differ, F1 is 0. Both take the best score over the gold answers.
-// A missing answer scores 0 (a model outcome); a task without gold answers is a data error.
-import { goldAnswers } from "@rlfactory/contracts";
-import { RewardConfigError } from "./errors.ts";
-import type { ComponentScore, RewardComponent } from "./types.ts";
 
 /** Python's `str.isspace()` characters: what `str.split()` splits on. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: Python's str.split() splits on \x1c-\x1f too
@@ -67,28 +63,4 @@ export function f1Against(prediction: string, gold: string): number {
 /** Best token F1 over the gold answers (0 when there are none). */
 export function f1Score(prediction: string, golds: readonly string[]): number {
   return golds.reduce((best, g) => Math.max(best, f1Against(prediction, g)), 0);
-}
-
-/** A component scoring the answer against the task's gold answers with `metric` (0 without an answer). */
-export function qaComponent(
-  name: string,
-  weight: number,
-  metric: (prediction: string, golds: readonly string[]) => number,
-): RewardComponent {
-  return {
-    name,
-    weight,
-    score: ({ task, answer }): ComponentScore => {
-      const golds = goldAnswers(task);
-      if (golds.length === 0) {
-        throw new RewardConfigError(
-          name,
-          "NO_GOLD_ANSWERS",
-          `task ${task.id} has no gold answers (ground_truth: a string, a list, or {target})`,
-        );
-      }
-      if (answer === null) return { value: 0, detail: "no answer" };
-      return { value: metric(answer, golds) };
-    },
-  };
 }

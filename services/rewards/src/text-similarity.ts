@@ -8,9 +8,9 @@
 // dropped — the rule of Google's rouge_score, extended beyond ASCII — so "Paris." matches "paris".
 import { distance } from "fastest-levenshtein";
 import { l as rougeL, n as rougeN } from "js-rouge";
-import { JudgeError } from "../judge-types.ts";
 import { bleu } from "./bleu.ts";
 import type { SimilarityMetric } from "./grader-spec.ts";
+import { RuleGraderError } from "./rule-grader-error.ts";
 
 export function wordTokens(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
@@ -38,8 +38,8 @@ export function textSimilarity(metric: SimilarityMetric, response: string, refer
     ["reference", reference],
   ] as const) {
     if (text.length > MAX_SIMILARITY_CHARS) {
-      throw new JudgeError(
-        "INVALID_REQUEST",
+      throw new RuleGraderError(
+        "INVALID_GRADER",
         `text_similarity compares at most ${MAX_SIMILARITY_CHARS} characters; the ${side} has ${text.length}`,
       );
     }
@@ -49,7 +49,7 @@ export function textSimilarity(metric: SimilarityMetric, response: string, refer
   } catch (error) {
     // js-rouge bounds its own work (e.g. ROUGE-L over too many sentence pairs) with RangeError.
     if (error instanceof RangeError) {
-      throw new JudgeError("INVALID_REQUEST", `${metric}: ${error.message}`, { cause: error });
+      throw new RuleGraderError("INVALID_GRADER", `${metric}: ${error.message}`, { cause: error });
     }
     throw error;
   }

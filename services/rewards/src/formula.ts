@@ -3,7 +3,7 @@
 // names, + - * / (binary and unary), parentheses and a few math functions. Nothing else is accepted,
 // and nothing is ever handed to eval/Function.
 import jsep from "jsep";
-import { JudgeError } from "../judge-types.ts";
+import { RuleGraderError } from "./rule-grader-error.ts";
 
 /** Functions a formula may call, as in OpenAI's multi grader. */
 const FUNCTIONS: Record<string, { arity: "one" | "many"; fn: (...xs: number[]) => number }> = {
@@ -43,11 +43,11 @@ export interface Formula {
   evaluate(values: Readonly<Record<string, number>>): number;
 }
 
-function invalid(source: string, why: string): JudgeError {
-  return new JudgeError("INVALID_REQUEST", `calculate_output ${JSON.stringify(source)}: ${why}`);
+function invalid(source: string, why: string): RuleGraderError {
+  return new RuleGraderError("INVALID_GRADER", `calculate_output ${JSON.stringify(source)}: ${why}`);
 }
 
-/** Parses and checks a formula over `names`; throws INVALID_REQUEST on bad syntax or unknown names. */
+/** Parses and checks a formula over `names`; throws INVALID_GRADER on bad syntax or unknown names. */
 export function compileFormula(source: string, names: Iterable<string>): Formula {
   const known = new Set(names);
   let ast: jsep.Expression;

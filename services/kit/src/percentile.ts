@@ -1,5 +1,6 @@
-// Exact order statistics for the rollout report: nearest-rank percentiles (no interpolation), so
-// every reported p50/p95/p99 is a value that actually occurred.
+// The one percentile of the project: exact nearest-rank order statistics (no interpolation), so every
+// reported p50/p95/p99 is a value that actually occurred. The rollout report (summary, histogram), the
+// chaos scenarios and the benchmarks all use it; nothing else computes a percentile.
 
 /**
  * Nearest-rank percentile of `values` (any order): the smallest value such that at least `p` percent

@@ -1,6 +1,8 @@
-// The rule-grader language: the `grader` object of a `mode: "rule"` request, mirroring OpenAI's grader
-// schema (string_check, text_similarity, multi). A zod discriminated union on `type`; `multi` nests
-// graders by name and combines their scores with a small arithmetic formula (see formula.ts).
+// The rule-grader language, the project's one language for deterministic rewards: the `grader` object
+// of the judge's `mode: "rule"` request and a rule component of the rollout's reward config are the same
+// spec. It mirrors OpenAI's grader schema (string_check, text_similarity, multi) and adds the QA metrics
+// of SQuAD / Search-R1 (exact_match, f1). A zod discriminated union on `type`; `multi` nests graders by
+// name and combines their scores with a small arithmetic formula (see formula.ts).
 import { z } from "zod";
 
 /** string_check operations. `like`/`ilike` are OpenAI's names for contains/icontains. */
@@ -34,6 +36,21 @@ export interface TextSimilaritySpec {
   reference?: string | undefined;
 }
 
+/** SQuAD's normalised exact match (qa-match.ts): 1 when the response equals a reference, else 0. */
+export interface ExactMatchSpec {
+  type: "exact_match";
+  name?: string | undefined;
+  /** Defaults to the caller's references (the judge request's reference, the task's gold answers). */
+  reference?: string | undefined;
+}
+
+/** SQuAD v1.1 token F1 with HotpotQA's yes/no/noanswer rule (qa-match.ts), best over the references. */
+export interface F1Spec {
+  type: "f1";
+  name?: string | undefined;
+  reference?: string | undefined;
+}
+
 export interface MultiSpec {
   type: "multi";
   name?: string | undefined;
@@ -42,16 +59,20 @@ export interface MultiSpec {
   calculate_output: string;
 }
 
-export type GraderSpec = StringCheckSpec | TextSimilaritySpec | MultiSpec;
+export type GraderSpec = StringCheckSpec | TextSimilaritySpec | ExactMatchSpec | F1Spec | MultiSpec;
 
-const stringCheckSchema = z.strictObject({
+/** The grader types (the `type` of a spec). */
+export const GRADER_TYPES = ["string_check", "text_similarity", "exact_match", "f1", "multi"] as const;
+export type GraderType = GraderSpec["type"];
+
+export const stringCheckSchema = z.strictObject({
   type: z.literal("string_check"),
   name: z.string().optional(),
   operation: z.enum(STRING_CHECK_OPERATIONS),
   reference: z.string().optional(),
 });
 
-const textSimilaritySchema = z.strictObject({
+export const textSimilaritySchema = z.strictObject({
   type: z.literal("text_similarity"),
   name: z.string().optional(),
   metric: z.enum(SIMILARITY_METRICS),
@@ -59,7 +80,19 @@ const textSimilaritySchema = z.strictObject({
   reference: z.string().optional(),
 });
 
-const multiSchema = z.strictObject({
+export const exactMatchSchema = z.strictObject({
+  type: z.literal("exact_match"),
+  name: z.string().optional(),
+  reference: z.string().optional(),
+});
+
+export const f1Schema = z.strictObject({
+  type: z.literal("f1"),
+  name: z.string().optional(),
+  reference: z.string().optional(),
+});
+
+export const multiSchema = z.strictObject({
   type: z.literal("multi"),
   name: z.string().optional(),
   graders: z
@@ -74,5 +107,16 @@ const multiSchema = z.strictObject({
 export const graderSpecSchema: z.ZodType<GraderSpec> = z.discriminatedUnion("type", [
   stringCheckSchema,
   textSimilaritySchema,
+  exactMatchSchema,
+  f1Schema,
   multiSchema,
 ]);
+
+/** The schema of each grader type (a strict object with a literal `type`), for callers that extend one. */
+export const graderSchemas = {
+  string_check: stringCheckSchema,
+  text_similarity: textSimilaritySchema,
+  exact_match: exactMatchSchema,
+  f1: f1Schema,
+  multi: multiSchema,
+} as const;
