@@ -3,8 +3,8 @@
 // soon as its last sample finishes, and handed out then: the caller sees groups in completion order.
 
 import { readFile } from "node:fs/promises";
+import { GatewayClient } from "@rlfactory/clients";
 import type { ChatTool, Task, Trajectory } from "@rlfactory/contracts";
-import { GatewayClient } from "@rlfactory/gateway/client";
 import { bulkhead } from "cockatiel";
 import type { Logger } from "pino";
 import { gatewayTools, type ToolCaller, type ToolInvoker } from "../gateway-tools.ts";
