@@ -4,12 +4,7 @@
 
 export { GatewayClient, type GatewayClientOptions, resultText } from "./gateway-client.ts";
 export { normaliseServerUrl, serverUrlSchema } from "./inference-server-url.ts";
-export {
-  DEFAULT_JUDGE_GRPC_PORT,
-  type JudgeCallOptions,
-  JudgeClient,
-  type JudgeClientOptions,
-} from "./judge-client.ts";
+export { type JudgeCallOptions, JudgeClient, type JudgeClientOptions } from "./judge-client.ts";
 export { DEFAULT_MAX_MESSAGE_BYTES, type RolloutCallOptions, RolloutClient } from "./rollout-client.ts";
 export {
   describeRequestIssues,

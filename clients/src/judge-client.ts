@@ -11,9 +11,6 @@ import type { JudgeRequest } from "@rlfactory/proto/types/JudgeRequest";
 import type { JudgeResponse__Output } from "@rlfactory/proto/types/JudgeResponse";
 import { injectGrpcMetadata } from "@rlfactory/telemetry";
 
-/** The judge service's default gRPC port (`rlf judge`; its HTTP port 7005 is for people and curl). */
-export const DEFAULT_JUDGE_GRPC_PORT = 50053;
-
 export interface JudgeClientOptions {
   /** Sent as `authorization: Bearer KEY` (for a proxy or gateway in front of the judge). */
   apiKey?: string;

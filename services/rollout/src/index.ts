@@ -67,7 +67,7 @@ export type { ObservationInput, ParsedTurn, ToolCallFormat } from "./parsers/typ
 export { renderHtmlReport } from "./report/html-report.ts";
 export { summarizeRollout } from "./report/summary.ts";
 export { formatSummary } from "./report/summary-text.ts";
-export { HttpJudge } from "./rewards/http-judge.ts";
+export { GrpcJudge } from "./rewards/grpc-judge.ts";
 export { createJudge } from "./rewards/judge.ts";
 export {
   createRewardFn,
