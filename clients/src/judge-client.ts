@@ -9,7 +9,7 @@ import { loadServiceProto, PROTO_FILES } from "@rlfactory/proto";
 import type { JudgeClient as ProtoJudgeClient } from "@rlfactory/proto/types/Judge";
 import type { JudgeRequest } from "@rlfactory/proto/types/JudgeRequest";
 import type { JudgeResponse__Output } from "@rlfactory/proto/types/JudgeResponse";
-import { injectGrpcMetadata } from "@rlfactory/telemetry";
+import { injectGrpcMetadata } from "@rlfactory/telemetry/grpc-metadata";
 
 export interface JudgeClientOptions {
   /** Sent as `authorization: Bearer KEY` (for a proxy or gateway in front of the judge). */
