@@ -1,7 +1,8 @@
 // Package boundaries and import cycles, checked by `npm run check:deps` (part of `npm test`).
-// Packages: proto, contracts (the shared records), services/kit (service kit), gateway, services/{telemetry,toolkit,tools,rewards,rollout,train,judge,cli},
+// Packages: proto, contracts (the shared records), clients (the service clients), services/kit (service kit), gateway,
+// services/{telemetry,toolkit,tools,rewards,rollout,train,judge,cli},
 // test/support (test fixtures). Product code is everything outside test/ that is not a test file.
-const PRODUCT = "^(proto|contracts|gateway|services)/";
+const PRODUCT = "^(proto|contracts|clients|gateway|services)/";
 const TEST_FILE = "\\.test\\.ts$";
 
 module.exports = {
@@ -24,7 +25,7 @@ module.exports = {
       name: "no-relative-import-across-packages",
       severity: "error",
       comment: "Import another workspace by its package name (@rlfactory/...), never by a relative path.",
-      from: { path: "^(proto|contracts|gateway|services/[^/]+|test/support)/" },
+      from: { path: "^(proto|contracts|clients|gateway|services/[^/]+|test/support)/" },
       to: { dependencyTypes: ["local"], dependencyTypesNot: ["aliased-workspace"], pathNot: ["^$1/"] },
     },
     {
@@ -32,7 +33,15 @@ module.exports = {
       severity: "error",
       comment: "The service kit and the proto package depend on no other rlfactory package but proto.",
       from: { path: "^(proto|services/kit)/", pathNot: TEST_FILE },
-      to: { path: "^(gateway|services|test)/", pathNot: "^services/kit/" },
+      to: { path: "^(clients|gateway|services|test)/", pathNot: "^services/kit/" },
+    },
+    {
+      name: "kit-tests-use-only-the-kit",
+      severity: "error",
+      comment:
+        "The kit's tests exercise the kit with node and real components (redis-server), not the packages above it.",
+      from: { path: "^services/kit/.*\\.test\\.ts$" },
+      to: { path: "^(proto|contracts|clients|gateway|services|test)/", pathNot: "^services/kit/" },
     },
     {
       name: "rewards-stand-alone",
@@ -40,7 +49,7 @@ module.exports = {
       comment:
         "The reward language (services/rewards) is graded the same by the judge and the rollout: it depends on no other rlfactory package.",
       from: { path: "^services/rewards/", pathNot: TEST_FILE },
-      to: { path: "^(proto|contracts|gateway|services|test)/", pathNot: "^services/rewards/" },
+      to: { path: "^(proto|contracts|clients|gateway|services|test)/", pathNot: "^services/rewards/" },
     },
     {
       name: "contracts-stand-alone",
@@ -48,22 +57,32 @@ module.exports = {
       comment:
         "The contracts (Task, Trajectory, reward errors) are the records every package reads: they depend on no other rlfactory package.",
       from: { path: "^contracts/" },
-      to: { path: "^(proto|gateway|services|test)/" },
+      to: { path: "^(proto|clients|gateway|services|test)/" },
     },
     {
       name: "no-service-plumbing-from-gateway",
       severity: "error",
       comment:
-        "The judge, the training loop, the tools and the kit do not depend on the gateway package; the rollout " +
-        "engine uses only its client (@rlfactory/gateway/client). Shared plumbing lives in services/kit.",
-      from: { path: "^services/(judge|train|kit|tools|toolkit|telemetry)/" },
+        "The judge, the tools and the kit do not depend on the gateway package. Shared plumbing lives in services/kit.",
+      from: { path: "^services/(judge|kit|tools|toolkit|telemetry)/" },
       to: { path: "^gateway/" },
     },
     {
-      name: "rollout-uses-only-the-gateway-client",
+      name: "engine-factory-train-use-the-clients",
       severity: "error",
-      from: { path: "^services/rollout/", pathNot: TEST_FILE },
-      to: { path: "^gateway/", pathNot: "^gateway/src/client\\.ts$" },
+      comment:
+        "The rollout engine, the factory and the training loop reach the gateway through @rlfactory/clients, " +
+        "never through the gateway server package (fastify, ajv, the MCP client).",
+      from: { path: "^services/(rollout|factory|train)/" },
+      to: { path: "^gateway/" },
+    },
+    {
+      name: "clients-have-no-server-dependencies",
+      severity: "error",
+      comment:
+        "@rlfactory/clients is what callers load: it depends on proto, contracts and telemetry, never on a server package.",
+      from: { path: "^clients/" },
+      to: { path: "^(gateway|services)/", pathNot: "^services/telemetry/" },
     },
     {
       name: "services-do-not-import-each-other",
@@ -72,7 +91,7 @@ module.exports = {
       from: { path: "^(gateway|services/judge|services/rollout)/", pathNot: TEST_FILE },
       to: {
         path: "^(gateway|services/judge|services/rollout)/",
-        pathNot: ["^$1/", "^gateway/src/client\\.ts$"],
+        pathNot: "^$1/",
       },
     },
     {

@@ -30,6 +30,7 @@ export default defineConfig({
           name: "parallel",
           include: [
             "contracts/src/**/*.test.ts",
+            "clients/src/**/*.test.ts",
             "gateway/src/**/*.test.ts",
             "services/*/src/**/*.test.ts",
             "test/**/*.test.ts",

@@ -54,3 +54,4 @@ export {
   turnSchema,
 } from "./trajectory.ts";
 export { TrajectoryAlignmentError, TrajectoryBuilder, type TrajectoryInit } from "./trajectory-builder.ts";
+export type { GroupStats, TrajectoryGroup, TrajectoryGroupStats } from "./trajectory-group.ts";

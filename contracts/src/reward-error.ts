@@ -36,9 +36,10 @@ export const REWARD_ERROR_CODES = {
   CANCELLED: "the rollout was cancelled while scoring",
   JUDGE_TIMEOUT: "the judge did not answer in time",
   JUDGE_UNAVAILABLE: "the judge could not be reached",
-  JUDGE_HTTP_ERROR: "the judge answered with an HTTP error",
+  JUDGE_RPC_ERROR: "the judge call failed with another gRPC status",
   JUDGE_ERROR: "the judge failed",
-  JUDGE_BAD_RESPONSE: "the judge's answer is not a verdict (not JSON, or a score outside [0, 1])",
+  JUDGE_BAD_RESPONSE:
+    "the judge's answer is not a verdict (neither a score nor an error, or a score outside [0, 1])",
   NO_JUDGE: "a judge component is configured but no judge is",
   TOOL_ERROR: "a verify tool reported its own failure (isError)",
   TOOL_BAD_RESULT: "a verify tool's result has no score at the configured score_path",

@@ -3,6 +3,7 @@
 // cause in the log, and the framework's own admin errors in the documented body.
 import { EventEmitter } from "node:events";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
+import { GatewayClient } from "@rlfactory/clients";
 import { createMemoryStore } from "@rlfactory/kit";
 import { pino } from "pino";
 import { Registry } from "prom-client";
@@ -12,7 +13,6 @@ import { exceedsDepth } from "./argument-depth.ts";
 import { ApiKeyAuth } from "./auth.ts";
 import { ResultCache } from "./cache.ts";
 import { Catalog } from "./catalog.ts";
-import { GatewayClient } from "./client.ts";
 import { normaliseConfig } from "./config.ts";
 import { Episodes } from "./episodes.ts";
 import { type GrpcServerHandle, startGrpcServer } from "./grpc-server.ts";

@@ -4,7 +4,6 @@ export type { ToolCall as WireToolCall } from "@rlfactory/proto/types/ToolCall";
 export type { ToolResult__Output as WireToolResult } from "@rlfactory/proto/types/ToolResult";
 export type { CatalogEntry, EffectivePolicy } from "./catalog.ts";
 export { Catalog, gatewayToolName, NAME_SEPARATOR } from "./catalog.ts";
-export { GatewayClient, type GatewayClientOptions, resultText } from "./client.ts";
 export type { GatewayConfig, ServerConfig, ToolPolicy } from "./config.ts";
 export {
   ConfigError,

@@ -1,6 +1,5 @@
 // The gateway's proto (rlfactory/v1/gateway.proto), loaded once through @rlfactory/proto.
 
-import type { ServiceClientConstructor } from "@grpc/grpc-js";
 import type { PackageDefinition } from "@grpc/proto-loader";
 import { loadServiceProto, PROTO_FILES } from "@rlfactory/proto";
 import type { ProtoGrpcType } from "@rlfactory/proto/grpc/gateway";
@@ -10,8 +9,4 @@ export const GATEWAY_SERVICE = "rlfactory.v1.ToolGateway";
 /** The gateway package definition, plus grpc.health.v1 so reflection describes health too. */
 export function loadGatewayProto(): { definition: PackageDefinition; grpc: ProtoGrpcType } {
   return loadServiceProto<ProtoGrpcType>(PROTO_FILES.gateway);
-}
-
-export function toolGatewayClientConstructor(): ServiceClientConstructor {
-  return loadServiceProto(PROTO_FILES.gateway).clientConstructor("ToolGateway");
 }

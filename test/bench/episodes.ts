@@ -17,6 +17,7 @@
 //   bound            the CPU an episode through the gateway cannot go below on this machine (its 13
 //                    gRPC round trips at the echo's cost + the direct MCP episode), against what it
 //                    costs, and the episodes/s that floor allows with every core busy
+
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
@@ -33,7 +34,7 @@ import {
 import { loadSync } from "@grpc/proto-loader";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { GatewayClient } from "@rlfactory/gateway";
+import { GatewayClient } from "@rlfactory/clients";
 import { nearestRankPercentile } from "@rlfactory/kit";
 import { descendantsOf } from "@rlfactory/test-support/process-tree";
 import { measure } from "./measure.ts";

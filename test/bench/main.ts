@@ -13,6 +13,7 @@
 //   direct_mcp        an MCP SDK client calling the tool server directly
 //   gateway_uncached  the gateway calling the same tool server, cache bypassed
 // and writes ratios.cached_vs_raw_grpc and ratios.uncached_vs_direct_mcp (throughput at 64).
+
 import { type ChildProcess, spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { cpus } from "node:os";
@@ -29,7 +30,7 @@ import {
 import { loadSync } from "@grpc/proto-loader";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { GatewayClient } from "@rlfactory/gateway";
+import { GatewayClient } from "@rlfactory/clients";
 import { startTestbedHttp, TESTBED_SERVER_PATH } from "@rlfactory/test-support/testbed-process";
 import { measure } from "./measure.ts";
 

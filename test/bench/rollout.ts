@@ -27,6 +27,7 @@
 //   parallel calls     a second simulated model writing `parallel-calls` calls per turn: the wall time of
 //                      each turn's CallTools vs the slowest of its calls replayed alone
 // plus the same figures with zero overhead, computed from the latencies the runs actually drew (`ideal`).
+
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
@@ -35,7 +36,7 @@ import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import type { GatewayClient } from "@rlfactory/gateway";
+import type { GatewayClient } from "@rlfactory/clients";
 import { nearestRankPercentile, unit } from "@rlfactory/kit";
 import {
   createRolloutEngine,

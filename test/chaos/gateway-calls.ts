@@ -1,6 +1,6 @@
 // Calls through a gateway as the fault scenarios count them: every call either answers (a ToolResult
 // with its error_code) or is lost (the RPC itself failed) or hangs (no answer within a guard time).
-import type { GatewayClient } from "@rlfactory/gateway";
+import type { GatewayClient } from "@rlfactory/clients";
 import type { ToolCall } from "@rlfactory/proto/types/ToolCall";
 import { readyz } from "@rlfactory/test-support/gateway-harness";
 

@@ -2,9 +2,11 @@
 // TS → gRPC (real protobuf bytes) → TS, and a structural check that the Parquet columns and the proto
 // messages carry every field of the zod schema. A field added to the contract but not to the Parquet
 // writer/reader or to the proto + codec fails here.
+
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { groupFromProto, groupToProto } from "@rlfactory/clients";
 import {
   contractJsonSchemas,
   rewardErrorSchema,
@@ -13,13 +15,7 @@ import {
   trajectorySchema,
   turnSchema,
 } from "@rlfactory/contracts";
-import {
-  groupFromProto,
-  groupToProto,
-  loadRolloutProto,
-  readTrajectoriesParquet,
-  writeTrajectoriesParquet,
-} from "@rlfactory/rollout";
+import { loadRolloutProto, readTrajectoriesParquet, writeTrajectoriesParquet } from "@rlfactory/rollout";
 import { contractTrajectories, fieldsCovered } from "@rlfactory/test-support/contract-trajectories";
 import { asyncBufferFromFile, parquetMetadataAsync } from "hyparquet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

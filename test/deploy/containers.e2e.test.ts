@@ -8,10 +8,11 @@
 //
 // Needs Docker and the images (.ci/docker-setup.sh, then deploy/build-images.sh). Without a Docker
 // daemon it is skipped, except under CI, where it must run.
+
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { trace } from "@opentelemetry/api";
-import { GatewayClient } from "@rlfactory/gateway";
+import { GatewayClient } from "@rlfactory/clients";
 import {
   createRolloutEngine,
   loadTasks,

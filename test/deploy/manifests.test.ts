@@ -275,7 +275,7 @@ describe("deploy/compose.yaml matches the code", () => {
 
     // The trainer reaches the gateway and the judge where they listen.
     expect(trainer.gateway.address).toBe(`127.0.0.1:${gateway.grpc.port}`);
-    expect(trainer.judge && portOf(trainer.judge.url)).toBe(JUDGE_HTTP_PORT);
+    expect(trainer.judge?.address).toBe(`127.0.0.1:${JUDGE_GRPC_PORT}`);
     // ... and the simulated inference server of the `sim` profile stands where it looks for vLLM.
     const sim = service("inference-sim").command ?? [];
     expect(trainer.inference.urls.map(portOf)).toContain(Number(flagValue(sim, "--port")));
@@ -383,7 +383,7 @@ describe("deploy/k8s matches the code", () => {
     expect(gateway.cache).toMatchObject({ backend: "redis", redisUrl: `redis://redis:${redisPort}` });
     expect(judge.cache).toMatchObject({ backend: "redis", redis_url: `redis://redis:${redisPort}` });
     expect(trainer.gateway.address).toBe(`gateway:${localGateway.grpc.port}`);
-    expect(trainer.judge?.url).toBe(`http://judge:${JUDGE_HTTP_PORT}`);
+    expect(trainer.judge?.address).toBe(`judge:${JUDGE_GRPC_PORT}`);
     // Each Deployment mounts the ConfigMap its --config names.
     for (const [deployment, configMap] of [
       ["gateway", "gateway-config"],

@@ -1,8 +1,9 @@
 // Admin HTTP surface, API-key auth, list_changed, and the `rlf tools` CLI against a real gateway.
+
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { GatewayClient } from "@rlfactory/gateway";
+import { GatewayClient } from "@rlfactory/clients";
 import {
   type InProcessGateway,
   RLF,

@@ -1,9 +1,9 @@
 // `rlf judge` as a real child process, against the simulated OpenAI-compatible judge model
 // (test/support/src/simulated-judge.ts): the HTTP contract, the gRPC mirror, the concurrency limit, the
-// cache, a dead backend, no backend at all, the trainer's HttpJudge + fallback policy against the real
+// cache, a dead backend, no backend at all, the rollout engine's GrpcJudge + fallback policy against the real
 // service, and one trace from a caller's span through the judge (real OTLP receiver).
 import { randomBytes } from "node:crypto";
-import { createJudge, createRewardFn, HttpJudge } from "@rlfactory/rollout";
+import { createJudge, createRewardFn, GrpcJudge } from "@rlfactory/rollout";
 import { type ChildJudge, cleanEnv, spawnJudge, writeConfig } from "@rlfactory/test-support/judge-harness";
 import { type OtlpReceiver, startOtlpReceiver } from "@rlfactory/test-support/otlp-receiver";
 import { qaTask, rewardInput } from "@rlfactory/test-support/reward-fixtures";
@@ -125,14 +125,14 @@ describe("rlf judge with a model backend", () => {
     expect(metrics).toMatch(/rlf_judge_cache_hits_total\{mode="pointwise"\} [1-9]/);
   });
 
-  it("the trainer's HttpJudge and judge component score through the real service", async () => {
+  it("the rollout engine's GrpcJudge and judge component score through the real service over gRPC", async () => {
     const component = createJudge({ type: "judge", weight: 1, rubric_id: "e2e" });
     // Golds of its own: a request no earlier test made (the cache would answer it).
     const task = qaTask(["William Shakespeare", "Will Shakespeare"]);
     const before = sim.requests.length;
     const out = await component.score(rewardInput({ task, answer: "Shakespeare" }), {
       tools,
-      judge: new HttpJudge(judge.httpUrl),
+      judge: new GrpcJudge(judge.grpcAddress),
     });
     expect(out.value).toBe(0.8);
     const sent = JSON.stringify(sim.requests.at(-1)?.body.messages);
@@ -190,7 +190,7 @@ describe("rlf judge with a dead backend", () => {
 
   it("the trainer's fallback policy applies: fail → reward null; rule → the rule's value; skip → left out", async () => {
     const input = rewardInput({ task: qaTask(["William Shakespeare"]), answer: "Shakespeare" });
-    const ctx = { tools, judge: new HttpJudge(judge.httpUrl) };
+    const ctx = { tools, judge: new GrpcJudge(judge.grpcAddress) };
 
     const failing = createRewardFn([
       { type: "exact_match", weight: 0 },

@@ -6,21 +6,21 @@
 // observation turns), `reward` is their mean, and the values survive the JSONL record; and, through
 // `rlf rollout serve`'s service (gRPC and HTTP), the group stats and the request's log line carry the
 // mean turn reward per sampled turn.
+
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
+import { RolloutClient, type TrajectoryGroupJson } from "@rlfactory/clients";
 import {
   appendTrajectoriesJsonl,
   createRolloutEngine,
   parseRolloutConfig,
-  RolloutClient,
   type RolloutEngine,
   readTrajectoriesJsonl,
   startRolloutService,
   type Task,
   type Trajectory,
-  type TrajectoryGroupJson,
 } from "@rlfactory/rollout";
 import { type InProcessGateway, RLF, startTestGateway } from "@rlfactory/test-support/gateway-harness";
 import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/test-support/simulated-llm";

@@ -1,7 +1,8 @@
 // `rlf episodes start|fork|state|end --gateway HOST:PORT`: the gateway's episode API
 // (docs/environments.md) for people and scripts. Ids go to stdout one per line; states as JSON.
+
 import { parseArgs } from "node:util";
-import { GatewayClient } from "@rlfactory/gateway";
+import { GatewayClient } from "@rlfactory/clients";
 import { UsageError } from "./usage-error.ts";
 
 export async function runEpisodesCommand(argv: string[]): Promise<number> {

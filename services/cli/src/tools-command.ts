@@ -1,6 +1,8 @@
 // `rlf tools list|call --gateway HOST:PORT`: a gRPC client of the gateway for people and scripts.
+
 import { parseArgs } from "node:util";
-import { GatewayClient, resultText, type WireTool, type WireToolResult } from "@rlfactory/gateway";
+import { GatewayClient, resultText } from "@rlfactory/clients";
+import type { WireTool, WireToolResult } from "@rlfactory/gateway";
 import { UsageError } from "./usage-error.ts";
 
 export async function runToolsCommand(argv: string[]): Promise<number> {

@@ -2,7 +2,7 @@
 
 A judgment is a score in [0, 1] with metadata, or a typed failure (`JudgeError.code`: PARSE_ERROR,
 BACKEND_UNAVAILABLE, TIMEOUT, ...): never a silent 0. What a failure means is the caller's choice.
-`judge_request` builds the same body the trainer's own judge reward sends (`HttpJudge`): `reference`
+`judge_request` builds the same request the rollout's own judge reward sends (`GrpcJudge`): `reference`
 mode when there are gold answers (joined by " | "), else `pointwise`; `rule` mode with a grader.
 Standard library only.
 """
@@ -67,7 +67,7 @@ def judge_request(
     rubric_id: str | None = None,
     deadline_ms: int | None = None,
 ) -> dict[str, Any]:
-    """A model judgment (`reference` mode with gold answers, else `pointwise`), as `HttpJudge` sends it."""
+    """A model judgment (`reference` mode with gold answers, else `pointwise`), as `GrpcJudge` sends it."""
     if not task:
         raise ValueError("a model judgment needs the task (the question); pass task= or extra_info['question']")
     golds = gold_answers(ground_truth)

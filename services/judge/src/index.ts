@@ -51,7 +51,6 @@ export { createJudgments, type JudgeServiceHandle, type Judgments } from "./serv
 export { createJudgeMetrics, type JudgeMetrics, type Judgment } from "./server/metrics.ts";
 export {
   JUDGE_SERVICE,
-  judgeClientConstructor,
   loadJudgeProto,
   outcomeToProto,
   requestFromProto,

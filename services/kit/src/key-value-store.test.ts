@@ -1,13 +1,54 @@
 // The KeyValueStore contract, run against every implementation: in memory (with an injected clock)
 // and Redis (a real redis-server on a loopback port). Then what only one of them has: the memory
 // store's bounds, the Redis store's key prefix and its readiness wait.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { createServer } from "node:net";
 import { setTimeout as delay } from "node:timers/promises";
-import { freePort, startRedis } from "@rlfactory/test-support/gateway-harness";
 import { pino } from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { KeyValueStore } from "./key-value-store.ts";
 import { createMemoryStore } from "./memory-store.ts";
 import { createRedisStore } from "./redis-store.ts";
+
+/** A free loopback port: redis-server cannot bind port 0 and report it. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** A real redis-server on a loopback port (`port`, else a free one), with persistence off. */
+async function startRedis(opts: { port?: number } = {}): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = opts.port ?? (await freePort());
+  const child = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  await new Promise<void>((resolve, reject) => {
+    child.once("error", (err) =>
+      reject(new Error(`cannot run redis-server (.ci/run installs it): ${err.message}`)),
+    );
+    child.once("exit", (code) => reject(new Error(`redis-server exited (${code}) before it was ready`)));
+    let out = "";
+    child.stdout?.on("data", (d: Buffer) => {
+      out += d.toString();
+      if (out.includes("Ready to accept connections")) resolve();
+    });
+  });
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, "exit");
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
 
 let redis: Awaited<ReturnType<typeof startRedis>>;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 // The one gateway-tools adapter against a real gateway in this process and the real `sql` tool server:
 // a tool's own error (isError), a call's gateway code and the RPC's failure stay three different things.
-import { GatewayClient } from "@rlfactory/gateway/client";
+import { GatewayClient } from "@rlfactory/clients";
 import { freePort, type InProcessGateway, startTestGateway } from "@rlfactory/test-support/gateway-harness";
 import type { HttpServing } from "@rlfactory/toolkit";
 import { createSqlServer } from "@rlfactory/tools";

@@ -9,8 +9,9 @@
 //     `callTools` throws `GatewayCallError` with a code of the same vocabulary. The loop ends the
 //     trajectory on it (failed; aborted when CANCELLED) instead of showing it to the model. `call` turns
 //     it into that call's outcome, so a reward sees one kind of failure whichever layer failed.
+
 import { type ServiceError, status } from "@grpc/grpc-js";
-import { type GatewayClient, resultText } from "@rlfactory/gateway/client";
+import { type GatewayClient, resultText } from "@rlfactory/clients";
 import { raceAbort } from "./inference/cancellation.ts";
 
 export interface ToolCallInput {

@@ -11,6 +11,8 @@
 //   - a group whose scored rewards are all equal gets exactly 0 (verl: (r − mean)/(0 + ε), 0 up to
 //     rounding), and so does a single scored sample (verl passes a lone sample's raw reward through
 //     with mean 0, std 1: not a group-relative signal).
+import type { GroupStats } from "@rlfactory/contracts";
+
 export type AdvantageMode = "grpo" | "dr_grpo";
 
 export interface GroupAdvantageOptions {
@@ -19,20 +21,7 @@ export interface GroupAdvantageOptions {
   epsilon?: number;
 }
 
-export interface GroupStats {
-  /** Samples in the group, nulls included. */
-  count: number;
-  /** Samples with a reward. */
-  scored: number;
-  /** Over the scored rewards; null when none is scored. */
-  mean: number | null;
-  /** Unbiased (n − 1) std of the scored rewards; 0 for one scored reward, null for none. */
-  std: number | null;
-  min: number | null;
-  max: number | null;
-  /** True when the scored rewards are all equal (or fewer than two): every advantage is 0. */
-  all_equal: boolean;
-}
+export type { GroupStats };
 
 export interface GroupAdvantages {
   /** Aligned with the input; null where the reward is null. */

@@ -67,7 +67,7 @@ export type { ObservationInput, ParsedTurn, ToolCallFormat } from "./parsers/typ
 export { renderHtmlReport } from "./report/html-report.ts";
 export { summarizeRollout } from "./report/summary.ts";
 export { formatSummary } from "./report/summary-text.ts";
-export { HttpJudge } from "./rewards/http-judge.ts";
+export { GrpcJudge } from "./rewards/grpc-judge.ts";
 export { createJudge } from "./rewards/judge.ts";
 export {
   createRewardFn,
@@ -116,25 +116,16 @@ export {
   userSimulatorSystemPrompt,
 } from "./rollout/user-simulator.ts";
 // the rollout service
-export { isBadRequest, RolloutRequestError } from "./serve/errors.ts";
-export { DEFAULT_MAX_MESSAGE_BYTES, loadRolloutProto, ROLLOUT_SERVICE } from "./serve/proto.ts";
+export { isBadRequest } from "./serve/errors.ts";
+export { loadRolloutProto, ROLLOUT_SERVICE } from "./serve/proto.ts";
 export { guardOptionsFromConfig } from "./serve/request-guard.ts";
-export { type RolloutCallOptions, RolloutClient } from "./serve/rollout-client.ts";
-export { parseRolloutRequest, type RolloutRequestInput } from "./serve/rollout-request.ts";
+export { parseRolloutRequest } from "./serve/rollout-request.ts";
 export {
   defaultServiceLogger,
   type RolloutServiceHandle,
   type RolloutServiceOptions,
   startRolloutService,
 } from "./serve/rollout-service.ts";
-export {
-  groupFromProto,
-  groupToJson,
-  groupToProto,
-  type TrajectoryGroupJson,
-  trajectoryFromProto,
-  trajectoryToProto,
-} from "./serve/trajectory-codec.ts";
 export { waitForGateway } from "./serve/wait-for-gateway.ts";
 export {
   BFCL_CLASS_FUNC_DOC_FILES,

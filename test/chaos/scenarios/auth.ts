@@ -3,7 +3,7 @@
 // error (addresses, paths). Real `rlf gateway` processes: the variable unset, empty, blank, only
 // commas, and holding a short key must each refuse to start, naming the variable and never a key;
 // a running gateway with keys answers /readyz without a key with names and states only.
-import { GatewayClient } from "@rlfactory/gateway";
+import { GatewayClient } from "@rlfactory/clients";
 import { TESTBED } from "@rlfactory/test-support/gateway-harness";
 import { type GatewayProcess, refusedGateway, startGatewayProcess } from "../gateway-process.ts";
 import { type ChaosCheck, type ChaosScenario, check, emptyTallies } from "../scenario.ts";

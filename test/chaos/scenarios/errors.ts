@@ -4,7 +4,7 @@
 // over gRPC and the admin HTTP API: each must answer a typed error (INVALID_ARGUMENTS naming the
 // depth limit; 400/404/413/415 with {error:{code,message}}), the process must not crash, and no
 // answer may carry a stack trace.
-import { GatewayClient } from "@rlfactory/gateway";
+import { GatewayClient } from "@rlfactory/clients";
 import { TESTBED } from "@rlfactory/test-support/gateway-harness";
 import { type GatewayProcess, startGatewayProcess } from "../gateway-process.ts";
 import { type ChaosCheck, type ChaosScenario, check, emptyTallies } from "../scenario.ts";

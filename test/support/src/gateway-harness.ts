@@ -1,6 +1,7 @@
 // Helpers for the gateway's cross-process tests: real gateways (in this process or as `rlf gateway`
 // child processes), real MCP servers in child processes, a real redis-server. Everything binds to
 // 127.0.0.1 and is torn down by the returned stop functions.
+
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -8,7 +9,8 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { GatewayClient, type GatewayHandle, normaliseConfig, startGateway } from "@rlfactory/gateway";
+import { GatewayClient } from "@rlfactory/clients";
+import { type GatewayHandle, normaliseConfig, startGateway } from "@rlfactory/gateway";
 import { pino } from "pino";
 import { waitFor } from "./wait-for.ts";
 

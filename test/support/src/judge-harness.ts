@@ -5,9 +5,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { credentials, Metadata, type ServiceError } from "@grpc/grpc-js";
-import { judgeClientConstructor } from "@rlfactory/judge";
-import type { JudgeClient } from "@rlfactory/proto/types/Judge";
+import { Metadata, type ServiceError } from "@grpc/grpc-js";
+import { JudgeClient } from "@rlfactory/clients";
 import type { JudgeResponse__Output } from "@rlfactory/proto/types/JudgeResponse";
 import { stringify } from "yaml";
 
@@ -68,8 +67,7 @@ export async function spawnJudge(args: string[], env: NodeJS.ProcessEnv = cleanE
     });
   });
   const [, httpUrl = "", grpcAddress = ""] = await ready;
-  const Client = judgeClientConstructor();
-  const client = new Client(grpcAddress, credentials.createInsecure()) as unknown as JudgeClient;
+  const client = new JudgeClient(grpcAddress).raw;
   return {
     httpUrl,
     grpcAddress,

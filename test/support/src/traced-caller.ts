@@ -3,8 +3,9 @@
 // prints {traceId, spanId, result} as one JSON line.
 //
 //   node test/support/src/traced-caller.ts HOST:PORT TOOL ARGS_JSON
+
 import { context, SpanKind, trace } from "@opentelemetry/api";
-import { GatewayClient } from "@rlfactory/gateway";
+import { GatewayClient } from "@rlfactory/clients";
 import { startTelemetry } from "@rlfactory/telemetry";
 
 const [address, name, args] = process.argv.slice(2);

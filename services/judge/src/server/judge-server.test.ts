@@ -1,15 +1,15 @@
 // The judge's two network surfaces on 127.0.0.1 (real sockets), in front of a TEST STAND-IN service
 // (a small `{ judge, close }` object answering from what it is asked, standing in for
 // createJudgeService): the HTTP contract, the gRPC mirror of it, validation, status codes, metrics.
-import { credentials, Metadata, type ServiceError } from "@grpc/grpc-js";
-import type { JudgeClient } from "@rlfactory/proto/types/Judge";
+import { Metadata, type ServiceError } from "@grpc/grpc-js";
+import { JudgeClient } from "@rlfactory/clients";
+import type { JudgeClient as ProtoJudgeClient } from "@rlfactory/proto/types/Judge";
 import type { JudgeResponse__Output } from "@rlfactory/proto/types/JudgeResponse";
 import { documentedMetricNames, scrapedMetricNames } from "@rlfactory/test-support/metric-names";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HTTP_STATUS, type JudgeErrorCode, type JudgeOutcome, type JudgeRequest } from "../judge-types.ts";
 import { type JudgeServer, type JudgeServiceHandle, startJudgeServer } from "./judge-server.ts";
-import { judgeClientConstructor } from "./proto-codec.ts";
 
 /** Test stand-in for the judge service: the score is response length / 10; "fail:CODE" fails with CODE. */
 function standInService(): JudgeServiceHandle & { seen: JudgeRequest[]; signals: AbortSignal[] } {
@@ -59,7 +59,7 @@ function standInService(): JudgeServiceHandle & { seen: JudgeRequest[]; signals:
 describe("judge server (HTTP + gRPC)", () => {
   const service = standInService();
   let server: JudgeServer;
-  let client: JudgeClient;
+  let client: ProtoJudgeClient;
 
   beforeAll(async () => {
     server = await startJudgeServer(service, {
@@ -69,8 +69,7 @@ describe("judge server (HTTP + gRPC)", () => {
       grpcPort: 0,
       log: pino({ level: "silent" }),
     });
-    const Client = judgeClientConstructor();
-    client = new Client(server.grpcAddress, credentials.createInsecure()) as unknown as JudgeClient;
+    client = new JudgeClient(server.grpcAddress).raw;
   });
   afterAll(async () => {
     client?.close();

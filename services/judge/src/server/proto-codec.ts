@@ -2,7 +2,6 @@
 // reflection describes health too), and the conversion between its messages and the request language
 // of judge-types.ts. A gRPC request becomes the same JSON object the HTTP route receives, then goes
 // through the same zod schema: both transports accept and refuse exactly the same requests.
-import type { ServiceClientConstructor } from "@grpc/grpc-js";
 import type { PackageDefinition } from "@grpc/proto-loader";
 import { loadServiceProto, PROTO_FILES } from "@rlfactory/proto";
 import type { ProtoGrpcType } from "@rlfactory/proto/grpc/judge";
@@ -17,11 +16,6 @@ export const JUDGE_SERVICE = "rlfactory.v1.Judge";
 
 export function loadJudgeProto(): { definition: PackageDefinition; grpc: ProtoGrpcType } {
   return loadServiceProto<ProtoGrpcType>(PROTO_FILES.judge);
-}
-
-/** The generated client class of rlfactory.v1.Judge (tests, other services). */
-export function judgeClientConstructor(): ServiceClientConstructor {
-  return loadServiceProto(PROTO_FILES.judge).clientConstructor("Judge");
 }
 
 const MODES: Record<JudgeMode__Output, JudgeRequest["mode"] | undefined> = {

@@ -3,6 +3,7 @@
 // `ENGINES`. Adding a backend is its client file (a `TokenSampler`, or a `TextSampler` for text-only
 // endpoints) plus one entry here, and its protocol in engine-contract.test.ts (which the typecheck then
 // demands).
+import { REQUEST_ENGINE_NAMES } from "@rlfactory/clients";
 import { ChatCompletionsSampler } from "./chat-completions.ts";
 import type { SamplerOptions } from "./http-transport.ts";
 import { SglangSampler } from "./sglang.ts";
@@ -55,6 +56,5 @@ export type TokenEngineName = {
   [E in InferenceEngineName]: (typeof ENGINES)[E]["trainable"] extends true ? E : never;
 }[InferenceEngineName];
 
-export const TOKEN_ENGINE_NAMES = Object.freeze(
-  INFERENCE_ENGINE_NAMES.filter((e): e is TokenEngineName => ENGINES[e].trainable),
-) as readonly TokenEngineName[] as readonly [TokenEngineName, ...TokenEngineName[]];
+/** The token engines: a rollout request's wire vocabulary (@rlfactory/clients), which must name exactly the registry's trainable engines (engine-contract.test.ts). */
+export const TOKEN_ENGINE_NAMES: readonly [TokenEngineName, ...TokenEngineName[]] = REQUEST_ENGINE_NAMES;

@@ -11,6 +11,7 @@
 //   logprobs_mode: raw | processed                 # what the servers' logprobs are (default: the
 //                                                   #   engine's: vllm raw, sglang processed)
 
+import { serverUrlSchema } from "@rlfactory/clients";
 import { LOGPROBS_KINDS } from "@rlfactory/contracts";
 import { z } from "zod";
 import {
@@ -20,17 +21,6 @@ import {
   type SamplerOf,
 } from "./engines.ts";
 import { DEFAULT_MAX_RESPONSE_BYTES, type SamplerOptions } from "./http-transport.ts";
-import { normaliseServerUrl } from "./server-pool.ts";
-
-/** An inference server's base URL, normalised (`http://host:port`, no trailing slash). */
-export const serverUrlSchema = z.string().transform((raw, ctx) => {
-  try {
-    return normaliseServerUrl(raw);
-  } catch (error) {
-    ctx.addIssue({ code: "custom", message: (error as Error).message });
-    return z.NEVER;
-  }
-});
 
 export const inferenceConfigSchema = z
   .strictObject({

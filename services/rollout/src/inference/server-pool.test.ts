@@ -1,8 +1,10 @@
 // The sampler's server list: URL normalisation, refusals, one keep-alive pool per server with its path
 // prefix. The routing rules themselves (least-loaded, sticky sessions, ejection) are the kit's
 // EndpointPool's and are tested there (services/kit/src/endpoint-pool.test.ts).
+
+import { normaliseServerUrl } from "@rlfactory/clients";
 import { afterEach, describe, expect, it } from "vitest";
-import { normaliseServerUrl, ServerPool } from "./server-pool.ts";
+import { ServerPool } from "./server-pool.ts";
 
 const pools: ServerPool[] = [];
 function pool(urls: string[], options: Partial<ConstructorParameters<typeof ServerPool>[1]> = {}) {

@@ -3,6 +3,8 @@
 // prefix cache, ejection with a doubling cool-down and re-admission; the rules are in
 // services/kit/src/endpoint-pool.ts). A server that fails with a connection error or a 5xx is
 // reported `failed` by the transport; its next success resets it.
+
+import { normaliseServerUrl } from "@rlfactory/clients";
 import { EndpointPool, type EndpointStatus } from "@rlfactory/kit";
 import { Pool } from "undici";
 
@@ -28,27 +30,6 @@ export interface InferenceServer {
 
 /** A snapshot of one server's state, for logs and metrics. */
 export type ServerStatus = EndpointStatus;
-
-/**
- * Normalises a server's base URL: `http(s)://host:port[/prefix]`, without a trailing slash or a
- * trailing `/v1` (OpenAI-style base URLs end in `/v1`; the clients add `/v1/...` themselves).
- */
-export function normaliseServerUrl(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new Error(`inference server URL ${JSON.stringify(raw)} is not a URL`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new Error(`inference server URL ${JSON.stringify(raw)} must be http:// or https://`);
-  }
-  if (url.search || url.hash) {
-    throw new Error(`inference server URL ${JSON.stringify(raw)} must not have a query or fragment`);
-  }
-  const path = url.pathname.replace(/\/+$/, "").replace(/\/v1$/, "");
-  return `${url.origin}${path}`;
-}
 
 /** The sampler's servers, routed by the kit's endpoint pool; `close()` also closes their connections. */
 export class ServerPool extends EndpointPool<InferenceServer> {

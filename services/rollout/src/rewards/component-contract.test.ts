@@ -146,7 +146,7 @@ const CONTEXTS: [string, RewardContext][] = [
     "the gateway and the judge down",
     {
       tools: tools(outcome({ errorCode: "UNAVAILABLE", text: "upstream sql is down" })),
-      judge: judge(() => Promise.reject(new Error("connect ECONNREFUSED 127.0.0.1:7005"))),
+      judge: judge(() => Promise.reject(new Error("connect ECONNREFUSED 127.0.0.1:50053"))),
     },
   ],
   [

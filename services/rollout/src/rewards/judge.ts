@@ -1,4 +1,4 @@
-// `judge`: the score a judge (`ctx.judge`, e.g. HttpJudge) gives the answer, in [0, 1].
+// `judge`: the score a judge (`ctx.judge`, e.g. GrpcJudge: the judge service over gRPC) gives the answer, in [0, 1].
 //
 // Parameters: `deadline_ms` (default 60000): the judge call is abandoned after it, whether or not the
 // judge honours its AbortSignal; `rubric` / `rubric_id` (sent to the judge), `judged` ("answer", the
@@ -27,7 +27,7 @@ import {
   type RewardScoringError,
 } from "./errors.ts";
 import { formatComponent, formatSchema } from "./format.ts";
-import type { JudgeRubricOptions } from "./http-judge.ts";
+import type { JudgeRubricOptions } from "./grpc-judge.ts";
 import { exactMatchComponent, exactMatchSchema, f1Component, f1Schema } from "./rule-components.ts";
 import {
   type ComponentScore,
@@ -40,7 +40,7 @@ import {
   type RewardInput,
 } from "./types.ts";
 
-export { HttpJudge, type HttpJudgeOptions } from "./http-judge.ts";
+export { GrpcJudge, type GrpcJudgeOptions } from "./grpc-judge.ts";
 export type { Judge, JudgeVerdict, RewardJudgeQuery } from "./types.ts";
 
 /** A rule component the judge falls back to (its weight is the judge's; its own is ignored). */

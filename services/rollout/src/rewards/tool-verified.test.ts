@@ -3,7 +3,7 @@
 // Infrastructure failures are real too: a deadline the code tool cannot meet (TIMEOUT), a tool server
 // that has been shut down (UNAVAILABLE), a gateway address nothing listens on.
 
-import { GatewayClient } from "@rlfactory/gateway/client";
+import { GatewayClient } from "@rlfactory/clients";
 import { freePort, type InProcessGateway, startTestGateway } from "@rlfactory/test-support/gateway-harness";
 import { qaTask, rewardInput } from "@rlfactory/test-support/reward-fixtures";
 import type { HttpServing } from "@rlfactory/toolkit";

@@ -27,8 +27,8 @@ export interface RewardInput {
 
 /**
  * What a `judge` reward component asks its Judge to score: the task, the answer and the sampled text.
- * (The judge service's own request language is `JudgeRequest` in @rlfactory/judge; HttpJudge turns this
- * query into one of those, see judgeRequestBody.)
+ * (The judge service's own request language is judge.proto's `JudgeRequest`; GrpcJudge turns this
+ * query into one of those, see judgeRequestFor.)
  */
 export interface RewardJudgeQuery {
   task: Task;

@@ -3,8 +3,8 @@
 // soon as its last sample finishes, and handed out then: the caller sees groups in completion order.
 
 import { readFile } from "node:fs/promises";
+import { GatewayClient } from "@rlfactory/clients";
 import type { ChatTool, Task, Trajectory } from "@rlfactory/contracts";
-import { GatewayClient } from "@rlfactory/gateway/client";
 import { bulkhead } from "cockatiel";
 import type { Logger } from "pino";
 import { gatewayTools, type ToolCaller, type ToolInvoker } from "../gateway-tools.ts";
@@ -13,7 +13,7 @@ import { createSampler } from "../inference/sampler-config.ts";
 import type { TokenSampler } from "../inference/types.ts";
 import { toolCallFormat } from "../parsers/registry.ts";
 import type { ToolCallFormat } from "../parsers/types.ts";
-import { HttpJudge } from "../rewards/judge.ts";
+import { GrpcJudge } from "../rewards/judge.ts";
 import { createRewardFn } from "../rewards/reward-config.ts";
 import { configuredTokenizer, type ModelTokenizer } from "../tokenizer/model-tokenizer.ts";
 import { createObservationDelta } from "../tokenizer/observation-delta.ts";
@@ -126,7 +126,7 @@ export async function createRolloutEngine(
   const toolInvoker = parts.toolInvoker ?? viaGateway!;
   const reward = createRewardFn(config.reward);
   const judge = config.judge
-    ? new HttpJudge(config.judge.url, { timeoutMs: config.judge.timeout_ms })
+    ? new GrpcJudge(config.judge.address, { timeoutMs: config.judge.timeout_ms })
     : undefined;
   const r = config.rollout;
   const userSimulator =
@@ -300,6 +300,7 @@ export async function createRolloutEngine(
     async close() {
       await Promise.all([sampler.close(), targets.close(), userSimulator?.close()]);
       gateway?.close();
+      judge?.close();
     },
   };
 }

@@ -5,8 +5,9 @@
 // is ended when the trajectory ends, whatever the ending (completed, truncated, failed, aborted): the
 // final state is the last snapshot. Snapshots are stored in the trajectory's `metadata.environment`,
 // each bounded by `rollout.max_snapshot_bytes` (over it: a `truncated` marker instead of the state).
+
 import type { ServiceError } from "@grpc/grpc-js";
-import type { GatewayClient } from "@rlfactory/gateway/client";
+import type { GatewayClient } from "@rlfactory/clients";
 
 /** An episode operation failed: `code` is the gateway's (EPISODE_LOST, EPISODE_NOT_FOUND, UNAVAILABLE, ...). */
 export class EpisodeError extends Error {

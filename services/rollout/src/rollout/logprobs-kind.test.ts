@@ -5,6 +5,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { groupFromProto, groupToProto } from "@rlfactory/clients";
 import type { Task, Trajectory } from "@rlfactory/contracts";
 import {
   rawFromProcessed,
@@ -15,7 +16,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ToolCaller, ToolInvoker } from "../gateway-tools.ts";
 import { readTrajectoriesParquet, writeTrajectoriesParquet } from "../output/parquet.ts";
 import { loadRolloutProto } from "../serve/proto.ts";
-import { groupFromProto, groupToProto } from "../serve/trajectory-codec.ts";
 import { type ModelTokenizer, qwen3Tokenizer } from "../tokenizer/model-tokenizer.ts";
 import { createRolloutEngine } from "./create-rollout-engine.ts";
 import { parseRolloutConfig, type RolloutConfigInput } from "./rollout-config.ts";

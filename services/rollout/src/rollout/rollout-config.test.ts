@@ -63,6 +63,19 @@ describe("rollout config files", () => {
     await expect(loadRolloutConfig(path)).rejects.toThrow(/→ at rollout\.group_size/);
   });
 
+  it("the judge is a gRPC address host:port; an http URL is refused naming judge.address", async () => {
+    const load = (judge: string) => loadRolloutConfig(write("judge.yaml", `${MINIMAL}judge: ${judge}\n`));
+    expect((await load("{ address: judge:50053 }")).judge).toEqual({
+      address: "judge:50053",
+      timeout_ms: 60_000,
+    });
+    const moved = /the judge component now takes the judge's gRPC address host:port as judge\.address/;
+    await expect(load("{ url: http://127.0.0.1:7005 }")).rejects.toThrow(moved);
+    await expect(load("{ url: http://127.0.0.1:7005 }")).rejects.toThrow(/judge\.url/);
+    await expect(load('{ address: "http://127.0.0.1:7005" }')).rejects.toThrow(moved);
+    await expect(load("{ address: judge }")).rejects.toThrow(/"judge" is not host:port/);
+  });
+
   it("a missing or unparsable file is refused naming the file", async () => {
     await expect(loadRolloutConfig(join(dir, "none.yaml"))).rejects.toThrow(
       /cannot read rollout config .*none\.yaml/,

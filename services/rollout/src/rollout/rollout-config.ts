@@ -105,6 +105,30 @@ export const userSimulatorConfigSchema = z.strictObject({
 });
 export type UserSimulatorConfig = z.infer<typeof userSimulatorConfigSchema>;
 
+/** What the judge component was told before it spoke gRPC: the message names the new key. */
+const JUDGE_ADDRESS_MOVED =
+  "the judge component now takes the judge's gRPC address host:port as judge.address " +
+  "(e.g. judge: { address: 127.0.0.1:50053 }; the judge's HTTP port 7005 is for people and curl)";
+
+/** `host:port` (a name, an IPv4 address or a bracketed IPv6 address): what gRPC dials. */
+const GRPC_ADDRESS = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):\d{1,5}$/;
+
+/** The judge service (`rlf judge`), called over gRPC (rlfactory.v1.Judge). */
+export const judgeServiceConfigSchema = z.strictObject({
+  /** The judge's gRPC address, `host:port` (default port 50053). */
+  address: z.string().superRefine((address, ctx) => {
+    if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(address)) {
+      ctx.addIssue({ code: "custom", message: `${JUDGE_ADDRESS_MOVED}, not the URL ${address}` });
+    } else if (!GRPC_ADDRESS.test(address)) {
+      ctx.addIssue({ code: "custom", message: `"${address}" is not host:port (e.g. 127.0.0.1:50053)` });
+    }
+  }),
+  /** Per judge call. */
+  timeout_ms: positiveInt.default(60_000),
+  /** The HTTP URL the judge used to take: refused with a message naming `address`. */
+  url: z.never({ error: JUDGE_ADDRESS_MOVED }).optional(),
+});
+
 export const advantageConfigSchema = z.strictObject({
   mode: z.enum(["grpo", "dr_grpo"]).default("grpo"),
   epsilon: z.number().positive().default(1e-6),
@@ -136,7 +160,7 @@ export const rolloutConfigSchema = z.strictObject({
   /** The LLM user simulator, for tasks with `user_simulator` (without it such tasks are refused). */
   user_simulator: userSimulatorConfigSchema.optional(),
   /** The judge service, for `judge` reward components. */
-  judge: z.strictObject({ url: z.url(), timeout_ms: positiveInt.default(60_000) }).optional(),
+  judge: judgeServiceConfigSchema.optional(),
   tokenizer: tokenizerConfigSchema.default({ path: "qwen3", tool_prompt: "warn" }),
   format: formatConfigSchema.default({ name: "hermes", search_tool: undefined }),
   /** Tasks for `rlf rollout` (a training engine sends its own to `rlf rollout serve`). */

@@ -2,8 +2,7 @@
 // group completes. `rlf rollout` (a file of tasks) and `rlf rollout serve` (tasks from a training
 // engine over gRPC/HTTP) are two front ends of this one interface.
 
-import type { LogprobsKind, Task, Trajectory } from "@rlfactory/contracts";
-import type { GroupStats } from "../grpo.ts";
+import type { LogprobsKind, Task, TrajectoryGroup } from "@rlfactory/contracts";
 import type { TokenEngineName } from "../inference/engines.ts";
 import type { SamplingParams } from "../inference/types.ts";
 
@@ -22,17 +21,8 @@ export interface RolloutOptions {
   signal?: AbortSignal;
 }
 
-export type { GroupStats } from "../grpo.ts";
-
-/** A group's statistics: its reward statistics (grpo.ts), and its mean turn reward per sampled turn. */
-export interface TrajectoryGroupStats extends GroupStats {
-  /**
-   * Entry K − 1: the mean reward of the K-th sampled turn over the group's trajectories that carry
-   * `turn_rewards` and reached it (turn-rewards.ts); absent when none carries `turn_rewards` (or none
-   * has a sampled turn).
-   */
-  turn_reward_mean?: number[];
-}
+// the group records are @rlfactory/contracts'
+export type { GroupStats, TrajectoryGroup, TrajectoryGroupStats } from "@rlfactory/contracts";
 
 /** A request's own inference servers; engine and model default to the config's. */
 export interface InferenceTarget {
@@ -41,16 +31,6 @@ export interface InferenceTarget {
   model?: string;
   /** What these servers' logprobs are; default: the config's `inference.logprobs_mode`, else the engine's. */
   logprobsMode?: LogprobsKind;
-}
-
-/** The n samples of one task, scored, with GRPO advantages set on each trajectory. */
-export interface TrajectoryGroup {
-  taskId: string;
-  groupId: string;
-  trajectories: Trajectory[];
-  stats: TrajectoryGroupStats;
-  /** Trajectories removed as stale (the rollout service's `staleness.on_stale: drop`); absent: none. */
-  droppedStale?: number;
 }
 
 export interface RolloutEngine {

@@ -1,12 +1,8 @@
 // The rollout service's request-level errors and their one mapping to gRPC and HTTP status. A single
 // trajectory's failure is never one of these: it travels inside the group (status `failed`).
 import { status } from "@grpc/grpc-js";
+import { RolloutRequestError } from "@rlfactory/clients";
 import { InvalidTaskError } from "../rollout/create-rollout-engine.ts";
-
-/** The request as a whole is unusable (no tasks, an invalid task, group_size out of range, bad JSON). */
-export class RolloutRequestError extends Error {
-  override name = "RolloutRequestError";
-}
 
 /** The caller sent no API key, or an unknown one, while `service.auth` is on. */
 export class UnauthenticatedError extends Error {

@@ -11,6 +11,7 @@ import {
   type sendUnaryData,
   status,
 } from "@grpc/grpc-js";
+import { groupToProto, requestFromProto } from "@rlfactory/clients";
 import { policyVersionFromText } from "@rlfactory/contracts";
 import { callerGone, type GrpcHost, startGrpcHost } from "@rlfactory/kit";
 import type { GetPolicyVersionRequest__Output } from "@rlfactory/proto/types/GetPolicyVersionRequest";
@@ -26,9 +27,8 @@ import { grpcStatusFor } from "./errors.ts";
 import type { PolicyVersionState, PolicyVersionView } from "./policy-version.ts";
 import { loadRolloutProto, ROLLOUT_SERVICE } from "./proto.ts";
 import type { RequestGuard } from "./request-guard.ts";
-import { type ParsedRolloutRequest, parseRolloutRequest, requestFromProto } from "./rollout-request.ts";
+import { type ParsedRolloutRequest, parseRolloutRequest } from "./rollout-request.ts";
 import { runRollout } from "./run-rollout.ts";
-import { groupToProto } from "./trajectory-codec.ts";
 
 export interface RolloutGrpcDeps {
   engine: RolloutEngine;

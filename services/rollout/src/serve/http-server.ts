@@ -10,6 +10,7 @@
 import { once } from "node:events";
 import type { ServerResponse } from "node:http";
 import { PassThrough } from "node:stream";
+import { groupToJson, type TrajectoryGroupJson } from "@rlfactory/clients";
 import { httpCallerGone } from "@rlfactory/kit";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { Logger } from "pino";
@@ -20,7 +21,6 @@ import type { PolicyVersionState } from "./policy-version.ts";
 import type { RequestGuard } from "./request-guard.ts";
 import { type ParsedRolloutRequest, parseRolloutRequest } from "./rollout-request.ts";
 import { runRollout } from "./run-rollout.ts";
-import { groupToJson, type TrajectoryGroupJson } from "./trajectory-codec.ts";
 
 export interface RolloutHttpDeps {
   engine: RolloutEngine;

@@ -1,16 +1,17 @@
 // A rollout request in its JSON form and as a RolloutRequest message (through protobuf bytes) must
 // reach the engine as the same arguments, and be rejected with the same messages.
-import { describe, expect, it } from "vitest";
-import { samplingParamsSchema } from "../inference/types.ts";
-import { RolloutRequestError } from "./errors.ts";
-import { loadRolloutProto } from "./proto.ts";
+
 import {
-  parseRolloutRequest,
+  RolloutRequestError,
   type RolloutRequestInput,
   requestFromProto,
   requestToProto,
   samplingOverridesSchema,
-} from "./rollout-request.ts";
+} from "@rlfactory/clients";
+import { describe, expect, it } from "vitest";
+import { samplingParamsSchema } from "../inference/types.ts";
+import { loadRolloutProto } from "./proto.ts";
+import { parseRolloutRequest } from "./rollout-request.ts";
 
 const method = loadRolloutProto().grpc.rlfactory.v1.RolloutService.service.RolloutBatch;
 

@@ -5,6 +5,7 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { type ServiceError, status } from "@grpc/grpc-js";
+import { RolloutClient, type RolloutRequestInput, type TrajectoryGroupJson } from "@rlfactory/clients";
 import type { Task } from "@rlfactory/contracts";
 import { type Trajectory, TrajectoryBuilder } from "@rlfactory/contracts";
 import type { RolloutRequest } from "@rlfactory/proto/types/RolloutRequest";
@@ -13,10 +14,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { groupAdvantages } from "../grpo.ts";
 import { InvalidTaskError } from "../rollout/create-rollout-engine.ts";
 import type { RolloutEngine, RolloutOptions, TrajectoryGroup } from "../rollout/rollout-engine.ts";
-import { RolloutClient } from "./rollout-client.ts";
-import type { RolloutRequestInput } from "./rollout-request.ts";
 import { type RolloutServiceHandle, startRolloutService } from "./rollout-service.ts";
-import type { TrajectoryGroupJson } from "./trajectory-codec.ts";
 
 // --- TEST FIXTURE: a stand-in for the rollout engine, used only by this file ---------------------
 

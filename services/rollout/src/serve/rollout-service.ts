@@ -1,12 +1,14 @@
 // `rlf rollout serve` without the CLI: one rollout engine behind gRPC (rlfactory.v1.RolloutService,
 // health, reflection) and HTTP JSON, started and stopped together.
+
+import { DEFAULT_MAX_MESSAGE_BYTES } from "@rlfactory/clients";
 import { type Logger, pino } from "pino";
 import type { RolloutConfig } from "../rollout/rollout-config.ts";
 import type { RolloutEngine } from "../rollout/rollout-engine.ts";
 import { startRolloutGrpcServer } from "./grpc-server.ts";
 import { buildRolloutHttpServer } from "./http-server.ts";
 import { PolicyVersionState } from "./policy-version.ts";
-import { DEFAULT_MAX_MESSAGE_BYTES, ROLLOUT_SERVICE } from "./proto.ts";
+import { ROLLOUT_SERVICE } from "./proto.ts";
 import { RequestGuard, type RequestGuardOptions } from "./request-guard.ts";
 
 export interface RolloutServiceOptions {

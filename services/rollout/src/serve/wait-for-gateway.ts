@@ -2,8 +2,9 @@
 // of exiting, it asks the gateway for its catalog until it answers, with a log line saying what it is
 // waiting for. Only "nothing answers yet" is waited out (UNAVAILABLE, a deadline); any other answer
 // (a wrong API key, say) is the operator's to fix and fails at once.
+
 import { status as grpcStatus } from "@grpc/grpc-js";
-import { GatewayClient } from "@rlfactory/gateway/client";
+import { GatewayClient } from "@rlfactory/clients";
 import type { Logger } from "pino";
 
 export interface WaitForGatewayOptions {

@@ -1,14 +1,17 @@
 // A typed gRPC client of rlfactory.v1.RolloutService: requests in their JSON form (what POST /v1/rollout
 // takes), groups back as the engine's `TrajectoryGroup` with validated trajectory records. For tests,
 // scripts and TypeScript training-engine adapters.
-import { credentials, type ServiceError } from "@grpc/grpc-js";
+import { credentials, type ServiceClientConstructor, type ServiceError } from "@grpc/grpc-js";
+import type { TrajectoryGroup } from "@rlfactory/contracts";
+import { loadServiceProto, PROTO_FILES } from "@rlfactory/proto";
 import type { RolloutBatchResponse__Output } from "@rlfactory/proto/types/RolloutBatchResponse";
 import type { RolloutServiceClient } from "@rlfactory/proto/types/RolloutService";
 import type { TrajectoryGroup__Output } from "@rlfactory/proto/types/TrajectoryGroup";
-import type { TrajectoryGroup } from "../rollout/rollout-engine.ts";
-import { DEFAULT_MAX_MESSAGE_BYTES, rolloutClientConstructor } from "./proto.ts";
 import { type RolloutRequestInput, requestToProto } from "./rollout-request.ts";
 import { groupFromProto } from "./trajectory-codec.ts";
+
+/** Largest message either side accepts by default: a batch of long trajectories runs to many MiB. */
+export const DEFAULT_MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
 
 export interface RolloutCallOptions {
   /** Cancels the call: the server aborts the request (its in-flight trajectories end `aborted`). */
@@ -80,6 +83,10 @@ export class RolloutClient {
   close(): void {
     this.raw.close();
   }
+}
+
+function rolloutClientConstructor(): ServiceClientConstructor {
+  return loadServiceProto(PROTO_FILES.rollout).clientConstructor("RolloutService");
 }
 
 function callOptions(opts: RolloutCallOptions): { deadline?: number } {

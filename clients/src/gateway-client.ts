@@ -1,14 +1,14 @@
-// A small promise-based client for the gateway, used by the CLI, the trainer and tests.
-import { credentials, Metadata, type ServiceError } from "@grpc/grpc-js";
+// A small promise-based client of rlfactory.v1.ToolGateway, used by the CLI, the rollout engine and tests.
+import { credentials, Metadata, type ServiceClientConstructor, type ServiceError } from "@grpc/grpc-js";
 import { context } from "@opentelemetry/api";
+import { loadServiceProto, PROTO_FILES } from "@rlfactory/proto";
 import type { CallToolsRequest } from "@rlfactory/proto/types/CallToolsRequest";
 import type { ListToolsResponse__Output } from "@rlfactory/proto/types/ListToolsResponse";
 import type { Tool__Output } from "@rlfactory/proto/types/Tool";
 import type { ToolCall } from "@rlfactory/proto/types/ToolCall";
 import type { ToolGatewayClient } from "@rlfactory/proto/types/ToolGateway";
 import type { ToolResult__Output } from "@rlfactory/proto/types/ToolResult";
-import { injectGrpcMetadata } from "@rlfactory/telemetry";
-import { toolGatewayClientConstructor } from "./proto.ts";
+import { injectGrpcMetadata } from "@rlfactory/telemetry/grpc-metadata";
 
 export interface GatewayClientOptions {
   apiKey?: string;
@@ -94,6 +94,10 @@ export class GatewayClient {
       invoke(md, opts, (err, res) => (err ? reject(err) : resolve(res as T))),
     );
   }
+}
+
+function toolGatewayClientConstructor(): ServiceClientConstructor {
+  return loadServiceProto(PROTO_FILES.gateway).clientConstructor("ToolGateway");
 }
 
 /** Plain text of a result's text blocks, joined by newlines (what a model would be shown). */

@@ -16,6 +16,8 @@ import {
   policyVersionFromText,
   type ToolCallRecord,
   type Trajectory,
+  type TrajectoryGroup,
+  type TrajectoryGroupStats,
   type TrajectoryStatus,
   type Turn,
   trajectorySchema,
@@ -36,7 +38,6 @@ import type {
 import type { TrajectoryStatus__Output as ProtoStatus } from "@rlfactory/proto/types/TrajectoryStatus";
 import type { Turn as ProtoTurn, Turn__Output as ProtoTurnOut } from "@rlfactory/proto/types/Turn";
 import type { TurnKind__Output as ProtoTurnKind } from "@rlfactory/proto/types/TurnKind";
-import type { TrajectoryGroup, TrajectoryGroupStats } from "../rollout/rollout-engine.ts";
 
 const STATUS_TO_PROTO = {
   completed: "TRAJECTORY_STATUS_COMPLETED",

@@ -1,14 +1,19 @@
 // JSON record ↔ proto message, through real protobuf bytes (the serializers grpc-js uses on the wire).
 
-import { type Trajectory, TrajectoryBuilder } from "@rlfactory/contracts";
+import {
+  type Trajectory,
+  TrajectoryBuilder,
+  type TrajectoryGroup,
+  type TrajectoryGroupStats,
+} from "@rlfactory/contracts";
+import { loadServiceProto, PROTO_FILES } from "@rlfactory/proto";
+import type { ProtoGrpcType } from "@rlfactory/proto/grpc/rollout";
 import type {
   TrajectoryGroup as ProtoGroup,
   TrajectoryGroup__Output as ProtoGroupOut,
 } from "@rlfactory/proto/types/TrajectoryGroup";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { TrajectoryGroup, TrajectoryGroupStats } from "../rollout/rollout-engine.ts";
-import { loadRolloutProto } from "./proto.ts";
 import {
   groupFromProto,
   groupToProto,
@@ -17,7 +22,8 @@ import {
   trajectoryToProto,
 } from "./trajectory-codec.ts";
 
-const method = loadRolloutProto().grpc.rlfactory.v1.RolloutService.service.Rollout;
+const method = loadServiceProto<ProtoGrpcType>(PROTO_FILES.rollout).grpc.rlfactory.v1.RolloutService.service
+  .Rollout;
 
 /** Encodes to bytes and decodes, as a server writing and a client reading the stream do. */
 function overTheWire(group: ProtoGroup): ProtoGroupOut {

@@ -1,0 +1,28 @@
+// @rlfactory/clients — promise clients of the rlfactory services and the wire forms they speak, with no
+// server dependencies: the tool gateway (gateway-client.ts), the rollout service (rollout-client.ts,
+// its request and trajectory wire forms) and the judge (judge-client.ts). The export list is explicit.
+
+export { GatewayClient, type GatewayClientOptions, resultText } from "./gateway-client.ts";
+export { normaliseServerUrl, serverUrlSchema } from "./inference-server-url.ts";
+export { type JudgeCallOptions, JudgeClient, type JudgeClientOptions } from "./judge-client.ts";
+export { DEFAULT_MAX_MESSAGE_BYTES, type RolloutCallOptions, RolloutClient } from "./rollout-client.ts";
+export {
+  describeRequestIssues,
+  MAX_GROUP_SIZE,
+  REQUEST_ENGINE_NAMES,
+  RolloutRequestError,
+  type RolloutRequestInput,
+  requestFromProto,
+  requestToProto,
+  rolloutRequestSchema,
+  samplingOverridesSchema,
+} from "./rollout-request.ts";
+export {
+  groupFromProto,
+  groupToJson,
+  groupToProto,
+  TrajectoryDecodeError,
+  type TrajectoryGroupJson,
+  trajectoryFromProto,
+  trajectoryToProto,
+} from "./trajectory-codec.ts";
