@@ -21,7 +21,8 @@ const STACK = ["test/readme.e2e.test.ts", "test/stack/**/*.test.ts"];
 export default defineConfig({
   test: {
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // a bound on setup (starting services), not a measure: generous, since CI machines run many at once
+    hookTimeout: 180_000,
     pool: "forks",
     projects: [
       {
