@@ -39,7 +39,7 @@ export type WorkerOutcome<R> =
   | { status: "done"; value: R }
   | { status: "timeout" }
   | { status: "cancelled" }
-  /** The worker died or threw while running the task (an out-of-memory has code ERR_WORKER_OUT_OF_MEMORY). */
+  /** The task threw, or its worker died (an out-of-memory has code ERR_WORKER_OUT_OF_MEMORY). */
   | { status: "failed"; error: Error & { code?: string } }
   /** `startAttempts` fresh workers died before they were loaded. */
   | { status: "no-worker" }
@@ -314,9 +314,9 @@ export class WorkerPool<T, R> {
       return { status: "done", value };
     } catch (error) {
       if (this.closed) return { status: "closed" };
-      // piscina stops the worker of an aborted task; any other failure was the worker's death (or a
-      // throw, which a worker module should answer instead): either way a fresh worker takes the slot.
-      if (slot.pool === pool) this.replace(slot);
+      // piscina has stopped the worker of an aborted task that it had started, or the worker died:
+      // a fresh one takes the slot. A task that threw (or was aborted before it started) left it alive.
+      if (slot.pool === pool && pool.threads.length === 0) this.replace(slot);
       if (stoppedFor !== undefined) return { status: stoppedFor };
       return { status: "failed", error: error as Error };
     } finally {

@@ -7,6 +7,9 @@ import { type EvaluationReply, EvaluationRequest } from "./evaluation-messages.t
 import { hideFunctionSource } from "./hidden-function-source.ts";
 import { EvaluationError, evaluateExpression, prepareNumberModes } from "./math-evaluator.ts";
 
+// Never onto the server's stdout, which is the stdio MCP transport: this thread's writes go to stderr.
+process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+
 const heapUsedMb = () => Math.round(getHeapStatistics().used_heap_size / 2 ** 20);
 
 hideFunctionSource();
