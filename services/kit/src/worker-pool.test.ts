@@ -23,13 +23,20 @@ function pool(options: Partial<WorkerPoolOptions<FixtureTask>> = {}): WorkerPool
   return made;
 }
 
+/** Atomics.waitAsync (Node 16 on): not in the TypeScript lib this project targets. */
+const waitAsync = (
+  Atomics as unknown as {
+    waitAsync(array: Int32Array, index: number, value: number): { async: boolean; value: unknown };
+  }
+).waitAsync;
+
 /** A task that holds its worker until `open()`; `started()` resolves once a worker runs it. */
 function gate() {
   const buffer = new SharedArrayBuffer(8);
   return {
     task: { gate: buffer },
     async started() {
-      const wait = Atomics.waitAsync(new Int32Array(buffer), 1, 0);
+      const wait = waitAsync(new Int32Array(buffer), 1, 0);
       if (wait.async) await wait.value;
     },
     open() {
