@@ -291,7 +291,9 @@ export class WorkerPool<T, R> {
 
   private async runIn(slot: Slot<R>, job: Job<T, R>): Promise<WorkerOutcome<R>> {
     if (!(await this.loaded(slot))) return { status: this.closed ? "closed" : "no-worker" };
-    const pool = slot.pool!;
+    const pool = slot.pool;
+    // Closed (or its worker died idle) since it loaded.
+    if (pool === undefined) return { status: this.closed ? "closed" : "no-worker" };
     const { signal } = job;
     if (signal?.aborted === true) return { status: "cancelled" };
     const stop = new AbortController();
