@@ -2,6 +2,7 @@
 // pool of persistent sandboxed worker processes (environment-worker.ts). An episode lives in one
 // worker for its whole life (its forks too: a fork is a deep copy in the same process); a worker that
 // dies takes its episodes with it, and every handle it held answers EPISODE_LOST from then on.
+// Not the kit's worker pool: episodes are bound to one stateful process, not queued to any free one.
 import { EventEmitter } from "node:events";
 import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";

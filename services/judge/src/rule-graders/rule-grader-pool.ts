@@ -1,10 +1,11 @@
 // The rule-grader pool: rule graders (ROUGE-L, Levenshtein, BLEU, multi) are CPU work, quadratic on
-// long texts, so they run in piscina worker threads (rule-grader-worker.ts), never on the event loop
-// that answers HTTP, gRPC and /healthz. `rule_graders.workers` threads grade at once; more requests wait
-// in the pool's queue. Every grading carries the request's signal (its deadline and the caller's
-// hang-up): when it aborts, piscina drops the task from the queue, or stops the worker thread that is
-// running it (and starts a fresh one), so an abandoned grading costs no more CPU.
-import { Piscina } from "piscina";
+// long texts, so they run in worker threads (rule-grader-worker.ts) of the kit's worker pool
+// (@rlfactory/kit/worker-pool, on piscina), never on the event loop that answers HTTP, gRPC and
+// /healthz. `rule_graders.workers` threads grade at once; more requests wait in the pool's queue. Every
+// grading carries the request's signal (its deadline and the caller's hang-up): when it aborts, a
+// queued grading leaves the queue, and a running one has its worker thread stopped (and a fresh one
+// started), so an abandoned grading costs no more CPU.
+import { WorkerPool } from "@rlfactory/kit/worker-pool";
 import { JudgeError } from "../judge-types.ts";
 import type { RuleGrade, RuleInput } from "./grade-rule.ts";
 import type { RuleGradeAnswer, RuleGradeTask } from "./rule-grader-worker.ts";
@@ -15,37 +16,33 @@ export interface RuleGraderPool {
   close(): Promise<void>;
 }
 
-const WORKER = new URL("./rule-grader-worker.ts", import.meta.url).href;
+const WORKER = new URL("./rule-grader-worker.ts", import.meta.url);
+/** Run on each fresh worker before it grades: answered (as no grader) once the worker has loaded. */
+const WARM_UP: RuleGradeTask = { grader: null, input: { response: "" } };
 
 export function createRuleGraderPool(opts: { workers: number }): RuleGraderPool {
-  let pool: Piscina | undefined;
-  // Started on the first rule request: a judge that only serves model modes starts no threads.
-  const started = () => {
-    pool ??= new Piscina({
-      filename: WORKER,
-      minThreads: 0,
-      maxThreads: opts.workers,
-      idleTimeout: 30_000,
-    });
-    return pool;
-  };
+  // Threads start on the first rule request: a judge that only serves model modes starts none.
+  const pool = new WorkerPool<RuleGradeTask, RuleGradeAnswer>({
+    filename: WORKER,
+    workers: opts.workers,
+    warmUpTask: WARM_UP,
+  });
   return {
     async grade(grader, input, signal) {
       if (signal.aborted) throw signal.reason;
-      const task: RuleGradeTask = { grader, input };
-      try {
-        const answer = (await started().run(task, { signal })) as RuleGradeAnswer;
-        if (!answer.ok) throw new JudgeError(answer.code, answer.message);
-        return answer.grade;
-      } catch (err) {
-        // piscina rejects an aborted task with its own AbortError: answer with the signal's reason.
-        if (signal.aborted) throw signal.reason;
-        throw err;
+      const outcome = await pool.run({ grader, input }, { signal });
+      switch (outcome.status) {
+        case "done":
+          if (!outcome.value.ok) throw new JudgeError(outcome.value.code, outcome.value.message);
+          return outcome.value.grade;
+        case "cancelled":
+          throw signal.reason;
+        case "failed":
+          throw new JudgeError("INTERNAL", `rule grader failed: ${outcome.error.message}`);
+        default:
+          throw new JudgeError("INTERNAL", `rule grader unavailable (${outcome.status})`);
       }
     },
-    async close() {
-      await pool?.destroy();
-      pool = undefined;
-    },
+    close: () => pool.close(),
   };
 }

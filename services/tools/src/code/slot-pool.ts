@@ -1,5 +1,6 @@
 // A fixed set of numbered slots (0..size-1) handed out one per run, first come first served; callers
-// beyond the size wait in a queue, and leave it if their signal aborts.
+// beyond the size wait in a queue, and leave it if their signal aborts. Not the kit's worker pool: a
+// slot holds no reusable worker, only the right to start one sandboxed process (and its host uid).
 
 export class SlotPool {
   private readonly free: number[];

@@ -1,5 +1,7 @@
-// A small pool of query processes (query-process.ts, forked with IPC). Each runs one job at a
-// time; further jobs wait in a fair queue (fair-queue.ts: round-robin across callers, at most
+// A small pool of query processes (query-process.ts, forked with IPC). Processes, not the kit's
+// worker-thread pool (@rlfactory/kit/worker-pool): stopping a thread cannot interrupt a synchronous
+// SQLite call, and SQLite's memory is outside a thread's heap cap; only SIGKILL stops it for sure.
+// Each runs one job at a time; further jobs wait in the kit's fair queue (round-robin across callers, at most
 // `perCaller` processes per caller), so one caller's runaway queries leave processes for others.
 // A job that runs past its time limit, or whose caller cancels it (the caller's deadline), has its
 // process killed (SIGKILL: the only sure way to stop a synchronous SQLite call), logged as "query
@@ -8,8 +10,8 @@
 // than after a process loads.
 import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { FairQueue } from "@rlfactory/kit/fair-queue";
 import { type Logger, logger } from "@rlfactory/toolkit";
-import { FairQueue } from "../fair-scheduling/fair-queue.ts";
 import { withoutHostPaths } from "./host-paths.ts";
 import { type JobPhase, PhaseNotice, ProcessReady, QueryReply, type QueryRequest } from "./query-messages.ts";
 

@@ -1,5 +1,5 @@
-// Fair scheduling of jobs across callers (the SQL tool's query processes, the calculator's
-// workers): each caller has its own first-in-first-out queue, the callers take turns (round-robin: after a caller's job starts, that caller goes to the back of
+// Fair scheduling of jobs across callers (the worker pool of worker-pool.ts, the SQL tool's query
+// processes): each caller has its own first-in-first-out queue, the callers take turns (round-robin: after a caller's job starts, that caller goes to the back of
 // the turn), and no caller has more than `perCaller` jobs running at once. So one caller's
 // backlog of slow jobs delays another caller's job by at most one turn, and while the first
 // caller is at its limit the others take the free workers.
