@@ -53,6 +53,8 @@ export interface WorkerPoolStats {
   queued: number;
   /** Workers started since the pool was made, replacements included. */
   workersStarted: number;
+  /** Live workers that are loaded (their warm-up answered). */
+  loaded: number;
   /** Workers that died before they were loaded. */
   startFailures: number;
 }
@@ -134,6 +136,7 @@ export class WorkerPool<T, R> {
       busy: this.slots.filter((slot) => slot.busy).length,
       queued: this.queue.size,
       workersStarted: this.workersStarted,
+      loaded: this.slots.filter((slot) => slot.loaded).length,
       startFailures: this.startFailures,
     };
   }

@@ -1,6 +1,8 @@
 // Fair scheduling by default: with the default per-caller share (half the workers), one caller's
 // backlog of expensive expressions leaves a worker for another caller's `2+2`, which is answered
 // before any of the expensive ones finishes. Real worker threads; order and counts, never timing.
+
+import { waitFor } from "@rlfactory/test-support/wait-for";
 import { afterEach, describe, expect, it } from "vitest";
 import { type EvaluationOutcome, IsolatedEvaluator } from "./isolated-evaluator.ts";
 
@@ -41,6 +43,9 @@ describe("calculator fair scheduling", () => {
     );
     expect(evaluator.perCaller).toBe(2);
     expect(evaluator.stats().workersStarted).toBe(3);
+    // The spare was started by the pool, not by a call; wait for it to finish loading (on a loaded
+    // machine that takes longer than an expensive expression's deadline), then show it is kept free.
+    await waitFor(() => evaluator.stats().loaded === 3, 60_000, "the spare worker to load");
     let expensiveSettled = 0;
     const expensive = Array.from({ length: 3 }, () =>
       evaluator.evaluate(EXPENSIVE, undefined, "number", "caller-a").finally(() => {

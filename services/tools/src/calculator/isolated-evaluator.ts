@@ -46,6 +46,8 @@ export interface EvaluatorStats {
   queued: number;
   /** Workers started since the pool was made, replacements included. */
   workersStarted: number;
+  /** Live workers that are loaded (ready for an expression). */
+  loaded: number;
   /** Workers that died before they were ready (each retried on a fresh worker). */
   startFailures: number;
   /** The largest JS heap in use (MiB) a live worker last reported, or 0 before any is ready. */
