@@ -22,7 +22,7 @@ import {
   renderPromptIds,
   runTrajectory,
 } from "../rollout-loop.ts";
-import { TrajectoryState } from "../trajectory-state.ts";
+import { type TrajectoryRun, TrajectoryState } from "../trajectory-state.ts";
 import type { UserSimulator, UserViewMessage } from "../user-simulator.ts";
 
 export const LOGPROB = -0.25;
@@ -319,8 +319,29 @@ export async function runScript(
   if (c.cancelledBefore) h.abort.abort();
   const task = c.task ?? TASK;
   const promptIds = renderPromptIds(h.deps, task);
+  const loop = await runTrajectory(h.deps, task, promptIds, runOf(c, h));
+  // toJSON validates the record: lengths aligned, turns contiguous, loss mask 1 exactly on sampled turns
+  return { h, loop, t: loop.builder.toJSON() };
+}
+
+/** A trajectory's state over the scripted collaborators, for driving one phase at a time. */
+export function scriptedState(
+  c: Script,
+  tokenizer: ModelTokenizer,
+): { h: Harness; state: TrajectoryState; promptIds: number[] } {
+  const h = harness(c, tokenizer);
+  if (c.cancelledBefore) h.abort.abort();
+  const task = c.task ?? TASK;
+  const promptIds = renderPromptIds(h.deps, task);
+  const state = new TrajectoryState(h.deps, task, promptIds, runOf(c, h));
+  return { h, state, promptIds };
+}
+
+/** The run of sample 0 of group "g": the harness's signal, the script's seed and episode. */
+function runOf(c: Script, h: Harness): TrajectoryRun {
+  const task = c.task ?? TASK;
   const episode = c.episode?.id;
-  const loop = await runTrajectory(h.deps, task, promptIds, {
+  return {
     taskId: task.id,
     groupId: "g",
     sampleIndex: 0,
@@ -335,27 +356,5 @@ export async function runScript(
             return episode;
           },
         }),
-  });
-  // toJSON validates the record: lengths aligned, turns contiguous, loss mask 1 exactly on sampled turns
-  return { h, loop, t: loop.builder.toJSON() };
-}
-
-/** A trajectory's state over the scripted collaborators, for driving one phase at a time. */
-export function scriptedState(
-  c: Script,
-  tokenizer: ModelTokenizer,
-): { h: Harness; state: TrajectoryState; promptIds: number[] } {
-  const h = harness(c, tokenizer);
-  if (c.cancelledBefore) h.abort.abort();
-  const task = c.task ?? TASK;
-  const promptIds = renderPromptIds(h.deps, task);
-  const state = new TrajectoryState(h.deps, task, promptIds, {
-    taskId: task.id,
-    groupId: "g",
-    sampleIndex: 0,
-    trajectoryId: "g/0",
-    signal: h.abort.signal,
-    ...(c.seed === undefined ? {} : { seed: c.seed }),
-  });
-  return { h, state, promptIds };
+  };
 }
