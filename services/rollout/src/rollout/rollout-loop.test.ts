@@ -5,119 +5,32 @@
 // exactly what the sampler returned (loss mask 1, its logprobs), observations have loss mask 0, and
 // prompt + response stay within the context budget.
 import { readFileSync } from "node:fs";
-import type { ChatTool, Task, Trajectory } from "@rlfactory/contracts";
+import type { Task, Trajectory } from "@rlfactory/contracts";
 import { beforeAll, describe, expect, it } from "vitest";
-import { GatewayCallError, type ToolCaller, type ToolCallInput, type ToolOutcome } from "../gateway-tools.ts";
-import { type GenerateResult, InferenceError, type TokenSampler } from "../inference/types.ts";
-import { toolCallFormat } from "../parsers/registry.ts";
+import { GatewayCallError } from "../gateway-tools.ts";
+import { InferenceError } from "../inference/types.ts";
 import { type ModelTokenizer, qwen3Tokenizer } from "../tokenizer/model-tokenizer.ts";
-import { createObservationDelta } from "../tokenizer/observation-delta.ts";
 import {
-  checkTask,
-  type LoopDeps,
-  type LoopLimits,
-  type LoopResult,
-  NO_ACTION_MESSAGE,
-  renderPromptIds,
-  runTrajectory,
-} from "./rollout-loop.ts";
-import { type UserSimulator, UserSimulatorError, type UserViewMessage } from "./user-simulator.ts";
+  ANSWER,
+  call,
+  type Harness,
+  LOGPROB,
+  MAX_TOKENS,
+  ok,
+  PROSE,
+  RAMBLE,
+  runScript,
+  SCRIPTED,
+  type Script,
+  SIMULATED,
+  harness as scriptedHarness,
+  TASK,
+} from "./__fixtures__/scripted-loop.ts";
+import { checkTask, type LoopResult, NO_ACTION_MESSAGE } from "./rollout-loop.ts";
+import { UserSimulatorError } from "./user-simulator.ts";
 
-const LOGPROB = -0.25;
-const MAX_TOKENS = 64;
-const TASK: Task = {
-  id: "eiffel",
-  data_source: "unit",
-  prompt: [{ role: "user", content: "In which city is the Eiffel Tower?" }],
-  extra_info: {},
-};
-const TOOLS: ChatTool[] = [
-  {
-    type: "function",
-    function: {
-      name: "search__search",
-      description: "Search the web",
-      parameters: { type: "object", properties: { query: { type: "string" } }, required: ["query"] },
-    },
-  },
-  {
-    type: "function",
-    function: {
-      name: "calculator__calculate",
-      description: "Evaluate an arithmetic expression",
-      parameters: {
-        type: "object",
-        properties: { expression: { type: "string" } },
-        required: ["expression"],
-      },
-    },
-  },
-];
-/** A conversation of three user turns: the prompt's question, then two scripted ones. */
-const SCRIPTED: Task = {
-  ...TASK,
-  id: "eiffel-3-turns",
-  turns: [
-    { content: "And in which country is that city?" },
-    { content: "Thanks. Give me the final answer." },
-  ],
-};
-/** The same with an LLM user simulator writing the later messages. */
-const SIMULATED: Task = {
-  ...TASK,
-  id: "eiffel-simulated",
-  user_simulator: { instruction: "You want to know where the Eiffel Tower is, then its country." },
-};
-
-const call = (query: string) =>
-  `<tool_call>\n{"name": "search__search", "arguments": {"query": "${query}"}}\n</tool_call>`;
-const ANSWER = "The tower is in Paris.\n<answer>Paris</answer>";
-const PROSE = "I am not sure what to do next.";
-/** Never ends by itself: the sampler cuts it at `max_tokens` (finish_reason `length`). */
-const RAMBLE = "and so on ".repeat(400);
-
-/**
- * One turn of the scripted sampler. `text`: encoded with the tokenizer; like an engine, cut at the
- * request's max_tokens (`length`), else ended with EOS (`stop`) unless `finish: "abort"` (the engine
- * aborted the request: the ids so far, no EOS). `error`: thrown. `empty`: no ids. `hang`: waits
- * until the trajectory is cancelled (the test cancels it on seeing the request), then rejects as the
- * clients do (InferenceError CANCELLED).
- */
-type SamplerTurn = { text: string; finish?: "abort" } | { error: Error } | { empty: true } | { hang: true };
-
-/** One reply of the scripted user simulator: a message, the stop marker, or a thrown error. */
-type UserTurn = { message: string } | { stop: true } | { error: Error };
-
-/** One turn of the scripted tool caller: outcomes for the turn's calls, a thrown error, or a hang. */
-type ToolTurn =
-  | { outcomes: (calls: readonly ToolCallInput[]) => ToolOutcome[] }
-  | { error: Error }
-  | { hang: true };
-
-const ok = (calls: readonly ToolCallInput[]): ToolOutcome[] =>
-  calls.map((c) => ({
-    name: c.name,
-    isError: false,
-    errorCode: "OK",
-    text: `results for ${String(c.arguments.query)}`,
-    structured: null,
-    latencyMs: 3,
-  }));
-
-interface Case {
+interface Case extends Script {
   name: string;
-  sampler: SamplerTurn[];
-  /** Default: every turn's calls succeed (`ok`). */
-  tools?: ToolTurn[];
-  limits?: Partial<LoopLimits>;
-  /** Context budget as tokens past the prompt (`maxContextTokens` = prompt length + room). */
-  room?: number;
-  /** The run's signal is aborted before the loop starts. */
-  cancelledBefore?: true;
-  /** Default: TASK (one user turn). */
-  task?: Task;
-  /** The user simulator's replies, in order (tasks with `user_simulator`). */
-  user?: UserTurn[];
   expected: {
     status: Trajectory["status"];
     reason: string | RegExp;
@@ -134,10 +47,8 @@ interface Case {
 }
 
 let tokenizer: ModelTokenizer;
-let promptLength: number;
 beforeAll(async () => {
   tokenizer = await qwen3Tokenizer();
-  promptLength = renderPromptIds({ tokenizer, tools: TOOLS }, TASK).length;
 });
 
 const CASES: Case[] = [
@@ -405,142 +316,9 @@ const CASES: Case[] = [
   },
 ];
 
-interface Harness {
-  deps: LoopDeps;
-  abort: AbortController;
-  /** Each generate request as it was sent (the loop's context array grows after). */
-  requests: { promptLength: number; maxTokens: number; promptIds: number[] }[];
-  /** The ids the sampler returned, per generate request that returned. */
-  sampled: number[][];
-  toolTurns: ToolCallInput[][];
-  /** What the user simulator was given, per request. */
-  userRequests: UserViewMessage[][];
-}
+const harness = (c: Case): Harness => scriptedHarness(c, tokenizer);
 
-function harness(c: Case): Harness {
-  const abort = new AbortController();
-  const requests: Harness["requests"] = [];
-  const sampled: number[][] = [];
-  const toolTurns: ToolCallInput[][] = [];
-  const eos = tokenizer.eosTokenIds[0]!;
-  const cancelledWhenAborted = <T>(signal: AbortSignal | undefined, error: () => Error): Promise<T> =>
-    new Promise<T>((_, reject) => {
-      signal?.addEventListener("abort", () => reject(error()), { once: true });
-      abort.abort(); // the cancel arrives while the request is pending
-    });
-
-  const sampler: TokenSampler = {
-    trainable: true,
-    kind: "scripted",
-    async generate(request): Promise<GenerateResult> {
-      requests.push({
-        promptLength: request.promptIds.length,
-        maxTokens: request.sampling.max_tokens,
-        promptIds: [...request.promptIds],
-      });
-      const turn = c.sampler[requests.length - 1];
-      if (turn === undefined) throw new Error(`the script has no turn ${requests.length}`);
-      if ("error" in turn) throw turn.error;
-      if ("hang" in turn) {
-        return cancelledWhenAborted(
-          request.signal,
-          () => new InferenceError("CANCELLED", "inference request cancelled by the caller"),
-        );
-      }
-      const max = request.sampling.max_tokens;
-      let ids: number[] = [];
-      let finishReason: GenerateResult["finishReason"] = "stop";
-      if ("text" in turn) {
-        ids = tokenizer.encode(turn.text);
-        if (turn.finish === "abort") finishReason = "abort";
-        else if (ids.length >= max) {
-          ids = ids.slice(0, max);
-          finishReason = "length";
-        } else ids.push(eos);
-      }
-      if (ids.length > 0) sampled.push(ids);
-      return {
-        ids,
-        logprobs: ids.map(() => LOGPROB),
-        finishReason,
-        weightVersion: null,
-        server: "scripted",
-        latencyMs: 1,
-      };
-    },
-    close: async () => {},
-  };
-
-  const toolCaller: ToolCaller = {
-    async callTools(calls, options) {
-      if (calls.length === 0) return [];
-      toolTurns.push([...calls]);
-      const turn = c.tools?.[toolTurns.length - 1] ?? { outcomes: ok };
-      if ("error" in turn) throw turn.error;
-      if ("hang" in turn) {
-        return cancelledWhenAborted(
-          options.signal,
-          () => new GatewayCallError("CANCELLED", "gateway CallTools cancelled by the caller"),
-        );
-      }
-      return turn.outcomes(calls);
-    },
-  };
-
-  const limits: LoopLimits = {
-    maxTurns: 4,
-    maxContextTokens: 4096,
-    maxToolResponseTokens: 256,
-    toolDeadlineMs: 1000,
-    onNoAction: "end",
-  };
-  Object.assign(limits, c.limits);
-  if (c.room !== undefined) limits.maxContextTokens = promptLength + c.room;
-  const deps: LoopDeps = {
-    sampler,
-    tokenizer,
-    format: toolCallFormat("hermes"),
-    tools: TOOLS,
-    observationDelta: createObservationDelta(tokenizer, { tools: TOOLS }),
-    toolCaller,
-    limits,
-    sampling: { temperature: 1, top_p: 1, max_tokens: MAX_TOKENS, stop: [] },
-  };
-  const userRequests: UserViewMessage[][] = [];
-  if (c.user !== undefined) {
-    const script = c.user;
-    const userSimulator: UserSimulator = {
-      maxTurns: 8,
-      async next(_task, conversation) {
-        userRequests.push(conversation.map((m) => ({ ...m })));
-        const turn = script[userRequests.length - 1];
-        if (turn === undefined) throw new Error(`the user script has no turn ${userRequests.length}`);
-        if ("error" in turn) throw turn.error;
-        if ("stop" in turn) return { kind: "stop", content: "###STOP###" };
-        return { kind: "message", content: turn.message };
-      },
-      close: async () => {},
-    };
-    deps.userSimulator = userSimulator;
-  }
-  return { deps, abort, requests, sampled, toolTurns, userRequests };
-}
-
-async function run(c: Case): Promise<{ h: Harness; loop: LoopResult; t: Trajectory }> {
-  const h = harness(c);
-  if (c.cancelledBefore) h.abort.abort();
-  const task = c.task ?? TASK;
-  const promptIds = renderPromptIds(h.deps, task);
-  const loop = await runTrajectory(h.deps, task, promptIds, {
-    taskId: task.id,
-    groupId: "g",
-    sampleIndex: 0,
-    trajectoryId: "g/0",
-    signal: h.abort.signal,
-  });
-  // toJSON validates the record: lengths aligned, turns contiguous, loss mask 1 exactly on sampled turns
-  return { h, loop, t: loop.builder.toJSON() };
-}
+const run = (c: Case): Promise<{ h: Harness; loop: LoopResult; t: Trajectory }> => runScript(c, tokenizer);
 
 describe("rollout loop: every way a trajectory ends", () => {
   it.each(CASES)("$name", async (c) => {
