@@ -3,10 +3,10 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { UsageError } from "@rlfactory/kit/command-line";
 import { asyncBufferFromFile, parquetReadObjects } from "hyparquet";
 import { describe, expect, it } from "vitest";
 import { runDataExportCommand } from "./data-export-command.ts";
-import { UsageError } from "./usage-error.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "rlf-data-export-"));
 

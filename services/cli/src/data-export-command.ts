@@ -3,15 +3,15 @@
 // Every line is checked against the Task schema first; a bad one is named by its line number.
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { taskSchema } from "@rlfactory/rollout";
+import { taskSchema } from "@rlfactory/contracts";
+import { UsageError } from "@rlfactory/kit/command-line";
 import {
   ENGINE_FORMATS,
   ENGINES,
   type Engine,
   type SourceTask,
   writeEngineDataset,
-} from "./engine-datasets.ts";
-import { UsageError } from "./usage-error.ts";
+} from "@rlfactory/rollout/engine-datasets";
 
 export const DATA_EXPORT_USAGE = `rlf data export --engine ${ENGINES.join("|")} --in TASKS.jsonl --out FILE`;
 

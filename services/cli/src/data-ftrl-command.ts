@@ -5,7 +5,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { taskSchema } from "@rlfactory/contracts";
 import { convertFtrlTasks, FtrlFormatError, readBundle } from "@rlfactory/environments";
-import { UsageError } from "./usage-error.ts";
+import { UsageError } from "@rlfactory/kit/command-line";
 
 export const DATA_FTRL_USAGE =
   "rlf data ftrl --in TASKS --bundle BUNDLE --out TASKS.jsonl [--server NAME] [--data-source NAME] [--system FILE]";

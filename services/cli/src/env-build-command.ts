@@ -9,8 +9,8 @@ import {
   runBuild,
   type Stage,
 } from "@rlfactory/factory";
+import { UsageError } from "@rlfactory/kit/command-line";
 import { MultiBar, Presets, type SingleBar } from "cli-progress";
-import { UsageError } from "./usage-error.ts";
 
 export const ENV_BUILD_USAGE = "rlf env build --config FILE --out DIR [--no-progress]";
 

@@ -9,14 +9,12 @@ import {
   readFunctionDocs,
   startBfclHost,
 } from "@rlfactory/environments";
+import { pythonEnvironment } from "@rlfactory/environments/python-environment";
+import { UsageError } from "@rlfactory/kit/command-line";
 import { createToolServer, serveFromArgs } from "@rlfactory/toolkit";
-import { IMPORT_FTRL_USAGE } from "./env-import-ftrl-command.ts";
-import { ENV_SERVE_USAGE } from "./env-serve-command.ts";
-import { pythonEnvironment } from "./python-environment.ts";
-import { UsageError } from "./usage-error.ts";
 
 const SERVE = "(--stdio | --http PORT [--host H])";
-export const ENV_USAGE = {
+const ENV_USAGE = {
   python: `rlf env python --module FILE_OR_MODULE --class NAME [--schemas FILE] [--venv DIR] [--workers N] [--name NAME] [--max-episodes N] [--idle-timeout-ms N] ${SERVE}`,
   bfcl: `rlf env bfcl [--workers N] [--max-episodes N] [--idle-timeout-ms N] ${SERVE}`,
 };
@@ -49,14 +47,8 @@ function positiveInt(flag: string, text: string | undefined, usage: string): num
 
 export async function runEnvCommand(argv: string[]): Promise<number> {
   const [kind, ...rest] = argv;
-  if (kind === "build") return (await import("./env-build-command.ts")).runEnvBuildCommand(rest);
-  if (kind === "serve") return (await import("./env-serve-command.ts")).runEnvServeCommand(rest);
-  if (kind === "import-ftrl")
-    return (await import("./env-import-ftrl-command.ts")).runEnvImportFtrlCommand(rest);
   if (kind !== "python" && kind !== "bfcl")
-    throw new UsageError(
-      `rlf env needs python, bfcl, serve, import-ftrl or build:\n  ${ENV_USAGE.python}\n  ${ENV_USAGE.bfcl}\n  ${ENV_SERVE_USAGE}\n  ${IMPORT_FTRL_USAGE}\n  rlf env build --config FILE --out DIR [--no-progress]`,
-    );
+    throw new UsageError(`rlf env needs python or bfcl here, not "${kind ?? ""}"`);
   const usage = ENV_USAGE[kind];
   let values: Record<string, string | boolean | undefined>;
   try {

@@ -3,7 +3,7 @@
 // environment directory (tools.json, codes.json, database files; form "environment").
 import { parseArgs } from "node:util";
 import { FtrlFormatError, importFtrl, writeBundle } from "@rlfactory/environments";
-import { UsageError } from "./usage-error.ts";
+import { UsageError } from "@rlfactory/kit/command-line";
 
 export const IMPORT_FTRL_USAGE =
   "rlf env import-ftrl PATH --out BUNDLE [--tasks FILE] [--data-source NAME] [--name NAME]";

