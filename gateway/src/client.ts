@@ -7,7 +7,7 @@ import type { Tool__Output } from "@rlfactory/proto/types/Tool";
 import type { ToolCall } from "@rlfactory/proto/types/ToolCall";
 import type { ToolGatewayClient } from "@rlfactory/proto/types/ToolGateway";
 import type { ToolResult__Output } from "@rlfactory/proto/types/ToolResult";
-import { injectGrpcMetadata } from "@rlfactory/telemetry";
+import { injectGrpcMetadata } from "@rlfactory/telemetry/grpc-metadata";
 import { toolGatewayClientConstructor } from "./proto.ts";
 
 export interface GatewayClientOptions {

@@ -2,8 +2,8 @@
 
 import type { ServiceClientConstructor } from "@grpc/grpc-js";
 import type { PackageDefinition } from "@grpc/proto-loader";
-import { loadServiceProto, PROTO_FILES } from "@rlfactory/proto";
 import type { ProtoGrpcType } from "@rlfactory/proto/grpc/gateway";
+import { loadServiceProto, PROTO_FILES } from "@rlfactory/proto/load-service-proto";
 
 export const GATEWAY_SERVICE = "rlfactory.v1.ToolGateway";
 
