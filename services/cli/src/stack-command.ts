@@ -10,7 +10,7 @@ import { loadConfigFile, startGateway } from "@rlfactory/gateway";
 import { JUDGE_GRPC_PORT, JUDGE_HTTP_PORT } from "@rlfactory/judge/default-ports";
 import { stopOnSignals, UsageError } from "@rlfactory/kit/command-line";
 import { startTelemetry } from "@rlfactory/telemetry";
-import { BUNDLED_TOOL_SERVER_NAMES, toolServers } from "@rlfactory/tools";
+import { BUNDLED_TOOL_SERVER_NAMES, toolServers } from "@rlfactory/tools/tool-servers";
 import {
   checkPortsFree,
   DEFAULT_READY_TIMEOUT_S,

@@ -2,7 +2,7 @@
 import { parseArgs } from "node:util";
 import { UsageError } from "@rlfactory/kit/command-line";
 import { serveFromArgs } from "@rlfactory/toolkit";
-import { bundledToolServer, toolServers } from "@rlfactory/tools";
+import { bundledToolServer, toolServers } from "@rlfactory/tools/tool-servers";
 
 const SERVE = "(--stdio | --http PORT [--host H])";
 
