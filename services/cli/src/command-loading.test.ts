@@ -22,7 +22,7 @@ interface Loaded {
 /** Runs `rlf ARGS` under the probe: its exit code, stderr and every module it loaded. */
 async function loads(name: string, ...args: string[]): Promise<Loaded> {
   const out = join(dir, `${name}.json`);
-  const env = { ...process.env, RLF_LOAD_PROBE_OUT: out };
+  const env: NodeJS.ProcessEnv = { ...process.env, RLF_LOAD_PROBE_OUT: out };
   delete env.OTEL_EXPORTER_OTLP_ENDPOINT;
   delete env.OTEL_TRACES_EXPORTER;
   let code = 0;

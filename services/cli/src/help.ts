@@ -24,7 +24,7 @@ export function mainUsage(): string {
   const lines = allCommands().map(({ command }) => entry(command));
   return `rlf — rlfactory command line
 
-Usage ('rlf COMMAND --help' shows a command's help, 'rlf COMMAND SUBCOMMAND --help' a subcommand's):
+Usage: rlf COMMAND [SUBCOMMAND] [options]   ('rlf COMMAND [SUBCOMMAND] --help' shows its help)
 ${lines.join("")}
 ${ENVIRONMENT}`;
 }

@@ -86,7 +86,7 @@ async function loadSimulatedFactoryCommand(): Promise<{
 /** The help a usage mistake is printed with: its command's, else the main usage. */
 function usageFor(argv: string[]): string {
   const found = findCommand(argv);
-  return found === undefined ? mainUsage() : commandHelp(found.command, found.path);
+  return found === undefined ? mainUsage() : `Usage: ${commandHelp(found.command, found.path)}`;
 }
 
 /** Runs `rlf ARGS` as a process: exit code and error printing. */
