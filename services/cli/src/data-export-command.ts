@@ -13,8 +13,6 @@ import {
   writeEngineDataset,
 } from "@rlfactory/rollout/engine-datasets";
 
-export const DATA_EXPORT_USAGE = `rlf data export --engine ${ENGINES.join("|")} --in TASKS.jsonl --out FILE`;
-
 export async function runDataExportCommand(argv: string[]): Promise<number> {
   let values: Record<string, string | undefined>;
   try {
@@ -24,10 +22,10 @@ export async function runDataExportCommand(argv: string[]): Promise<number> {
       strict: true,
     }));
   } catch (err) {
-    throw new UsageError(`${(err as Error).message}; usage: ${DATA_EXPORT_USAGE}`);
+    throw new UsageError(`${(err as Error).message}`);
   }
   if (!values.engine || !values.in || !values.out)
-    throw new UsageError(`rlf data export needs --engine, --in and --out; usage: ${DATA_EXPORT_USAGE}`);
+    throw new UsageError(`rlf data export needs --engine, --in and --out`);
   const engine = values.engine;
   if (!isEngine(engine))
     throw new UsageError(`rlf data export: --engine must be one of ${ENGINES.join(", ")} (got "${engine}")`);

@@ -13,12 +13,6 @@ import { pythonEnvironment } from "@rlfactory/environments/python-environment";
 import { UsageError } from "@rlfactory/kit/command-line";
 import { createToolServer, serveFromArgs } from "@rlfactory/toolkit";
 
-const SERVE = "(--stdio | --http PORT [--host H])";
-const ENV_USAGE = {
-  python: `rlf env python --module FILE_OR_MODULE --class NAME [--schemas FILE] [--venv DIR] [--workers N] [--name NAME] [--max-episodes N] [--idle-timeout-ms N] ${SERVE}`,
-  bfcl: `rlf env bfcl [--workers N] [--max-episodes N] [--idle-timeout-ms N] ${SERVE}`,
-};
-
 const COMMON = {
   stdio: { type: "boolean" },
   http: { type: "string" },
@@ -37,11 +31,10 @@ const PYTHON = {
   name: { type: "string" },
 } as const;
 
-function positiveInt(flag: string, text: string | undefined, usage: string): number | undefined {
+function positiveInt(flag: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 1)
-    throw new UsageError(`--${flag} must be a positive integer; usage: ${usage}`);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${flag} must be a positive integer`);
   return n;
 }
 
@@ -49,19 +42,18 @@ export async function runEnvCommand(argv: string[]): Promise<number> {
   const [kind, ...rest] = argv;
   if (kind !== "python" && kind !== "bfcl")
     throw new UsageError(`rlf env needs python or bfcl here, not "${kind ?? ""}"`);
-  const usage = ENV_USAGE[kind];
   let values: Record<string, string | boolean | undefined>;
   try {
     ({ values } = parseArgs({ args: rest, options: kind === "python" ? PYTHON : COMMON, strict: true }));
   } catch (err) {
-    throw new UsageError(`${(err as Error).message}; usage: ${usage}`);
+    throw new UsageError(`${(err as Error).message}`);
   }
   const str = (k: string) => (typeof values[k] === "string" ? (values[k] as string) : undefined);
   if (values.stdio !== true && str("http") === undefined)
-    throw new UsageError(`choose --stdio or --http PORT; usage: ${usage}`);
-  const workers = positiveInt("workers", str("workers"), usage);
-  const maxEpisodes = positiveInt("max-episodes", str("max-episodes"), usage);
-  const idleTimeoutMs = positiveInt("idle-timeout-ms", str("idle-timeout-ms"), usage);
+    throw new UsageError(`choose --stdio or --http PORT`);
+  const workers = positiveInt("workers", str("workers"));
+  const maxEpisodes = positiveInt("max-episodes", str("max-episodes"));
+  const idleTimeoutMs = positiveInt("idle-timeout-ms", str("idle-timeout-ms"));
   const serveArgs = [
     ...(values.stdio === true ? ["--stdio"] : []),
     ...(str("http") !== undefined ? ["--http", str("http") as string] : []),
@@ -78,7 +70,7 @@ export async function runEnvCommand(argv: string[]): Promise<number> {
     const target = str("module");
     const className = str("class");
     if (target === undefined || className === undefined)
-      throw new UsageError(`rlf env python needs --module and --class; usage: ${usage}`);
+      throw new UsageError(`rlf env python needs --module and --class`);
     // A path (ends in .py or names a file) is loaded from its file; anything else is imported as a module.
     const ref =
       target.endsWith(".py") || existsSync(target)
