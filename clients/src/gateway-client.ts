@@ -1,7 +1,7 @@
 // A small promise-based client of rlfactory.v1.ToolGateway, used by the CLI, the rollout engine and tests.
 import { credentials, Metadata, type ServiceClientConstructor, type ServiceError } from "@grpc/grpc-js";
 import { context } from "@opentelemetry/api";
-import { loadServiceProto, PROTO_FILES } from "@rlfactory/proto";
+import { loadServiceProto, PROTO_FILES } from "@rlfactory/proto/load-service-proto";
 import type { CallToolsRequest } from "@rlfactory/proto/types/CallToolsRequest";
 import type { ListToolsResponse__Output } from "@rlfactory/proto/types/ListToolsResponse";
 import type { Tool__Output } from "@rlfactory/proto/types/Tool";

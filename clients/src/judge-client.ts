@@ -5,7 +5,7 @@
 // `details`), or with the signal's reason once `signal` aborts.
 import { credentials, Metadata, type ServiceClientConstructor, type ServiceError } from "@grpc/grpc-js";
 import { context } from "@opentelemetry/api";
-import { loadServiceProto, PROTO_FILES } from "@rlfactory/proto";
+import { loadServiceProto, PROTO_FILES } from "@rlfactory/proto/load-service-proto";
 import type { JudgeClient as ProtoJudgeClient } from "@rlfactory/proto/types/Judge";
 import type { JudgeRequest } from "@rlfactory/proto/types/JudgeRequest";
 import type { JudgeResponse__Output } from "@rlfactory/proto/types/JudgeResponse";

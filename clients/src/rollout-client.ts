@@ -3,7 +3,7 @@
 // scripts and TypeScript training-engine adapters.
 import { credentials, type ServiceClientConstructor, type ServiceError } from "@grpc/grpc-js";
 import type { TrajectoryGroup } from "@rlfactory/contracts";
-import { loadServiceProto, PROTO_FILES } from "@rlfactory/proto";
+import { loadServiceProto, PROTO_FILES } from "@rlfactory/proto/load-service-proto";
 import type { RolloutBatchResponse__Output } from "@rlfactory/proto/types/RolloutBatchResponse";
 import type { RolloutServiceClient } from "@rlfactory/proto/types/RolloutService";
 import type { TrajectoryGroup__Output } from "@rlfactory/proto/types/TrajectoryGroup";

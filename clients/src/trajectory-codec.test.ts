@@ -6,8 +6,8 @@ import {
   type TrajectoryGroup,
   type TrajectoryGroupStats,
 } from "@rlfactory/contracts";
-import { loadServiceProto, PROTO_FILES } from "@rlfactory/proto";
 import type { ProtoGrpcType } from "@rlfactory/proto/grpc/rollout";
+import { loadServiceProto, PROTO_FILES } from "@rlfactory/proto/load-service-proto";
 import type {
   TrajectoryGroup as ProtoGroup,
   TrajectoryGroup__Output as ProtoGroupOut,

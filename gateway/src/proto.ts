@@ -1,8 +1,8 @@
 // The gateway's proto (rlfactory/v1/gateway.proto), loaded once through @rlfactory/proto.
 
 import type { PackageDefinition } from "@grpc/proto-loader";
-import { loadServiceProto, PROTO_FILES } from "@rlfactory/proto";
 import type { ProtoGrpcType } from "@rlfactory/proto/grpc/gateway";
+import { loadServiceProto, PROTO_FILES } from "@rlfactory/proto/load-service-proto";
 
 export const GATEWAY_SERVICE = "rlfactory.v1.ToolGateway";
 

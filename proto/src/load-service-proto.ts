@@ -1,12 +1,16 @@
 // Loads one .proto of proto/rlfactory/v1 at run time with the options the type generator used, plus
-// grpc.health.v1 so that the reflection service describes health too.
+// grpc.health.v1 so that the reflection service describes health too. A client needs only the file's
+// own services: grpc.health.v1 (and the grpc-health-check package) is loaded when a server first asks
+// for the definition, so `rlf tools list` does not pay for it.
+import { createRequire } from "node:module";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type GrpcObject, loadPackageDefinition, type ServiceClientConstructor } from "@grpc/grpc-js";
 import { loadSync, type PackageDefinition } from "@grpc/proto-loader";
-import { protoPath as healthProtoPath } from "grpc-health-check";
 import { fixMapEntryNames } from "./descriptor-fix.ts";
 import { PROTO_LOADER_OPTIONS } from "./loader-options.ts";
+
+const require = createRequire(import.meta.url);
 
 /** The folder that holds `rlfactory/v1/*.proto` (the include root). */
 export const PROTO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -35,10 +39,16 @@ export function loadServiceProto<G>(file: ProtoFile): LoadedServiceProto<G> {
   let entry = loaded.get(file);
   if (entry === undefined) {
     const own = loadSync(resolve(PROTO_ROOT, file), { ...PROTO_LOADER_OPTIONS, includeDirs: [PROTO_ROOT] });
-    const health = loadSync(healthProtoPath, PROTO_LOADER_OPTIONS);
     const grpc = loadPackageDefinition(own);
+    let definition: PackageDefinition | undefined;
     entry = {
-      definition: fixMapEntryNames({ ...health, ...own }),
+      get definition(): PackageDefinition {
+        if (definition === undefined) {
+          const { protoPath } = require("grpc-health-check") as typeof import("grpc-health-check");
+          definition = fixMapEntryNames({ ...loadSync(protoPath, PROTO_LOADER_OPTIONS), ...own });
+        }
+        return definition;
+      },
       grpc,
       clientConstructor(service: string): ServiceClientConstructor {
         const v1 = ((grpc as GrpcObject).rlfactory as GrpcObject).v1 as GrpcObject;

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { bfclPackageDir } from "@rlfactory/environments";
 import { ROOT, tempDir } from "@rlfactory/test-support/gateway-harness";
+import { haveSharedData } from "@rlfactory/test-support/shared-data";
 import { describe, expect, it } from "vitest";
 
 const run = promisify(execFile);
@@ -28,6 +29,34 @@ describe("npm run bench -- gateway", () => {
     }
     expect(typeof report.ratios.cached_vs_raw_grpc).toBe("number");
     expect(typeof report.ratios.uncached_vs_direct_mcp).toBe("number");
+  });
+});
+
+describe.skipIf(
+  !haveSharedData("npm run bench -- cli-startup", "hotpotqa/hotpot_dev_distractor_first100_hf.json"),
+)("npm run bench -- cli-startup", () => {
+  it("runs every command to its exit code and reports CPU, CPU before connecting and modules", async () => {
+    const out = join(tempDir(), "cli-startup.json");
+    await run("npm", ["run", "-s", "bench", "--", "cli-startup", "--out", out, "--runs", "1"], {
+      cwd: ROOT,
+      timeout: 120_000,
+    });
+    const report = JSON.parse(readFileSync(out, "utf8"));
+    const exits = {
+      help: 0,
+      tools_list_unreachable: 1,
+      tools_list_live: 0,
+      data_hotpotqa: 0,
+      tool_calculator_help: 0,
+    };
+    for (const [name, code] of Object.entries(exits)) {
+      const c = report.commands[name];
+      expect(c.exit_codes, name).toEqual([code]);
+      expect(c.cpu_ms_runs, name).toHaveLength(1);
+      expect(c.modules_loaded, name).toBeGreaterThan(0);
+    }
+    expect(report.commands.tools_list_live.cpu_ms_before_connect_median).toBeGreaterThan(0);
+    expect(report.commands.help.cpu_ms_before_connect_median).toBeUndefined();
   });
 });
 

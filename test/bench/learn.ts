@@ -19,7 +19,7 @@ import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { enginesPython, rlfactoryCacheDir } from "@rlfactory/cli/model-command";
+import { enginesPython, rlfactoryCacheDir } from "@rlfactory/kit/local-paths";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(here, "../..");

@@ -6,6 +6,7 @@
 //   npm run bench -- episodes --out FILE.json                  (test/bench/episodes.ts)
 //   npm run bench -- learn --out FILE.json                     (test/bench/learn.ts: TRL GRPO, SmolLM2, CPU)
 //   npm run bench -- real-inference --vllm URL --out FILE.json (test/bench/real-inference.ts; a running vLLM)
+//   npm run bench -- cli-startup --out FILE.json [--runs 5]     (test/bench/cli-startup.ts: rlf's start-up CPU)
 //
 // `gateway` measures, in one run on loopback, each at concurrency 1 and 64:
 //   raw_grpc          a raw grpc-js unary echo (the floor any gRPC service pays)
@@ -183,6 +184,7 @@ const USAGE = `usage: npm run bench -- gateway --out FILE.json [--requests N] [-
        npm run bench -- episodes --out FILE.json [--episodes N] [--forks N] [--live N] [--workers N] [--protocol auto|legacy]
        npm run bench -- learn --out FILE.json [--model-dir DIR] [--steps 30] [--eval-tasks 100]   (options: test/bench/learn.ts)
        npm run bench -- real-inference --vllm URL --out FILE.json   (options: test/bench/real-inference.ts)
+       npm run bench -- cli-startup --out FILE.json [--runs 5] [--hotpotqa FILE]
 `;
 
 const [which, ...rest] = process.argv.slice(2);
@@ -235,6 +237,10 @@ if (which === "gateway") {
     process.exit(2);
   }
   await benchRealInference(parsed.out, parsed.options);
+} else if (which === "cli-startup") {
+  const { benchCliStartup, cliStartupBenchArgs } = await import("./cli-startup.ts");
+  const { out, options } = cliStartupBenchArgs(rest);
+  await benchCliStartup(out, options);
 } else {
   process.stderr.write(USAGE);
   process.exit(2);

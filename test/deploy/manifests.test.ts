@@ -9,9 +9,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { JUDGE_GRPC_PORT, JUDGE_HTTP_PORT } from "@rlfactory/cli/judge-command";
 import { type GatewayConfig, loadConfigFile } from "@rlfactory/gateway";
-import { loadJudgeConfig } from "@rlfactory/judge";
+import { JUDGE_GRPC_PORT, JUDGE_HTTP_PORT, loadJudgeConfig } from "@rlfactory/judge";
 import { loadRolloutConfig } from "@rlfactory/rollout";
 import { ROOT } from "@rlfactory/test-support/gateway-harness";
 import { BUNDLED_TOOL_SERVER_NAMES, toolServers } from "@rlfactory/tools";

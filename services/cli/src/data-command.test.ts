@@ -3,10 +3,11 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { UsageError } from "@rlfactory/kit/command-line";
 import { haveSharedData, sharedDataPath } from "@rlfactory/test-support/shared-data";
 import { describe, expect, it } from "vitest";
-import { runDataCommand } from "./data-command.ts";
-import { UsageError } from "./usage-error.ts";
+import { runBfcl } from "./data-command.ts";
+import { main } from "./main.ts";
 
 const QUESTIONS = "bfcl/BFCL_v4_multi_turn_base.json";
 const ANSWERS = "bfcl/possible_answer/BFCL_v4_multi_turn_base.json";
@@ -17,7 +18,7 @@ describe.skipIf(!haveSharedData("rlf data bfcl", QUESTIONS, ANSWERS, "bfcl/multi
     it("writes 200 tasks from multi_turn_base, func docs found beside --in, --server honoured", async () => {
       const out = join(mkdtempSync(join(tmpdir(), "rlf-data-bfcl-")), "tasks.jsonl");
       const args = ["--in", sharedDataPath(QUESTIONS), "--answers", sharedDataPath(ANSWERS), "--out", out];
-      expect(await runDataCommand(["bfcl", ...args, "--server", "fs"])).toBe(0);
+      expect(await runBfcl([...args, "--server", "fs"])).toBe(0);
       const lines = readFileSync(out, "utf8").split("\n").filter(Boolean);
       expect(lines).toHaveLength(200);
       const first = JSON.parse(lines[0]!) as {
@@ -34,12 +35,12 @@ describe.skipIf(!haveSharedData("rlf data bfcl", QUESTIONS, ANSWERS, "bfcl/multi
 
 describe("rlf data: usage errors", () => {
   it("names what is missing", async () => {
-    await expect(runDataCommand(["bfcl", "--in", "x.json"])).rejects.toThrow(
+    await expect(runBfcl(["--in", "x.json"])).rejects.toThrow(
       /rlf data bfcl needs --in .*, --answers .* and --out TASKS\.jsonl/,
     );
-    await expect(runDataCommand(["bfcl", "--bogus", "1"])).rejects.toThrow(UsageError);
-    await expect(runDataCommand(["squad"])).rejects.toThrow(
-      /needs a dataset \(hotpotqa, bfcl, ftrl\) or export \(got "squad"\)/,
+    await expect(runBfcl(["--bogus", "1"])).rejects.toThrow(UsageError);
+    await expect(main(["data", "squad"])).rejects.toThrow(
+      /rlf data needs one of hotpotqa, bfcl, ftrl, export \(got "squad"\)/,
     );
   });
 });

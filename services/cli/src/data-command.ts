@@ -1,20 +1,10 @@
 // `rlf data hotpotqa --in FILE --out CORPUS.jsonl` and `rlf data bfcl --in FILE --answers FILE --out
 // TASKS.jsonl`: dataset preparation; `rlf data ftrl` and `rlf data export` live in their own files.
+// Each loads only its own converter (not the search server or the rollout engine around it).
 import { writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
-import { convertBfclTasks } from "@rlfactory/rollout";
-import { buildHotpotqaCorpus } from "@rlfactory/tools";
-import { UsageError } from "./usage-error.ts";
-
-export async function runDataCommand(argv: string[]): Promise<number> {
-  const [kind, ...rest] = argv;
-  if (kind === "hotpotqa") return runHotpotqa(rest);
-  if (kind === "bfcl") return runBfcl(rest);
-  if (kind === "ftrl") return (await import("./data-ftrl-command.ts")).runDataFtrlCommand(rest);
-  if (kind === "export") return (await import("./data-export-command.ts")).runDataExportCommand(rest);
-  throw new UsageError(`rlf data needs a dataset (hotpotqa, bfcl, ftrl) or export (got "${kind ?? ""}")`);
-}
+import { UsageError } from "@rlfactory/kit/command-line";
 
 function flags<const O extends Record<string, { type: "string" }>>(
   command: string,
@@ -28,16 +18,17 @@ function flags<const O extends Record<string, { type: "string" }>>(
   }
 }
 
-async function runHotpotqa(args: string[]): Promise<number> {
+export async function runHotpotqa(args: string[]): Promise<number> {
   const values = flags("rlf data hotpotqa", args, { in: { type: "string" }, out: { type: "string" } });
   if (!values.in || !values.out)
     throw new UsageError("rlf data hotpotqa needs --in FILE and --out CORPUS.jsonl");
+  const { buildHotpotqaCorpus } = await import("@rlfactory/tools/hotpotqa-corpus");
   const { passages } = await buildHotpotqaCorpus(values.in, values.out);
   process.stderr.write(`rlf data hotpotqa: wrote ${passages} passages to ${values.out}\n`);
   return 0;
 }
 
-async function runBfcl(args: string[]): Promise<number> {
+export async function runBfcl(args: string[]): Promise<number> {
   const values = flags("rlf data bfcl", args, {
     in: { type: "string" },
     answers: { type: "string" },
@@ -50,6 +41,7 @@ async function runBfcl(args: string[]): Promise<number> {
       "rlf data bfcl needs --in BFCL_v4_multi_turn_*.json, --answers possible_answer/<same>.json and --out TASKS.jsonl",
     );
   }
+  const { convertBfclTasks } = await import("@rlfactory/rollout/bfcl-tasks");
   const tasks = await convertBfclTasks({
     questions: values.in,
     answers: values.answers,

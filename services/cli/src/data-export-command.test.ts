@@ -3,10 +3,12 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { UsageError } from "@rlfactory/kit/command-line";
+import { ENGINES } from "@rlfactory/rollout/engine-datasets";
 import { asyncBufferFromFile, parquetReadObjects } from "hyparquet";
 import { describe, expect, it } from "vitest";
+import { findCommand } from "./commands.ts";
 import { runDataExportCommand } from "./data-export-command.ts";
-import { UsageError } from "./usage-error.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "rlf-data-export-"));
 
@@ -99,5 +101,9 @@ describe("rlf data export", () => {
       /--engine must be one of verl, slime, skyrl, trl \(got "openrlhf"\)/,
     );
     await expect(runDataExportCommand(["--bogus"])).rejects.toThrow(UsageError);
+  });
+
+  it("its help names every engine it writes", () => {
+    expect(findCommand(["data", "export"])?.command.usage).toContain(`--engine ${ENGINES.join("|")} `);
   });
 });

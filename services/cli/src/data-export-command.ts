@@ -3,17 +3,15 @@
 // Every line is checked against the Task schema first; a bad one is named by its line number.
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
-import { taskSchema } from "@rlfactory/rollout";
+import { taskSchema } from "@rlfactory/contracts";
+import { UsageError } from "@rlfactory/kit/command-line";
 import {
   ENGINE_FORMATS,
   ENGINES,
   type Engine,
   type SourceTask,
   writeEngineDataset,
-} from "./engine-datasets.ts";
-import { UsageError } from "./usage-error.ts";
-
-export const DATA_EXPORT_USAGE = `rlf data export --engine ${ENGINES.join("|")} --in TASKS.jsonl --out FILE`;
+} from "@rlfactory/rollout/engine-datasets";
 
 export async function runDataExportCommand(argv: string[]): Promise<number> {
   let values: Record<string, string | undefined>;
@@ -24,10 +22,10 @@ export async function runDataExportCommand(argv: string[]): Promise<number> {
       strict: true,
     }));
   } catch (err) {
-    throw new UsageError(`${(err as Error).message}; usage: ${DATA_EXPORT_USAGE}`);
+    throw new UsageError(`${(err as Error).message}`);
   }
   if (!values.engine || !values.in || !values.out)
-    throw new UsageError(`rlf data export needs --engine, --in and --out; usage: ${DATA_EXPORT_USAGE}`);
+    throw new UsageError(`rlf data export needs --engine, --in and --out`);
   const engine = values.engine;
   if (!isEngine(engine))
     throw new UsageError(`rlf data export: --engine must be one of ${ENGINES.join(", ")} (got "${engine}")`);

@@ -5,10 +5,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { taskSchema } from "@rlfactory/contracts";
 import { convertFtrlTasks, FtrlFormatError, readBundle } from "@rlfactory/environments";
-import { UsageError } from "./usage-error.ts";
-
-export const DATA_FTRL_USAGE =
-  "rlf data ftrl --in TASKS --bundle BUNDLE --out TASKS.jsonl [--server NAME] [--data-source NAME] [--system FILE]";
+import { UsageError } from "@rlfactory/kit/command-line";
 
 export async function runDataFtrlCommand(argv: string[]): Promise<number> {
   let values: Record<string, string | undefined>;
@@ -26,10 +23,10 @@ export async function runDataFtrlCommand(argv: string[]): Promise<number> {
       strict: true,
     }));
   } catch (err) {
-    throw new UsageError(`${(err as Error).message}; usage: ${DATA_FTRL_USAGE}`);
+    throw new UsageError(`${(err as Error).message}`);
   }
   if (!values.in || !values.bundle || !values.out)
-    throw new UsageError(`rlf data ftrl needs --in, --bundle and --out; usage: ${DATA_FTRL_USAGE}`);
+    throw new UsageError(`rlf data ftrl needs --in, --bundle and --out`);
   const bundle = await readBundle(values.bundle);
   const system = values.system === undefined ? undefined : await readFile(values.system, "utf8");
   let tasks: Awaited<ReturnType<typeof convertFtrlTasks>>;

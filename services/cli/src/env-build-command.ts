@@ -9,10 +9,8 @@ import {
   runBuild,
   type Stage,
 } from "@rlfactory/factory";
+import { UsageError } from "@rlfactory/kit/command-line";
 import { MultiBar, Presets, type SingleBar } from "cli-progress";
-import { UsageError } from "./usage-error.ts";
-
-export const ENV_BUILD_USAGE = "rlf env build --config FILE --out DIR [--no-progress]";
 
 /** A bar per stage on a TTY; elsewhere one line per stage when it finishes. */
 function stageProgress(showBars: boolean): BuildProgress & { stop(): void } {
@@ -61,10 +59,10 @@ export async function runEnvBuildCommand(argv: string[]): Promise<number> {
       strict: true,
     }));
   } catch (err) {
-    throw new UsageError(`${(err as Error).message}; usage: ${ENV_BUILD_USAGE}`);
+    throw new UsageError(`${(err as Error).message}`);
   }
   if (values.config === undefined || values.out === undefined)
-    throw new UsageError(`rlf env build needs --config and --out; usage: ${ENV_BUILD_USAGE}`);
+    throw new UsageError(`rlf env build needs --config and --out`);
   const config = loadBuildConfig(values.config);
   const progress = stageProgress(values["no-progress"] !== true && process.stderr.isTTY === true);
   try {

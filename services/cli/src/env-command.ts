@@ -9,17 +9,9 @@ import {
   readFunctionDocs,
   startBfclHost,
 } from "@rlfactory/environments";
+import { pythonEnvironment } from "@rlfactory/environments/python-environment";
+import { UsageError } from "@rlfactory/kit/command-line";
 import { createToolServer, serveFromArgs } from "@rlfactory/toolkit";
-import { IMPORT_FTRL_USAGE } from "./env-import-ftrl-command.ts";
-import { ENV_SERVE_USAGE } from "./env-serve-command.ts";
-import { pythonEnvironment } from "./python-environment.ts";
-import { UsageError } from "./usage-error.ts";
-
-const SERVE = "(--stdio | --http PORT [--host H])";
-export const ENV_USAGE = {
-  python: `rlf env python --module FILE_OR_MODULE --class NAME [--schemas FILE] [--venv DIR] [--workers N] [--name NAME] [--max-episodes N] [--idle-timeout-ms N] ${SERVE}`,
-  bfcl: `rlf env bfcl [--workers N] [--max-episodes N] [--idle-timeout-ms N] ${SERVE}`,
-};
 
 const COMMON = {
   stdio: { type: "boolean" },
@@ -39,37 +31,29 @@ const PYTHON = {
   name: { type: "string" },
 } as const;
 
-function positiveInt(flag: string, text: string | undefined, usage: string): number | undefined {
+function positiveInt(flag: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 1)
-    throw new UsageError(`--${flag} must be a positive integer; usage: ${usage}`);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${flag} must be a positive integer`);
   return n;
 }
 
 export async function runEnvCommand(argv: string[]): Promise<number> {
   const [kind, ...rest] = argv;
-  if (kind === "build") return (await import("./env-build-command.ts")).runEnvBuildCommand(rest);
-  if (kind === "serve") return (await import("./env-serve-command.ts")).runEnvServeCommand(rest);
-  if (kind === "import-ftrl")
-    return (await import("./env-import-ftrl-command.ts")).runEnvImportFtrlCommand(rest);
   if (kind !== "python" && kind !== "bfcl")
-    throw new UsageError(
-      `rlf env needs python, bfcl, serve, import-ftrl or build:\n  ${ENV_USAGE.python}\n  ${ENV_USAGE.bfcl}\n  ${ENV_SERVE_USAGE}\n  ${IMPORT_FTRL_USAGE}\n  rlf env build --config FILE --out DIR [--no-progress]`,
-    );
-  const usage = ENV_USAGE[kind];
+    throw new UsageError(`rlf env needs python or bfcl here, not "${kind ?? ""}"`);
   let values: Record<string, string | boolean | undefined>;
   try {
     ({ values } = parseArgs({ args: rest, options: kind === "python" ? PYTHON : COMMON, strict: true }));
   } catch (err) {
-    throw new UsageError(`${(err as Error).message}; usage: ${usage}`);
+    throw new UsageError(`${(err as Error).message}`);
   }
   const str = (k: string) => (typeof values[k] === "string" ? (values[k] as string) : undefined);
   if (values.stdio !== true && str("http") === undefined)
-    throw new UsageError(`choose --stdio or --http PORT; usage: ${usage}`);
-  const workers = positiveInt("workers", str("workers"), usage);
-  const maxEpisodes = positiveInt("max-episodes", str("max-episodes"), usage);
-  const idleTimeoutMs = positiveInt("idle-timeout-ms", str("idle-timeout-ms"), usage);
+    throw new UsageError(`choose --stdio or --http PORT`);
+  const workers = positiveInt("workers", str("workers"));
+  const maxEpisodes = positiveInt("max-episodes", str("max-episodes"));
+  const idleTimeoutMs = positiveInt("idle-timeout-ms", str("idle-timeout-ms"));
   const serveArgs = [
     ...(values.stdio === true ? ["--stdio"] : []),
     ...(str("http") !== undefined ? ["--http", str("http") as string] : []),
@@ -86,7 +70,7 @@ export async function runEnvCommand(argv: string[]): Promise<number> {
     const target = str("module");
     const className = str("class");
     if (target === undefined || className === undefined)
-      throw new UsageError(`rlf env python needs --module and --class; usage: ${usage}`);
+      throw new UsageError(`rlf env python needs --module and --class`);
     // A path (ends in .py or names a file) is loaded from its file; anything else is imported as a module.
     const ref =
       target.endsWith(".py") || existsSync(target)

@@ -3,10 +3,7 @@
 // environment directory (tools.json, codes.json, database files; form "environment").
 import { parseArgs } from "node:util";
 import { FtrlFormatError, importFtrl, writeBundle } from "@rlfactory/environments";
-import { UsageError } from "./usage-error.ts";
-
-export const IMPORT_FTRL_USAGE =
-  "rlf env import-ftrl PATH --out BUNDLE [--tasks FILE] [--data-source NAME] [--name NAME]";
+import { UsageError } from "@rlfactory/kit/command-line";
 
 function parse(argv: string[]) {
   try {
@@ -22,14 +19,14 @@ function parse(argv: string[]) {
       strict: true,
     });
   } catch (err) {
-    throw new UsageError(`${(err as Error).message}; usage: ${IMPORT_FTRL_USAGE}`);
+    throw new UsageError(`${(err as Error).message}`);
   }
 }
 
 export async function runEnvImportFtrlCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv);
   if (positionals.length !== 1 || values.out === undefined)
-    throw new UsageError(`rlf env import-ftrl needs PATH and --out BUNDLE; usage: ${IMPORT_FTRL_USAGE}`);
+    throw new UsageError(`rlf env import-ftrl needs PATH and --out BUNDLE`);
   try {
     const content = await importFtrl(positionals[0] as string, {
       ...(values.tasks !== undefined ? { tasks: values.tasks } : {}),

@@ -5,12 +5,9 @@
 // "environment") or `{"task"}` (form "sample").
 import { parseArgs } from "node:util";
 import { bundleResult, bundleState, readBundle, startBundleHost } from "@rlfactory/environments";
+import { pythonEnvironment } from "@rlfactory/environments/python-environment";
+import { UsageError } from "@rlfactory/kit/command-line";
 import { createToolServer, rawResult, serveFromArgs } from "@rlfactory/toolkit";
-import { pythonEnvironment } from "./python-environment.ts";
-import { UsageError } from "./usage-error.ts";
-
-export const ENV_SERVE_USAGE =
-  "rlf env serve BUNDLE [--name NAME] [--venv DIR] [--workers N] [--call-timeout-s N] [--max-episodes N] [--idle-timeout-ms N] (--stdio | --http PORT [--host H])";
 
 const OPTIONS = {
   stdio: { type: "boolean" },
@@ -27,8 +24,7 @@ const OPTIONS = {
 function positiveInt(flag: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 1)
-    throw new UsageError(`--${flag} must be a positive integer; usage: ${ENV_SERVE_USAGE}`);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${flag} must be a positive integer`);
   return n;
 }
 
@@ -39,13 +35,12 @@ export async function runEnvServeCommand(argv: string[]): Promise<number> {
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (err) {
-    throw new UsageError(`${(err as Error).message}; usage: ${ENV_SERVE_USAGE}`);
+    throw new UsageError(`${(err as Error).message}`);
   }
   const { values, positionals } = parsed;
-  if (positionals.length !== 1)
-    throw new UsageError(`rlf env serve needs one BUNDLE; usage: ${ENV_SERVE_USAGE}`);
+  if (positionals.length !== 1) throw new UsageError(`rlf env serve needs one BUNDLE`);
   if (values.stdio !== true && values.http === undefined)
-    throw new UsageError(`choose --stdio or --http PORT; usage: ${ENV_SERVE_USAGE}`);
+    throw new UsageError(`choose --stdio or --http PORT`);
   const workers = positiveInt("workers", values.workers);
   const callTimeoutS = positiveInt("call-timeout-s", values["call-timeout-s"]);
   const maxEpisodes = positiveInt("max-episodes", values["max-episodes"]);

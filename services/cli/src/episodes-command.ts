@@ -3,7 +3,7 @@
 
 import { parseArgs } from "node:util";
 import { GatewayClient } from "@rlfactory/clients";
-import { UsageError } from "./usage-error.ts";
+import { UsageError } from "@rlfactory/kit/command-line";
 
 export async function runEpisodesCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;

@@ -8,6 +8,8 @@ import {
   createJudgeService,
   defaultJudgeLogger,
   formatCalibrationReport,
+  JUDGE_GRPC_PORT,
+  JUDGE_HTTP_PORT,
   type JudgeConfig,
   judgeConfigFromEnv,
   loadJudgeConfig,
@@ -15,13 +17,8 @@ import {
   readCalibrationSet,
   startJudgeServer,
 } from "@rlfactory/judge";
+import { portArg, stopOnSignals, UsageError } from "@rlfactory/kit/command-line";
 import { startTelemetry } from "@rlfactory/telemetry";
-import { portArg, stopOnSignals } from "./gateway-command.ts";
-import { UsageError } from "./usage-error.ts";
-
-/** Default loopback ports of the judge (a user-facing contract). */
-export const JUDGE_HTTP_PORT = 7005;
-export const JUDGE_GRPC_PORT = 50053;
 
 export async function runJudgeCommand(argv: string[]): Promise<number> {
   if (argv[0] === "calibrate") return runCalibrateCommand(argv.slice(1));

@@ -39,7 +39,7 @@ describe("rlf model import", () => {
     expect(dtype.stderr).toContain("--dtype must be float32 or bfloat16");
     const sub = await rlfFails({}, "model", "export");
     expect(sub.code).toBe(2);
-    expect(sub.stderr).toContain("rlf model needs a subcommand: import or serve");
+    expect(sub.stderr).toContain('rlf model needs one of import, serve (got "export")');
   });
 
   it("says to run npm run setup:engines when the engines venv is missing", async () => {

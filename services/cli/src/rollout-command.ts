@@ -5,6 +5,7 @@ import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { Trajectory } from "@rlfactory/contracts";
+import { UsageError } from "@rlfactory/kit/command-line";
 import {
   appendTrajectoriesJsonl,
   createRolloutEngine,
@@ -17,28 +18,8 @@ import {
 } from "@rlfactory/rollout";
 import { startTelemetry } from "@rlfactory/telemetry";
 import { SingleBar } from "cli-progress";
-import { UsageError } from "./usage-error.ts";
-
-const HELP = `rlf rollout --config FILE [--out DIR] [--limit N] [--group-size N] [--no-progress]
-
-Runs every task of the config's dataset group-size times against the inference server and the tool
-gateway, scores the trajectories and writes into DIR (default: the config's output.dir):
-  trajectories.jsonl     one trajectory per line, appended as each GRPO group completes
-  trajectories.parquet   the same records as Parquet (output.parquet)
-  summary.json           reward mean, EM, turns, tool calls, errors by code, tokens/s
-  report.html            charts: reward distribution, turns, tool latency (output.html_report)
-Ctrl-C stops the run: trajectories in flight end as "aborted" and are still written.
-
-At start the tokenizer (tokenizer.path) is checked against the inference servers: a mismatch refuses
-to start. Exit status: 0; 1 when every trajectory failed (the most common failure is printed); 130
-when interrupted.
-
-rlf rollout serve --config FILE serves the same engine to a training engine ('rlf rollout serve --help').
-`;
 
 export async function runRolloutCommand(argv: string[]): Promise<number> {
-  if (argv[0] === "serve")
-    return (await import("./rollout-serve-command.ts")).runRolloutServeCommand(argv.slice(1));
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -47,14 +28,9 @@ export async function runRolloutCommand(argv: string[]): Promise<number> {
       limit: { type: "string" },
       "group-size": { type: "string" },
       "no-progress": { type: "boolean" },
-      help: { type: "boolean", short: "h" },
     },
     strict: true,
   });
-  if (values.help) {
-    process.stdout.write(HELP);
-    return 0;
-  }
   if (!values.config) throw new UsageError("rlf rollout needs --config FILE");
   const config = await loadRolloutConfig(values.config, values.out === undefined ? {} : { out: values.out });
   const outDir = config.output.dir;

@@ -2,6 +2,7 @@
 // (gRPC rlfactory.v1.RolloutService + HTTP JSON; see services/rollout/src/serve/README.md).
 // `rlf trainer serve` is its old name, kept for one release (main.ts prints that it is deprecated).
 import { parseArgs } from "node:util";
+import { portArg, stopOnSignals, UsageError } from "@rlfactory/kit/command-line";
 import {
   createRolloutEngine,
   defaultServiceLogger,
@@ -12,25 +13,10 @@ import {
   waitForGateway,
 } from "@rlfactory/rollout";
 import { startTelemetry } from "@rlfactory/telemetry";
-import { portArg, stopOnSignals } from "./gateway-command.ts";
-import { UsageError } from "./usage-error.ts";
-
-const HELP = `rlf rollout serve --config FILE [--grpc-port 50061] [--http-port 8091] [--host 127.0.0.1]
-
-Runs the rollout engine of the config (inference servers, tool gateway, rewards) as a service: a
-training engine sends tasks and gets back scored GRPO groups of token-level trajectories as each
-group completes.
-  gRPC   rlfactory.v1.RolloutService/Rollout (stream) and /RolloutBatch, health, reflection
-  HTTP   POST /v1/rollout (JSON, or NDJSON with Accept: application/x-ndjson), GET /healthz
-  Policy version: SetPolicyVersion / PUT /v1/policy_version {"version": N} after each weight sync;
-         the config's staleness block flags or drops groups sampled too many versions back.
-Cancelling a call (or its deadline passing, or the client disconnecting) aborts its trajectories.
-Ctrl-C stops taking requests, ends those in flight as "aborted" and returns them, then exits.
-`;
 
 /** `rlf rollout serve ARGV` (ARGV: what follows `serve`). */
 export async function runRolloutServeCommand(argv: string[]): Promise<number> {
-  let values: { config?: string; "grpc-port"?: string; "http-port"?: string; host?: string; help?: boolean };
+  let values: { config?: string; "grpc-port"?: string; "http-port"?: string; host?: string };
   try {
     ({ values } = parseArgs({
       args: argv,
@@ -39,16 +25,11 @@ export async function runRolloutServeCommand(argv: string[]): Promise<number> {
         "grpc-port": { type: "string", default: "50061" },
         "http-port": { type: "string", default: "8091" },
         host: { type: "string", default: "127.0.0.1" },
-        help: { type: "boolean", short: "h" },
       },
       strict: true,
     }));
   } catch (err) {
-    throw new UsageError(`${(err as Error).message}\n\n${HELP}`);
-  }
-  if (values.help) {
-    process.stdout.write(HELP);
-    return 0;
+    throw new UsageError((err as Error).message);
   }
   if (!values.config) throw new UsageError("rlf rollout serve needs --config FILE");
   const grpcPort = portArg(values["grpc-port"] ?? "50061", "--grpc-port");

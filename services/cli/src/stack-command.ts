@@ -7,9 +7,10 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { loadConfigFile, startGateway } from "@rlfactory/gateway";
+import { JUDGE_GRPC_PORT, JUDGE_HTTP_PORT } from "@rlfactory/judge/default-ports";
+import { stopOnSignals, UsageError } from "@rlfactory/kit/command-line";
 import { startTelemetry } from "@rlfactory/telemetry";
-import { BUNDLED_TOOL_SERVER_NAMES, toolServers } from "@rlfactory/tools";
-import { stopOnSignals } from "./gateway-command.ts";
+import { BUNDLED_TOOL_SERVER_NAMES, toolServers } from "@rlfactory/tools/tool-servers";
 import {
   checkPortsFree,
   DEFAULT_READY_TIMEOUT_S,
@@ -17,15 +18,11 @@ import {
   StackStartError,
   waitAllHealthy,
 } from "./stack-startup.ts";
-import { UsageError } from "./usage-error.ts";
 
 /** Fixed loopback ports of the bundled tool servers (a user-facing contract), from their registry. */
 export const TOOL_PORTS: Record<string, number> = Object.fromEntries(
   Object.entries(toolServers).map(([name, server]) => [name, server.port]),
 );
-/** The judge's loopback ports (rlf judge's defaults; also a user-facing contract). */
-const JUDGE_HTTP_PORT = 7005;
-const JUDGE_GRPC_PORT = 50053;
 
 const here = dirname(fileURLToPath(import.meta.url));
 const MAIN = resolve(here, "main.ts");

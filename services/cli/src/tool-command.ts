@@ -1,8 +1,10 @@
 // `rlf tool NAME [server options] [--stdio | --http PORT [--host H]]`: one bundled MCP tool server.
 import { parseArgs } from "node:util";
+import { UsageError } from "@rlfactory/kit/command-line";
 import { serveFromArgs } from "@rlfactory/toolkit";
-import { bundledToolServer, toolServers } from "@rlfactory/tools";
-import { UsageError } from "./usage-error.ts";
+import { bundledToolServer, toolServers } from "@rlfactory/tools/tool-servers";
+
+const SERVE = "(--stdio | --http PORT [--host H])";
 
 const SERVE_OPTIONS = {
   stdio: { type: "boolean" },
@@ -10,20 +12,30 @@ const SERVE_OPTIONS = {
   host: { type: "string" },
 } as const;
 
+/** What `rlf tool NAME --help` adds to the command's help: that server's summary and flags (or the list). */
+export function toolHelp(name: string | undefined): string {
+  const entry = name ? bundledToolServer(name) : undefined;
+  if (!name || !entry) return `\nServers:\n${serverList()}\n`;
+  return `\nrlf tool ${name} ${entry.usage} ${SERVE}\n  ${entry.summary}\n`;
+}
+
+function serverList(): string {
+  return Object.entries(toolServers)
+    .map(([n, e]) => `  ${n.padEnd(12)} ${e.summary}`)
+    .join("\n");
+}
+
 export async function runToolCommand(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   const entry = name ? bundledToolServer(name) : undefined;
   if (!name || !entry) {
-    const list = Object.entries(toolServers).map(([n, e]) => `  ${n.padEnd(12)} ${e.summary}`);
-    throw new UsageError(`rlf tool needs a server name:\n${list.join("\n")}`);
+    throw new UsageError(`rlf tool needs a server name:\n${serverList()}`);
   }
   let values: Record<string, unknown>;
   try {
     ({ values } = parseArgs({ args: rest, options: { ...entry.options, ...SERVE_OPTIONS }, strict: true }));
   } catch (err) {
-    throw new UsageError(
-      `${(err as Error).message}; usage: rlf tool ${name} ${entry.usage} [--stdio | --http PORT [--host H]]`,
-    );
+    throw new UsageError(`${(err as Error).message}; usage: rlf tool ${name} ${entry.usage} ${SERVE}`);
   }
   const own = Object.fromEntries(Object.keys(entry.options).map((k) => [k, values[k]]));
   const serveArgs = [

@@ -3,7 +3,7 @@
 import { parseArgs } from "node:util";
 import { GatewayClient, resultText } from "@rlfactory/clients";
 import type { WireTool, WireToolResult } from "@rlfactory/gateway";
-import { UsageError } from "./usage-error.ts";
+import { UsageError } from "@rlfactory/kit/command-line";
 
 export async function runToolsCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;

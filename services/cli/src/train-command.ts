@@ -2,23 +2,9 @@
 // the Tinker training API (SkyRL's Tinker-compatible server or hosted Tinker), one progress line per
 // step. Ctrl-C / SIGTERM stops after checkpointing what is done; a second signal exits at once.
 import { parseArgs } from "node:util";
+import { UsageError } from "@rlfactory/kit/command-line";
 import { startTelemetry } from "@rlfactory/telemetry";
 import { loadTrainConfig, runTraining, type StepMetrics, type TrainEvent } from "@rlfactory/train";
-import { UsageError } from "./usage-error.ts";
-
-const HELP = `rlf train --config FILE [--out DIR] [--resume]
-
-Trains a LoRA policy on the config's dataset through the Tinker API (tinker.base_url): each step saves
-the weights for sampling, runs tasks_per_step tasks group_size times through the rollout engine (tools
-via the gateway, rewards, GRPO advantages), sends the trajectories to forward_backward
-(importance_sampling) and takes an optimizer step. DIR (default: train.out) gets
-  metrics.jsonl          one line per step: rewards, skipped trajectories, tokens, server metrics, timings
-  checkpoint.json        the last saved training state (every train.save_every steps and at the end)
-  trajectories/          step-NNNNNN.jsonl: each step's trajectories
-A DIR holding checkpoint.json is resumed from it (--resume: fail when there is none).
-Ctrl-C or SIGTERM: stop after the current step's update (a step still sampling is dropped) and
-checkpoint; a second signal exits at once.
-`;
 
 export async function runTrainCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -27,14 +13,9 @@ export async function runTrainCommand(argv: string[]): Promise<number> {
       config: { type: "string", short: "c" },
       out: { type: "string", short: "o" },
       resume: { type: "boolean" },
-      help: { type: "boolean", short: "h" },
     },
     strict: true,
   });
-  if (values.help) {
-    process.stdout.write(HELP);
-    return 0;
-  }
   if (!values.config) throw new UsageError("rlf train needs --config FILE");
   const config = await loadTrainConfig(values.config);
   const outDir = values.out ?? config.train.out;

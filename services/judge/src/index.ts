@@ -9,6 +9,7 @@ export {
   formatCalibrationReport,
   readCalibrationSet,
 } from "./calibrate.ts";
+export { JUDGE_GRPC_PORT, JUDGE_HTTP_PORT } from "./default-ports.ts";
 export {
   type JudgeConfig,
   JudgeConfigError,

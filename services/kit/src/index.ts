@@ -2,6 +2,7 @@
 export { ApiKeyAuth, ApiKeysEnvError, apiKeysFromEnv, MIN_API_KEY_LENGTH } from "./api-keys.ts";
 export { type CallerGone, callerGone, httpCallerGone } from "./caller-gone.ts";
 export { canonicalJson, sha256Hex } from "./canonical-json.ts";
+export { portArg, stopOnSignals, UsageError } from "./command-line.ts";
 export {
   ConfigFileError,
   type ConfigFileOptions,
@@ -18,6 +19,7 @@ export {
 } from "./endpoint-pool.ts";
 export { type GrpcHost, startGrpcHost } from "./grpc-host.ts";
 export type { KeyValueStore } from "./key-value-store.ts";
+export { enginesPython, rlfactoryCacheDir } from "./local-paths.ts";
 export { createMemoryStore, type MemoryStoreOptions } from "./memory-store.ts";
 export { createServiceRegistry, metricPrefix } from "./metrics-registry.ts";
 export { extent, nearestRankPercentile, percentileOfSorted, sortAscending } from "./percentile.ts";

@@ -4,10 +4,10 @@
 // OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) or OTEL_TRACES_EXPORTER is set, and OTEL_SDK_DISABLED is not
 // true. Otherwise nothing is installed: no exporter retrying against localhost:4318, no global
 // providers. Metrics and logs signals are never started (we only export traces), and there are no
-// auto-instrumentations: spans are created by hand.
+// auto-instrumentations: spans are created by hand. The SDK (hundreds of modules) is loaded only when
+// tracing is asked for, so a process that does not trace does not pay for loading it.
 import { DiagLogLevel, diag } from "@opentelemetry/api";
 import { diagLogLevelFromString, getBooleanFromEnv, getStringFromEnv } from "@opentelemetry/core";
-import { NodeSDK } from "@opentelemetry/sdk-node";
 import { stderrDiagLogger } from "./stderr-diag-logger.ts";
 
 export interface TelemetryOptions {
@@ -24,7 +24,7 @@ export interface Telemetry {
 const DEFAULT_SCHEDULE_DELAY_MS = "200";
 
 const noop: Telemetry = { shutdown: async () => {} };
-let started: Telemetry | undefined;
+let started: Promise<Telemetry> | undefined;
 
 /** Whether the environment asks for trace export at all. */
 export function tracingRequested(): boolean {
@@ -41,13 +41,18 @@ export function tracingRequested(): boolean {
  * protocol (grpc | http/protobuf | http/json), endpoint, sampler and batch settings all come from
  * the standard environment variables.
  */
-export async function startTelemetry(opts: TelemetryOptions): Promise<Telemetry> {
-  if (started !== undefined) return started;
-  if (!tracingRequested()) {
-    started = noop;
-    return started;
-  }
+export function startTelemetry(opts: TelemetryOptions): Promise<Telemetry> {
+  started ??= start(opts).catch((error: unknown) => {
+    started = undefined;
+    throw error;
+  });
+  return started;
+}
+
+async function start(opts: TelemetryOptions): Promise<Telemetry> {
+  if (!tracingRequested()) return noop;
   const serviceName = getStringFromEnv("OTEL_SERVICE_NAME") ?? opts.serviceName;
+  const { NodeSDK } = await import("@opentelemetry/sdk-node");
   const sdk = new NodeSDK({
     serviceName,
     instrumentations: [],
@@ -68,7 +73,7 @@ export async function startTelemetry(opts: TelemetryOptions): Promise<Telemetry>
     if (presetDelay === undefined) delete process.env.OTEL_BSP_SCHEDULE_DELAY;
   }
   let stopping: Promise<void> | undefined;
-  started = {
+  return {
     shutdown: () => {
       stopping ??= sdk.shutdown().catch((error: unknown) => {
         diag.error("telemetry shutdown failed", error);
@@ -76,5 +81,4 @@ export async function startTelemetry(opts: TelemetryOptions): Promise<Telemetry>
       return stopping;
     },
   };
-  return started;
 }

@@ -1,6 +1,7 @@
 import { ROOT_CONTEXT, type SpanContext, TraceFlags, trace } from "@opentelemetry/api";
 import { describe, expect, it } from "vitest";
-import { contextFromGrpcMetadata, injectGrpcMetadata } from "./grpc-metadata.ts";
+import { injectGrpcMetadata } from "./grpc-metadata.ts";
+import { contextFromGrpcMetadata } from "./grpc-metadata-context.ts";
 import { extractTraceContext, injectTraceMeta } from "./trace-meta.ts";
 
 const remote: SpanContext = {

@@ -1,6 +1,7 @@
 // Trace context in MCP request `_meta` (`params._meta.traceparent` / `tracestate`).
 import { type Context, context, ROOT_CONTEXT } from "@opentelemetry/api";
-import { carrierValue, TRACEPARENT_KEY, TRACESTATE_KEY, w3cPropagator } from "./trace-carrier.ts";
+import { carrierValue } from "./carrier-value.ts";
+import { TRACEPARENT_KEY, TRACESTATE_KEY, w3cPropagator } from "./trace-carrier.ts";
 
 /**
  * A copy of `meta` carrying the `traceparent` (and `tracestate`, when the context has one) of `ctx`

@@ -1,39 +1,12 @@
-import { calculatorServerEntry } from "./calculator/index.ts";
-import { codeServerEntry } from "./code/index.ts";
-import { searchServerEntry } from "./search/index.ts";
-import { sqlServerEntry } from "./sql/index.ts";
-import type { BundledToolServer } from "./tool-server-entry.ts";
-
 export { createCalculatorServer } from "./calculator/index.ts";
 export { createCodeServer } from "./code/index.ts";
 export { ENGLISH_STOP_WORDS } from "./search/english-analyzer.ts";
 export { buildHotpotqaCorpus, createSearchServer, openBm25Retriever } from "./search/index.ts";
 export { createSqlServer } from "./sql/index.ts";
 export type { BundledToolServer, ToolOptionValues, ToolServerEntry } from "./tool-server-entry.ts";
-
-/**
- * The bundled tool servers by name, each with its fixed loopback port: the one place both live.
- * `rlf tool NAME [options] [--stdio | --http PORT]` and `rlf stack` read it; deploy/compose.yaml,
- * deploy/k8s/tool-*.yaml and every gateway config are checked against it (test/deploy/manifests.test.ts).
- * Adding a server is its folder (with its entry) plus one line here, and its case in
- * bundled-server-contract.test.ts (which the typecheck then demands).
- */
-export const toolServers = Object.freeze({
-  search: { ...searchServerEntry, port: 7001 },
-  calculator: { ...calculatorServerEntry, port: 7002 },
-  code: { ...codeServerEntry, port: 7003 },
-  sql: { ...sqlServerEntry, port: 7004 },
-} as const satisfies Record<string, BundledToolServer>);
-
-/** A bundled tool server's name (`rlf tool NAME`; also its MCP server name and the gateway's upstream name). */
-export type BundledToolServerName = keyof typeof toolServers;
-
-export const BUNDLED_TOOL_SERVER_NAMES = Object.freeze(Object.keys(toolServers)) as readonly [
-  BundledToolServerName,
-  ...BundledToolServerName[],
-];
-
-/** The bundled server called `name`, or undefined (an own entry only: `__proto__` is no server). */
-export function bundledToolServer(name: string): BundledToolServer | undefined {
-  return Object.hasOwn(toolServers, name) ? toolServers[name as BundledToolServerName] : undefined;
-}
+export {
+  BUNDLED_TOOL_SERVER_NAMES,
+  type BundledToolServerName,
+  bundledToolServer,
+  toolServers,
+} from "./tool-servers.ts";

@@ -1,6 +1,6 @@
 // `rlf simulate-factory`'s flags: --help, and usage errors naming the flag (the served fixture itself is
 // run by test/examples/ftrl-hotpotqa.test.ts, which rebuilds the shipped example against it).
-import { UsageError } from "@rlfactory/cli/usage-error";
+import { UsageError } from "@rlfactory/kit/command-line";
 import { describe, expect, it, vi } from "vitest";
 import { runSimulateFactoryCommand, SIMULATE_FACTORY_USAGE } from "./factory-chat-fixture-cli.ts";
 

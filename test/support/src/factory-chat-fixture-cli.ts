@@ -4,8 +4,7 @@
 // loads this module from the test-support workspace (a development checkout); no product package
 // depends on it.
 import { parseArgs } from "node:util";
-import { portArg, stopOnSignals } from "@rlfactory/cli/gateway-command";
-import { UsageError } from "@rlfactory/cli/usage-error";
+import { portArg, stopOnSignals, UsageError } from "@rlfactory/kit/command-line";
 import { FACTORY_CHAT_MODEL, startFactoryChatFixture } from "./factory-chat-fixture.ts";
 
 export const SIMULATE_FACTORY_USAGE = `rlf simulate-factory — a scripted model for rlf env build (TEST FIXTURE, not a model)

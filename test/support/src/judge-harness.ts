@@ -52,7 +52,10 @@ export async function spawnJudge(args: string[], env: NodeJS.ProcessEnv = cleanE
   });
   let stderr = "";
   const ready = new Promise<RegExpMatchArray>((resolveReady, reject) => {
-    const timer = setTimeout(() => reject(new Error(`rlf judge did not start in 120 s:\n${stderr}`)), 120_000);
+    const timer = setTimeout(
+      () => reject(new Error(`rlf judge did not start in 120 s:\n${stderr}`)),
+      120_000,
+    );
     child.stderr?.on("data", (chunk: Buffer) => {
       stderr += chunk.toString();
       const m = READY.exec(stderr);

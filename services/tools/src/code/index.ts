@@ -1,53 +1,8 @@
 // The `code` tool server for `rlf tool code`: sandboxed Python/JavaScript execution.
-import type { ToolServerEntry } from "../tool-server-entry.ts";
-import { createCodeServer } from "./code-server.ts";
-import type { SandboxSettings } from "./sandbox-limits.ts";
 
+export { codeServerEntry } from "./code-entry.ts";
 export { CodeSandbox } from "./code-sandbox.ts";
 export { type CodeServerOptions, createCodeServer } from "./code-server.ts";
 export type { RunResult, RunStatus } from "./run-result.ts";
 export { DEFAULT_SETTINGS, type SandboxSettings } from "./sandbox-limits.ts";
 export { SandboxUnavailable } from "./sandbox-probe.ts";
-
-const NUMERIC_OPTIONS = {
-  concurrency: "concurrency",
-  "max-run-timeout": "maxRunTimeoutSec",
-  "max-memory": "maxMemoryMb",
-  "uid-base": "uidBase",
-} as const satisfies Record<string, keyof SandboxSettings>;
-
-export const codeServerEntry: ToolServerEntry = {
-  summary: "run Python/JavaScript in a bubblewrap sandbox (run_code, run_tests, SandboxFusion /run_code)",
-  // `rlf stack` serves the tools as unavailable, with the reason, where sandboxing does not work.
-  stackArgs: ["--sandbox-optional"],
-  options: {
-    concurrency: { type: "string" },
-    "max-run-timeout": { type: "string" },
-    "max-memory": { type: "string" },
-    "uid-base": { type: "string" },
-    node: { type: "string" },
-    "memory-accounting": { type: "string" },
-    "sandbox-optional": { type: "boolean" },
-  },
-  usage:
-    "[--concurrency N] [--max-run-timeout SEC] [--max-memory MB] [--memory-accounting auto|cgroup|rlimit] [--uid-base UID] [--node PATH] [--sandbox-optional]",
-  create: (values) => {
-    const settings: Partial<SandboxSettings> = {};
-    for (const [flag, key] of Object.entries(NUMERIC_OPTIONS)) {
-      const raw = values[flag];
-      if (raw === undefined) continue;
-      const n = Number(raw);
-      if (typeof raw !== "string" || !Number.isFinite(n) || n <= 0)
-        throw new Error(`--${flag} needs a positive number`);
-      settings[key] = n;
-    }
-    if (typeof values.node === "string") settings.nodePath = values.node;
-    const accounting = values["memory-accounting"];
-    if (accounting !== undefined) {
-      if (accounting !== "auto" && accounting !== "cgroup" && accounting !== "rlimit")
-        throw new Error("--memory-accounting is one of auto, cgroup, rlimit");
-      settings.memoryAccounting = accounting;
-    }
-    return createCodeServer({ ...settings, sandboxOptional: values["sandbox-optional"] === true });
-  },
-};

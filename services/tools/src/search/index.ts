@@ -1,9 +1,5 @@
 // The `search` tool server: BM25 (Lucene/pyserini-exact) over a Search-R1 corpus, or a proxy to a
 // remote Search-R1 retriever; MCP tool `search` plus POST /retrieve.
-import { z } from "zod";
-import type { ToolOptionValues, ToolServerEntry } from "../tool-server-entry.ts";
-import { DEFAULT_BM25 } from "./bm25.ts";
-import { createSearchServer } from "./search-server.ts";
 
 export { DEFAULT_BM25 } from "./bm25.ts";
 export type { Bm25RetrieverOptions, OpenedBm25Retriever } from "./bm25-retriever.ts";
@@ -11,43 +7,6 @@ export { openBm25Retriever } from "./bm25-retriever.ts";
 export { analyze } from "./english-analyzer.ts";
 export { buildHotpotqaCorpus } from "./hotpotqa-corpus.ts";
 export type { RetrievedPassage, Retriever } from "./retriever.ts";
+export { searchServerEntry } from "./search-entry.ts";
 export type { SearchServerOptions } from "./search-server.ts";
 export { createSearchServer, SAMPLE_CORPUS } from "./search-server.ts";
-
-const EntryValues = z
-  .object({
-    corpus: z.string().min(1).optional(),
-    "index-dir": z.string().min(1).optional(),
-    k1: z.coerce.number().min(0).optional(),
-    b: z.coerce.number().min(0).max(1).optional(),
-    "retriever-url": z.url().optional(),
-  })
-  .refine(
-    (v) => v["retriever-url"] === undefined || (v.corpus === undefined && v["index-dir"] === undefined),
-    {
-      message: "--retriever-url (proxy mode) indexes nothing: drop --corpus / --index-dir",
-    },
-  );
-
-export const searchServerEntry: ToolServerEntry = {
-  summary: "BM25 passage search over a Search-R1 corpus (or proxy to a /retrieve server), + POST /retrieve",
-  options: {
-    corpus: { type: "string" },
-    "index-dir": { type: "string" },
-    k1: { type: "string" },
-    b: { type: "string" },
-    "retriever-url": { type: "string" },
-  },
-  usage: `[--corpus CORPUS.jsonl] [--index-dir DIR] [--k1 ${DEFAULT_BM25.k1}] [--b ${DEFAULT_BM25.b}] | [--retriever-url URL]`,
-  create: (values: ToolOptionValues) => {
-    const parsed = EntryValues.safeParse(values);
-    if (!parsed.success) throw new Error(`search: ${z.prettifyError(parsed.error)}`);
-    const v = parsed.data;
-    return createSearchServer({
-      ...(v.corpus !== undefined ? { corpus: v.corpus } : {}),
-      ...(v["index-dir"] !== undefined ? { indexDir: v["index-dir"] } : {}),
-      ...(v["retriever-url"] !== undefined ? { retrieverUrl: v["retriever-url"] } : {}),
-      bm25: { ...(v.k1 !== undefined ? { k1: v.k1 } : {}), ...(v.b !== undefined ? { b: v.b } : {}) },
-    });
-  },
-};

@@ -2,8 +2,7 @@
 // load-testing fixture. The CLI loads this module from the test-support workspace (a development
 // checkout); no product package depends on it (scripted policies behind vLLM / SGLang / OpenAI chat wire protocols). Not a model.
 import { parseArgs } from "node:util";
-import { portArg, stopOnSignals } from "@rlfactory/cli/gateway-command";
-import { UsageError } from "@rlfactory/cli/usage-error";
+import { portArg, stopOnSignals, UsageError } from "@rlfactory/kit/command-line";
 import { loadModelTokenizer } from "@rlfactory/rollout";
 import { parseTurnMs } from "./latency-model.ts";
 import { describePolicies, SIMULATED_POLICY_NAMES } from "./policies/registry.ts";

@@ -3,7 +3,7 @@
 // toolkit's (docs/environments.md): random handles, limits and idle expiry, one operation at a time
 // per episode. A handle the host no longer holds (its worker died, or never created) answers the
 // contract's "unknown episode" tool error, which the gateway turns into EPISODE_LOST.
-import { EnvironmentError, type PythonEnvironmentHost } from "@rlfactory/environments";
+
 import { STATE_TOO_LARGE_PREFIX, UNKNOWN_EPISODE_PREFIX } from "@rlfactory/proto/environment-contract";
 import {
   defineEnvironment,
@@ -13,6 +13,8 @@ import {
   type RawToolResult,
   ToolError,
 } from "@rlfactory/toolkit";
+import { EnvironmentError } from "./environment-error.ts";
+import type { PythonEnvironmentHost } from "./python-environment-host.ts";
 
 export interface PythonEnvironmentOptions extends EpisodeLimits {
   /** The server's name. */

@@ -10,7 +10,7 @@
 // Parquet columns need one type per column: prompts keep `role` and `content` only, and a ground truth that
 // is not a string becomes its JSON text there; the task itself, every field intact, is in `rlf_task`.
 import { writeFile } from "node:fs/promises";
-import type { Task } from "@rlfactory/rollout";
+import type { Task } from "@rlfactory/contracts";
 import type { SchemaElement } from "hyparquet";
 import { type ColumnSource, parquetWriteFile } from "hyparquet-writer";
 
