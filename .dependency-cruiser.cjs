@@ -1,7 +1,8 @@
 // Package boundaries and import cycles, checked by `npm run check:deps` (part of `npm test`).
 // Packages: proto, contracts (the shared records), services/kit (service kit), gateway, services/{telemetry,toolkit,tools,rollout,train,judge,cli},
-// test/support (test fixtures). Product code is everything outside test/ that is not a test file.
-const PRODUCT = "^(proto|contracts|gateway|services)/";
+// simulators (rlf-sim: development simulators, never models), test/support (test fixtures). Product code
+// is every file of proto, contracts, gateway, services and clients that is not a test file.
+const PRODUCT = "^(proto|contracts|gateway|services|clients)/";
 const TEST_FILE = "\\.test\\.ts$";
 
 module.exports = {
@@ -14,17 +15,29 @@ module.exports = {
       to: { circular: true },
     },
     {
-      name: "no-product-to-test-support",
+      name: "no-product-to-test-support-or-simulators",
       severity: "error",
-      comment: "Test fixtures (test/) are never imported by product code; only tests may use them.",
+      comment:
+        "Test fixtures (test/) and the simulators (simulators/, rlf-sim) are never imported by product code; only tests may use them.",
       from: { path: PRODUCT, pathNot: TEST_FILE },
-      to: { path: "^test/" },
+      to: { path: "^(test|simulators)/" },
+    },
+    {
+      name: "no-package-imports-the-cli",
+      severity: "error",
+      comment:
+        "The CLI (services/cli) only parses and composes: no package imports it; shared code lives in the package it belongs to.",
+      from: {
+        path: "^(proto|contracts|gateway|services/[^/]+|clients|simulators|test/support)/",
+        pathNot: "^services/cli/",
+      },
+      to: { path: "^services/cli/" },
     },
     {
       name: "no-relative-import-across-packages",
       severity: "error",
       comment: "Import another workspace by its package name (@rlfactory/...), never by a relative path.",
-      from: { path: "^(proto|contracts|gateway|services/[^/]+|test/support)/" },
+      from: { path: "^(proto|contracts|gateway|services/[^/]+|simulators|test/support)/" },
       to: { dependencyTypes: ["local"], dependencyTypesNot: ["aliased-workspace"], pathNot: ["^$1/"] },
     },
     {

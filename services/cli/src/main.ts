@@ -47,12 +47,6 @@ Usage:
   rlf train --config FILE [--out DIR] [--resume]  GRPO training over the Tinker API (SkyRL, Tinker)
   rlf judge [--config FILE]              the judge service: POST /v1/judge on 127.0.0.1:7005,
                                          gRPC on 127.0.0.1:50053 (rlf judge calibrate --set FILE)
-  rlf simulate-llm --port PORT --policy NAME
-                                         TEST FIXTURE: a simulated inference server (vLLM/SGLang
-                                         protocols, real tokenizer, scripted policies); not a model
-  rlf simulate-factory [--port PORT] [--mix-structures]
-                                         TEST FIXTURE: a scripted model for rlf env build (OpenAI
-                                         chat API on 127.0.0.1:8399); not a model
   rlf tools list --gateway HOST:PORT [--server NAME] [--json]
   rlf tools call NAME --args JSON --gateway HOST:PORT [--deadline-ms N] [--no-cache] [--episode ID] [--json]
   rlf episodes start SERVER [--config JSON] [--ttl-ms N] --gateway HOST:PORT   prints the episode id
@@ -85,8 +79,6 @@ export async function main(argv: string[]): Promise<number> {
       return (await import("./data-command.ts")).runDataCommand(rest);
     case "rollout":
       return (await import("./rollout-command.ts")).runRolloutCommand(rest);
-    case "trainer":
-      return runDeprecatedTrainerCommand(rest);
     case "model":
       return (await import("./model-command.ts")).runModelCommand(rest);
     case "train":
@@ -94,9 +86,11 @@ export async function main(argv: string[]): Promise<number> {
     case "judge":
       return (await import("./judge-command.ts")).runJudgeCommand(rest);
     case "simulate-llm":
-      return (await loadSimulatedLlmCommand()).runSimulateLlmCommand(rest);
     case "simulate-factory":
-      return (await loadSimulatedFactoryCommand()).runSimulateFactoryCommand(rest);
+      process.stderr.write(
+        `rlf: ${command} moved to the simulators package: run rlf-sim ${command === "simulate-llm" ? "llm" : "factory"}\n`,
+      );
+      return 2;
     case undefined:
     case "help":
     case "--help":
@@ -105,48 +99,6 @@ export async function main(argv: string[]): Promise<number> {
       return command === undefined ? 2 : 0;
     default:
       throw new UsageError(`unknown command "${command}"`);
-  }
-}
-
-/** `rlf trainer serve`: the old name of `rlf rollout serve`, kept for one release. */
-async function runDeprecatedTrainerCommand(argv: string[]): Promise<number> {
-  const [sub, ...rest] = argv;
-  if (sub !== "serve") throw new UsageError("rlf trainer is deprecated: use rlf rollout serve");
-  process.stderr.write("rlf trainer serve is deprecated: use rlf rollout serve\n");
-  return (await import("./rollout-serve-command.ts")).runRolloutServeCommand(rest);
-}
-
-/**
- * The simulated inference server is a test fixture: it lives in the test-support workspace, which a
- * development checkout has (`npm install`) and a deployment does not. No product package depends on it,
- * so it is loaded by name at run time.
- */
-async function loadSimulatedLlmCommand(): Promise<{
-  runSimulateLlmCommand(argv: string[]): Promise<number>;
-}> {
-  const fixture = "@rlfactory/test-support/simulated-llm-cli";
-  try {
-    return await import(fixture);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND") throw err;
-    throw new UsageError(
-      "simulate-llm is a test fixture that ships only with a development checkout of rlfactory (git clone, npm install)",
-    );
-  }
-}
-
-/** The scripted model of `rlf env build`'s tests: a test fixture, loaded by name like simulate-llm. */
-async function loadSimulatedFactoryCommand(): Promise<{
-  runSimulateFactoryCommand(argv: string[]): Promise<number>;
-}> {
-  const fixture = "@rlfactory/test-support/factory-chat-fixture-cli";
-  try {
-    return await import(fixture);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND") throw err;
-    throw new UsageError(
-      "simulate-factory is a test fixture that ships only with a development checkout of rlfactory (git clone, npm install)",
-    );
   }
 }
 

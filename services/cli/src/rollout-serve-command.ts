@@ -1,6 +1,5 @@
 // `rlf rollout serve --config FILE`: the rollout engine as a service for a training engine
 // (gRPC rlfactory.v1.RolloutService + HTTP JSON; see services/rollout/src/serve/README.md).
-// `rlf trainer serve` is its old name, kept for one release (main.ts prints that it is deprecated).
 import { parseArgs } from "node:util";
 import {
   createRolloutEngine,

@@ -12,7 +12,7 @@ import { readBundle, startBundleHost } from "@rlfactory/environments";
 import {
   type FactoryChatFixture,
   startFactoryChatFixture,
-} from "@rlfactory/test-support/factory-chat-fixture";
+} from "@rlfactory/simulators/factory/factory-chat-model";
 import { startScriptedChatFixture } from "@rlfactory/test-support/scripted-chat-fixture";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BuildConfigError, parseBuildConfig } from "./build-config.ts";
