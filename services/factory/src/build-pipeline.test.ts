@@ -1,6 +1,6 @@
 // The environment factory end to end, in process, against the scripted OpenAI-compatible fixture
-// (test/support factory-chat-fixture: deterministic answers per stage, faults on markers) and the real
-// sandbox (bubblewrap workers of the environment host): every stage's records, the validation rejects
+// (@rlfactory/simulators' factory-chat-model: deterministic answers per stage, faults on markers) and
+// the real sandbox (bubblewrap workers of the environment host): every stage's records, the validation rejects
 // and repairs, near-duplicates, malformed replies, the bundle, the task file and the summary.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
