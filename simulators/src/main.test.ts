@@ -1,14 +1,12 @@
 // `rlf-sim` as a process: the help of the command and of each subcommand (exit 0, each saying it is
 // simulated), a usage error (exit 2), and the old `rlf simulate-*` commands pointing here.
 import { spawnSync } from "node:child_process";
-import { join } from "node:path";
-import { RLF, ROOT } from "@rlfactory/test-support/gateway-harness";
+import { RLF, RLF_SIM, ROOT } from "@rlfactory/test-support/gateway-harness";
 import { describe, expect, it } from "vitest";
 import { SIMULATE_FACTORY_USAGE } from "./factory/command.ts";
 import { SIMULATE_LLM_USAGE } from "./llm/command.ts";
 import { SIM_USAGE } from "./main.ts";
 
-const RLF_SIM = join(ROOT, "simulators/bin/rlf-sim.js");
 const run = (program: string, args: string[]) =>
   spawnSync(process.execPath, [program, ...args], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
 
