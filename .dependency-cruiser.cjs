@@ -1,7 +1,8 @@
 // Package boundaries and import cycles, checked by `npm run check:deps` (part of `npm test`).
 // Packages: proto, contracts (the shared records), clients (the service clients), services/kit (service kit), gateway,
-// services/{telemetry,toolkit,tools,rewards,rollout,train,judge,cli},
-// test/support (test fixtures). Product code is everything outside test/ that is not a test file.
+// services/{telemetry,toolkit,tools,rewards,rollout,train,judge,cli}, simulators (rlf-sim: development
+// simulators, never models), test/support (test fixtures). Product code is every file of proto,
+// contracts, clients, gateway and services that is not a test file.
 const PRODUCT = "^(proto|contracts|clients|gateway|services)/";
 const TEST_FILE = "\\.test\\.ts$";
 
@@ -15,17 +16,26 @@ module.exports = {
       to: { circular: true },
     },
     {
-      name: "no-product-to-test-support",
+      name: "no-product-to-test-support-or-simulators",
       severity: "error",
-      comment: "Test fixtures (test/) are never imported by product code; only tests may use them.",
+      comment:
+        "Test fixtures (test/) and the simulators (simulators/, rlf-sim) are never imported by product code; only tests may use them.",
       from: { path: PRODUCT, pathNot: TEST_FILE },
-      to: { path: "^test/" },
+      to: { path: "^(test|simulators)/" },
+    },
+    {
+      name: "no-package-imports-the-cli",
+      severity: "error",
+      comment:
+        "The CLI (services/cli) only parses and composes: no package imports it; shared code lives in the package it belongs to.",
+      from: { pathNot: "^services/cli/" },
+      to: { path: "^services/cli/" },
     },
     {
       name: "no-relative-import-across-packages",
       severity: "error",
       comment: "Import another workspace by its package name (@rlfactory/...), never by a relative path.",
-      from: { path: "^(proto|contracts|clients|gateway|services/[^/]+|test/support)/" },
+      from: { path: "^(proto|contracts|clients|gateway|services/[^/]+|simulators|test/support)/" },
       to: { dependencyTypes: ["local"], dependencyTypesNot: ["aliased-workspace"], pathNot: ["^$1/"] },
     },
     {

@@ -15,6 +15,7 @@ const EXCLUSIVE = [
   "test/chaos/chaos.test.ts",
   // containers share the machine's Docker daemon and loopback ports, and load it for 30 s
   "test/deploy/containers.e2e.test.ts",
+  "test/deploy/sim-profile.e2e.test.ts",
 ];
 const STACK = ["test/readme.e2e.test.ts", "test/stack/**/*.test.ts"];
 
@@ -34,6 +35,7 @@ export default defineConfig({
             "clients/src/**/*.test.ts",
             "gateway/src/**/*.test.ts",
             "services/*/src/**/*.test.ts",
+            "simulators/src/**/*.test.ts",
             "test/**/*.test.ts",
           ],
           exclude: [...EXCLUSIVE, ...STACK, "**/node_modules/**"],

@@ -152,7 +152,7 @@ describe("README", () => {
     const exampleLines = [...examples.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) =>
       (m[1] ?? "").split("\n").map((l) => l.trim()),
     );
-    const simulate = shellLines().find((l) => l.startsWith("npx rlf simulate-llm"));
+    const simulate = shellLines().find((l) => l.startsWith("npx rlf-sim llm"));
     const rollout = shellLines().find((l) => l.startsWith("npx rlf rollout"));
     const serve = exampleLines.find((l) => l.startsWith("npx rlf rollout serve"));
     const curl = exampleLines.find((l) => l.startsWith("curl") && l.includes(":8091/v1/rollout"));
@@ -162,7 +162,7 @@ describe("README", () => {
     const background: ChildProcess[] = [];
     try {
       startLine(simulate, env, background);
-      await untilOk("http://127.0.0.1:9000/health", 30_000, "rlf simulate-llm on 9000");
+      await untilOk("http://127.0.0.1:9000/health", 30_000, "rlf-sim llm on 9000");
       const { stdout } = await run("bash", ["-c", rollout ?? ""], { cwd: ROOT, env, timeout: 120_000 });
       expect(stdout).toContain("wrote 120 trajectories");
       expect(stdout).toMatch(/EM/);
@@ -215,7 +215,7 @@ describe("README BFCL rollout", () => {
     const setup = lines.find((l) => l === "npm run setup:environments");
     const data = lines.find((l) => l.startsWith("npx rlf data bfcl"));
     const gateway = lines.find((l) => l.startsWith("npx rlf gateway --config examples/gateway-bfcl.yaml"));
-    const simulate = lines.find((l) => l.startsWith("npx rlf simulate-llm") && l.includes("--policy replay"));
+    const simulate = lines.find((l) => l.startsWith("npx rlf-sim llm") && l.includes("--policy replay"));
     const rollout = lines.find((l) => l.startsWith("npx rlf rollout --config examples/rollout-bfcl.yaml"));
     for (const line of [setup, data, gateway, simulate, rollout]) expect(line).toBeDefined();
     const tasksFile = /--out (\S+)/.exec(data ?? "")?.[1] ?? "";
@@ -232,7 +232,7 @@ describe("README BFCL rollout", () => {
       expect(readFileSync(tasksFile, "utf8").trim().split("\n")).toHaveLength(200);
       for (const line of [gateway, simulate]) startLine(line, env, background);
       await untilOk("http://127.0.0.1:8082/readyz", 60_000, "the BFCL gateway on 50054 (admin 8082)");
-      await untilOk("http://127.0.0.1:9001/health", 30_000, "rlf simulate-llm --policy replay on 9001");
+      await untilOk("http://127.0.0.1:9001/health", 30_000, "rlf-sim llm --policy replay on 9001");
       const { stdout } = await run("bash", ["-c", rollout ?? ""], { cwd: ROOT, env, timeout: 180_000 });
       expect(stdout).toContain(`wrote ${limit} trajectories`);
       const trajectories = readFileSync(join(out, "trajectories.jsonl"), "utf8")
@@ -260,7 +260,7 @@ describe("README FTRL rollout", () => {
   it("serves the shipped bundle behind the example gateway, rolls out the solve policy and reports Solve-F1 per turn", async () => {
     const lines = shellLines();
     const gateway = lines.find((l) => l.startsWith("npx rlf gateway --config examples/gateway-ftrl.yaml"));
-    const simulate = lines.find((l) => l.startsWith("npx rlf simulate-llm") && l.includes("--policy solve"));
+    const simulate = lines.find((l) => l.startsWith("npx rlf-sim llm") && l.includes("--policy solve"));
     const rollout = lines.find((l) => l.startsWith("npx rlf rollout --config examples/rollout-ftrl.yaml"));
     for (const line of [gateway, simulate, rollout]) expect(line).toBeDefined();
     const tasksFile = /--tasks (\S+)/.exec(simulate ?? "")?.[1] ?? "";
@@ -279,7 +279,7 @@ describe("README FTRL rollout", () => {
     try {
       for (const line of [gateway, simulate]) startLine(line, env, background);
       await untilOk("http://127.0.0.1:8083/readyz", 60_000, "the FTRL gateway on 50055 (admin 8083)");
-      await untilOk("http://127.0.0.1:9002/health", 30_000, "rlf simulate-llm --policy solve on 9002");
+      await untilOk("http://127.0.0.1:9002/health", 30_000, "rlf-sim llm --policy solve on 9002");
       const { stdout } = await run("bash", ["-c", rollout ?? ""], { cwd: ROOT, env, timeout: 120_000 });
       expect(stdout).toContain("wrote 20 trajectories");
       const trajectories = readFileSync(join(out, "trajectories.jsonl"), "utf8")

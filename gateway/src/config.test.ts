@@ -288,19 +288,9 @@ describe("gateway config: auth fails closed", () => {
       /an API key needs at least 8 characters\s+→ at auth\.api_keys\[0\]/,
     );
   });
-
-  it("fails closed for the camelCase apiKeysEnv too, with its deprecation warning", () => {
-    const warnings: string[] = [];
-    const path = write("camel-auth.yaml", "auth: { apiKeysEnv: RLF_TEST_KEYS }\n");
-    const load = (env: Record<string, string>) =>
-      loadConfigFile(path, { warn: (m) => warnings.push(m), env });
-    expect(() => load({ RLF_TEST_KEYS: " , " })).toThrow("RLF_TEST_KEYS holds no API key");
-    expect(load({ RLF_TEST_KEYS: "key-number-one" }).apiKeys).toEqual(["key-number-one"]);
-    expect(warnings).toContain('gateway config: "auth.apiKeysEnv" is deprecated, use "auth.api_keys_env"');
-  });
 });
 
-describe("gateway config: the camelCase keys of earlier releases", () => {
+describe("gateway config: camelCase keys are refused", () => {
   const snake = `
 grpc: { max_message_bytes: 1048576 }
 auth: { api_keys: [key-number-one] }
@@ -323,19 +313,14 @@ servers:
     tools:
       search: { cache: true, cache_ttl_ms: 1000, max_argument_bytes: 512 }
 `;
-  // every snake_case key (22 of them) spelled as earlier releases did
+  // every snake_case key (22 of them) spelled in camelCase
   const camel = snake.replaceAll(
     /\b([a-z]+(?:_[a-z]+)+):/g,
     (_, key: string) => `${key.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase())}:`,
   );
 
-  it("snake_case loads without a warning; the same config in camelCase loads the same, one warning per key", () => {
-    const warnings: string[] = [];
-    const fromSnake = loadConfigFile(write("snake.yaml", snake), { warn: (m) => warnings.push(m) });
-    expect(warnings).toEqual([]);
-    expect(camel).toContain("deadlineMs: 10000");
-    const fromCamel = loadConfigFile(write("camel.yaml", camel), { warn: (m) => warnings.push(m) });
-    expect(fromCamel).toEqual(fromSnake);
+  it("snake_case loads; the same config in camelCase is refused, one line per key naming its snake_case", () => {
+    const fromSnake = loadConfigFile(write("snake.yaml", snake));
     expect(fromSnake.maxBatchSize).toBe(16);
     expect(fromSnake.servers[0]?.upstream.bulkhead).toEqual({ maxConcurrent: 8, maxQueue: 3 });
     expect(fromSnake.servers[0]?.toolOverrides.search).toEqual({
@@ -343,39 +328,41 @@ servers:
       cacheTtlMs: 1000,
       maxArgumentBytes: 512,
     });
-    // user-named maps (env, headers, server and tool names) are never renamed
-    expect(fromCamel.servers[0]?.transport).toMatchObject({ env: { maxBytes: "kept as the user wrote it" } });
-    expect(warnings).toContain(
-      'gateway config: "defaults.deadlineMs" is deprecated, use "defaults.deadline_ms"',
-    );
-    expect(warnings).toContain(
-      'gateway config: "servers.search.tools.search.cacheTtlMs" is deprecated, use "servers.search.tools.search.cache_ttl_ms"',
-    );
-    expect(warnings).toContain('gateway config: "maxBatchSize" is deprecated, use "max_batch_size"');
-    expect(warnings).toHaveLength(22);
-    for (const w of warnings) expect(w).toMatch(/^gateway config: "[\w.]+" is deprecated, use "[a-z_.]+"$/);
-  });
+    expect(fromSnake.servers[0]?.transport).toMatchObject({ env: { maxBytes: "kept as the user wrote it" } });
 
-  it("refuses both spellings of one key", () => {
-    const both = { defaults: { retry: { maxAttempts: 2, max_attempts: 3 } } };
-    expect(() => normaliseConfig(both, dir, { warn: () => {} })).toThrow(ConfigError);
-    expect(() => normaliseConfig(both, dir, { warn: () => {} })).toThrow(
-      '"defaults.retry.maxAttempts" and "defaults.retry.max_attempts" are the same setting',
-    );
-  });
-
-  it("warns on stderr when no warn function is given", () => {
-    const written: string[] = [];
-    const write = process.stderr.write;
-    process.stderr.write = ((chunk: string) => {
-      written.push(String(chunk));
-      return true;
-    }) as typeof process.stderr.write;
+    expect(camel).toContain("deadlineMs: 10000");
+    const path = write("camel.yaml", camel);
+    let message = "";
     try {
-      normaliseConfig({ maxBatchSize: 4 });
-    } finally {
-      process.stderr.write = write;
+      loadConfigFile(path);
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      message = (err as Error).message;
     }
-    expect(written).toEqual(['gateway config: "maxBatchSize" is deprecated, use "max_batch_size"\n']);
+    expect(message.startsWith(`invalid gateway config ${path}: `)).toBe(true);
+    const lines = message.slice(`invalid gateway config ${path}: `.length).split("; ");
+    expect(lines).toContain('unknown key "deadlineMs" in defaults: use "deadline_ms"');
+    expect(lines).toContain('unknown key "maxQueue" in servers.search.policy.bulkhead: use "max_queue"');
+    expect(lines).toContain('unknown key "cacheTtlMs" in servers.search.tools.search: use "cache_ttl_ms"');
+    expect(lines).toContain('unknown key "maxBatchSize" at the top level: use "max_batch_size"');
+    // every camelCase key once (the user's own env name `maxBytes` is not one of them)
+    expect(lines).toHaveLength(22);
+    for (const line of lines)
+      expect(line).toMatch(/^unknown key "[a-zA-Z]+" (in [\w.]+|at the top level): use "[a-z_]+"$/);
+  });
+
+  it("names a camelCase key in an object the caller built, e.g. a server's policy", () => {
+    const config = { servers: { search: { command: "node", policy: { maxConcurrency: 4 } } } };
+    expect(() => normaliseConfig(config, dir)).toThrow(
+      'invalid gateway config: unknown key "maxConcurrency" in servers.search.policy: use "max_concurrency"',
+    );
+  });
+
+  it("reads camelCase keys of other clients' mcpServers blocks as they spell them", () => {
+    const config = normaliseConfig(
+      { mcpServers: { search: { command: "node", autoApprove: ["search"] } } },
+      dir,
+    );
+    expect(config.servers.map((s) => s.name)).toEqual(["search"]);
   });
 });

@@ -5,9 +5,9 @@
 //  * the `mcpServers` JSON that Claude Desktop / Cursor users already have, loaded unchanged, and
 //    RL-Factory's `mcp_tools.pydata` (a Python literal list of `{'mcpServers': {...}}` blocks).
 //
-// Our format's keys are snake_case (`deadline_ms`), like the rollout, judge and train configs. The
-// camelCase keys of earlier releases (`deadlineMs`) are still read, for one release, with a warning
-// that names the new key; the typed config object this module returns stays camelCase.
+// Our format's keys are snake_case (`deadline_ms`), like the rollout, judge and train configs; a
+// camelCase key (`deadlineMs`) is refused with an error naming the snake_case one. The typed config
+// object this module returns is camelCase.
 import { dirname, extname, isAbsolute, resolve } from "node:path";
 import {
   apiKeysFromEnv as kitApiKeysFromEnv,
@@ -315,8 +315,6 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
 export interface NormaliseOptions {
   /** The file the config came from, named in errors. */
   path?: string;
-  /** Where deprecation warnings go (default: one line each on stderr). */
-  warn?: (message: string) => void;
   /** The environment `auth.api_keys_env` and `RLF_REDIS_URL` are read from (default: `process.env`). */
   env?: Readonly<Record<string, string | undefined>>;
 }
@@ -330,9 +328,14 @@ export function normaliseConfig(
   baseDir = process.cwd(),
   options: NormaliseOptions = {},
 ): GatewayConfig {
-  const warn = options.warn ?? ((message: string) => process.stderr.write(`${message}\n`));
   const env = options.env ?? process.env;
-  const input = parseConfig(GatewayInput, renameLegacyKeys(raw, warn), {
+  const checked = GatewayInput.safeParse(raw);
+  const camelCase = checked.success ? [] : camelCaseKeyErrors(checked.error.issues);
+  if (camelCase.length > 0) {
+    const source = options.path === undefined ? "gateway config" : `gateway config ${options.path}`;
+    throw new ConfigError(`invalid ${source}: ${camelCase.join("; ")}`);
+  }
+  const input = parseConfig(GatewayInput, raw, {
     what: "gateway config",
     error: ConfigError,
     ...(options.path === undefined ? {} : { path: options.path }),
@@ -469,94 +472,29 @@ export function loadConfigFile(path: string, options: Omit<NormaliseOptions, "pa
   return normaliseConfig(raw, dirname(resolve(path)), { ...options, path });
 }
 
-// ---- the camelCase keys of earlier releases ---------------------------------------------------
-
-/** Every camelCase key our format used to have; each is read as its snake_case spelling. */
-const LEGACY_KEYS = new Set([
-  "deadlineMs",
-  "maxDeadlineMs",
-  "cacheTtlMs",
-  "maxAttempts",
-  "initialDelayMs",
-  "maxDelayMs",
-  "maxOutputBytes",
-  "maxArgumentBytes",
-  "consecutiveFailures",
-  "halfOpenAfterMs",
-  "maxConcurrent",
-  "maxQueue",
-  "connectTimeoutMs",
-  "maxMessageBytes",
-  "apiKeys",
-  "apiKeysEnv",
-  "redisUrl",
-  "keyPrefix",
-  "maxEntries",
-  "maxBytes",
-  "maxBatchSize",
-]);
+// ---- camelCase keys: refused, naming the snake_case key -----------------------------------------
 
 const snakeCase = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
-type Mapping = Record<string, unknown>;
-const isMapping = (v: unknown): v is Mapping => typeof v === "object" && v !== null && !Array.isArray(v);
-
 /**
- * A copy of `raw` with our format's old camelCase keys renamed to snake_case, one warning per key
- * renamed. Only config keys are looked at, never the user's own names (servers, tools, env, headers).
- * Both spellings of one key in one place is an error: which one was meant is not ours to guess.
+ * One line per camelCase key our format refused (`unknown key "maxQueue" in servers.search.policy.bulkhead:
+ * use "max_queue"`), found among the validation issues, unions' included. Only keys the strict schema
+ * refused are named, so a server's, tool's or header's own name is never one of them.
  */
-function renameLegacyKeys(raw: unknown, warn: (message: string) => void): unknown {
-  const rename = (value: unknown, path: string): unknown => {
-    if (!isMapping(value)) return value;
-    const out: Mapping = {};
-    for (const [key, v] of Object.entries(value)) {
-      if (!LEGACY_KEYS.has(key)) {
-        out[key] = v;
-        continue;
+function camelCaseKeyErrors(issues: readonly z.core.$ZodIssue[], at: readonly PropertyKey[] = []): string[] {
+  const lines = new Set<string>();
+  for (const issue of issues) {
+    const path = [...at, ...issue.path];
+    if (issue.code === "unrecognized_keys") {
+      const where = path.length === 0 ? "at the top level" : `in ${path.map(String).join(".")}`;
+      for (const key of issue.keys) {
+        if (/[A-Z]/.test(key)) lines.add(`unknown key "${key}" ${where}: use "${snakeCase(key)}"`);
       }
-      const newKey = snakeCase(key);
-      if (newKey in value) {
-        throw new ConfigError(
-          `invalid gateway config: "${path}${key}" and "${path}${newKey}" are the same setting; keep only "${path}${newKey}"`,
-        );
-      }
-      warn(`gateway config: "${path}${key}" is deprecated, use "${path}${newKey}"`);
-      out[newKey] = v;
+    } else if (issue.code === "invalid_union") {
+      for (const branch of issue.errors) for (const line of camelCaseKeyErrors(branch, path)) lines.add(line);
     }
-    return out;
-  };
-  const renameIn = (parent: Mapping, key: string, path: string, how = rename) => {
-    if (key in parent) parent[key] = how(parent[key], `${path}${key}.`);
-  };
-  const policy = (value: unknown, path: string): unknown => {
-    const out = rename(value, path);
-    if (isMapping(out)) for (const k of ["retry", "breaker", "bulkhead", "reconnect"]) renameIn(out, k, path);
-    return out;
-  };
-  const server = (value: unknown, path: string): unknown => {
-    if (!isMapping(value)) return value;
-    const out = { ...value };
-    renameIn(out, "policy", path, policy);
-    renameIn(out, "tools", path, (tools, toolsPath) =>
-      isMapping(tools)
-        ? Object.fromEntries(Object.entries(tools).map(([n, t]) => [n, policy(t, `${toolsPath}${n}.`)]))
-        : tools,
-    );
-    return out;
-  };
-  const root = rename(raw, "");
-  if (!isMapping(root)) return root;
-  for (const k of ["grpc", "admin", "auth", "cache"]) renameIn(root, k, "");
-  renameIn(root, "defaults", "", policy);
-  for (const k of ["servers", "mcpServers"]) {
-    renameIn(root, k, "", (servers, serversPath) =>
-      isMapping(servers)
-        ? Object.fromEntries(Object.entries(servers).map(([n, s]) => [n, server(s, `${serversPath}${n}.`)]))
-        : servers,
-    );
   }
-  return root;
+  return [...lines];
 }
 
 function mergeMcpServerBlocks(blocks: unknown): unknown {

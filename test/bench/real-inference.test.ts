@@ -12,7 +12,7 @@ import {
   type ToolInvoker,
   type Trajectory,
 } from "@rlfactory/rollout";
-import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/test-support/simulated-llm";
+import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/simulators/llm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_REAL_INFERENCE, realInferenceBenchArgs } from "./real-inference.ts";
 import { checkTrajectories, type RecordingProxy, startRecordingProxy } from "./real-inference-check.ts";

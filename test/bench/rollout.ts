@@ -5,7 +5,7 @@
 //
 // Everything is real but the model: our engine (createRolloutEngine) with its vLLM client, the Qwen3
 // tokenizer and chat template, the Hermes codec, the gateway (`rlf gateway`, a child process) and an MCP tool server
-// in a child process over Streamable HTTP (rollout-latency-server.ts). The model is `rlf simulate-llm
+// in a child process over Streamable HTTP (rollout-latency-server.ts). The model is `rlf-sim llm
 // --policy parallel-calls` in a child process: it calls `latency__lookup` on turns 1..turns and answers
 // on the turn after.
 //
@@ -52,14 +52,13 @@ import {
   type ToolCallInput,
   type Trajectory,
 } from "@rlfactory/rollout";
-import { spawnGateway } from "@rlfactory/test-support/gateway-harness";
-import { parseTurnMs } from "@rlfactory/test-support/simulated-llm";
+import { parseTurnMs } from "@rlfactory/simulators/llm";
+import { RLF_SIM, spawnGateway } from "@rlfactory/test-support/gateway-harness";
 import { z } from "zod";
 import { DEFAULT_LATENCY_MODEL, type LatencyModel, lookupOutput } from "./rollout-latency-server.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(here, "../..");
-const RLF = join(ROOT, "services/cli/src/main.ts");
 const LATENCY_SERVER = join(here, "rollout-latency-server.ts");
 const TOOL = "latency__lookup";
 
@@ -163,12 +162,12 @@ function startLatencyServer(model: LatencyModel) {
   );
 }
 
-/** `rlf simulate-llm --policy parallel-calls`, answering at once (the latency is added by withTurnLatency). */
+/** `rlf-sim llm --policy parallel-calls`, answering at once (the latency is added by withTurnLatency). */
 function startSimulatedModel(calls: number, turns: number) {
   return spawnUntil(
     [
-      RLF,
-      "simulate-llm",
+      RLF_SIM,
+      "llm",
       "--policy",
       "parallel-calls",
       "--port",
@@ -180,7 +179,7 @@ function startSimulatedModel(calls: number, turns: number) {
       "--turns",
       String(turns),
     ],
-    (line) => /simulated LLM listening on (\S+)/.exec(line)?.[1],
+    (line) => /SIMULATED LLM .* listening on (\S+)/.exec(line)?.[1],
   );
 }
 
@@ -780,8 +779,7 @@ export async function benchRollout(out: string, options: Partial<RolloutBenchOpt
         },
         batch_repeats: o.batchRepeats,
         critical_path_replays: o.replays,
-        model:
-          "rlf simulate-llm --policy parallel-calls (child process), vLLM /v1/completions, Qwen3 tokenizer",
+        model: "rlf-sim llm --policy parallel-calls (child process), vLLM /v1/completions, Qwen3 tokenizer",
         gateway:
           "rlf gateway in a child process, cache off, tool server over Streamable HTTP in a child process",
       },

@@ -1,6 +1,6 @@
 // The deployment end to end, from the built images: Redis, the four tool servers and two gateways
 // run as containers (rlfactory:dev, rlfactory-redis:dev; host network, each service on its own
-// loopback port), and the trainer's rollout engine in this process runs HotpotQA rollouts through
+// loopback port), and the rollout service's rollout engine in this process runs HotpotQA rollouts through
 // them against the simulated inference server. Asserts: correct results; the result cache shared
 // through Redis by two gateways; a tool container killed and restarted mid-run without a lost
 // trajectory; spans from the engine and every container in one trace per trajectory; no container
@@ -23,6 +23,7 @@ import {
   type Trajectory,
   trajectorySchema,
 } from "@rlfactory/rollout";
+import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/simulators/llm";
 import { startTelemetry, type Telemetry } from "@rlfactory/telemetry";
 import { tempDir, waitFor } from "@rlfactory/test-support/gateway-harness";
 import {
@@ -30,7 +31,6 @@ import {
   type ReceivedSpan,
   startOtlpReceiver,
 } from "@rlfactory/test-support/otlp-receiver";
-import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/test-support/simulated-llm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
@@ -153,11 +153,11 @@ describe.skipIf(!runHere)("the deployment as containers", () => {
     await requireImages([RLF_IMAGE, REDIS_IMAGE]);
     await removeLabelledContainers(); // a crashed earlier run's leftovers hold our ports
 
-    // Telemetry: this process (the trainer engine) and every container export to one receiver.
+    // Telemetry: this process (the rollout service engine) and every container export to one receiver.
     receiver = await startOtlpReceiver(0);
     process.env.OTEL_EXPORTER_OTLP_ENDPOINT = receiver.url;
     process.env.OTEL_BSP_SCHEDULE_DELAY = "100";
-    telemetry = await startTelemetry({ serviceName: "rlf-trainer" });
+    telemetry = await startTelemetry({ serviceName: "rlf-rollout" });
     const otel = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: "100" };
 
     // The config is mounted read-only; the image's user is not root, so it must be world-readable.
@@ -228,7 +228,7 @@ describe.skipIf(!runHere)("the deployment as containers", () => {
 
   let trajectories: Trajectory[] = [];
 
-  it("runs rollouts from the trainer through the containerised gateway with correct results", async () => {
+  it("runs rollouts from the rollout service through the containerised gateway with correct results", async () => {
     trajectories = await rollOut(rolloutConfig(), tasks);
     expect(trajectories).toHaveLength(tasks.length * 2);
     for (const t of trajectories) {
@@ -246,7 +246,7 @@ describe.skipIf(!runHere)("the deployment as containers", () => {
   it("puts the engine's and every container's spans in one trace per trajectory", async () => {
     expect(trajectories.length).toBeGreaterThan(0);
     const roots = await receiver.waitFor(
-      (s) => s.name === "rollout.trajectory" && s.serviceName === "rlf-trainer",
+      (s) => s.name === "rollout.trajectory" && s.serviceName === "rlf-rollout",
       15_000,
       trajectories.length,
     );
@@ -333,7 +333,7 @@ describe.skipIf(!runHere)("the deployment as containers", () => {
       });
       const spans = await receiver.waitFor((s) => s.traceId === traceId, 15_000, 4);
       const services = new Set(spans.map((s) => s.serviceName));
-      expect(services, call.name).toEqual(new Set(["rlf-trainer", "rlf-gateway", call.service]));
+      expect(services, call.name).toEqual(new Set(["rlf-rollout", "rlf-gateway", call.service]));
     }
   }, 60_000);
 

@@ -135,6 +135,8 @@ export interface ServiceSpec {
   /** A short name, also the container's name suffix. */
   name: string;
   image: string;
+  /** Default: the image's ENTRYPOINT. */
+  entrypoint?: string[];
   /** Default: the image's CMD. */
   command?: string[];
   env?: Record<string, string>;
@@ -203,6 +205,7 @@ export class ServiceContainers {
               startPeriod: 60_000,
             })
             .withWaitStrategy(Wait.forHealthCheck());
+    if (spec.entrypoint) builder = builder.withEntrypoint(spec.entrypoint);
     if (spec.command) builder = builder.withCommand(spec.command);
     if (spec.securityOpt) builder = builder.withSecurityOptions(spec.securityOpt);
     const starting = builder.start().then((container) => {
@@ -242,6 +245,11 @@ export class ServiceContainers {
   async restart(name: string, timeoutMs = 60_000): Promise<void> {
     await docker(["start", this.get(name).id]);
     await this.waitReady(name, timeoutMs);
+  }
+
+  /** Removes the container a crashed earlier run left under `name` (it would hold the name and port). */
+  async removeLeftover(name: string): Promise<void> {
+    await docker(["rm", "-f", "-v", `${this.#prefix}-${name}`]).catch(() => undefined);
   }
 
   /** Stops (SIGTERM, then SIGKILL after 5 s) and removes every container started or being started. */

@@ -35,6 +35,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 interface ComposeService {
   image?: string;
   build?: { context: string; dockerfile?: string };
+  entrypoint?: string[];
   command?: string[];
   environment?: Record<string, string>;
   volumes?: string[];
@@ -90,11 +91,11 @@ function helpDefault(help: string, flag: string): number {
 }
 
 const localGateway = loadConfigFile(join(DEPLOY, "local/gateway.yaml"));
-const trainerHelp = spawnSync(process.execPath, [RLF, "rollout", "serve", "--help"], {
+const rolloutHelp = spawnSync(process.execPath, [RLF, "rollout", "serve", "--help"], {
   encoding: "utf8",
 }).stdout;
-const TRAINER_GRPC_PORT = helpDefault(trainerHelp, "--grpc-port");
-const TRAINER_HTTP_PORT = helpDefault(trainerHelp, "--http-port");
+const ROLLOUT_GRPC_PORT = helpDefault(rolloutHelp, "--grpc-port");
+const ROLLOUT_HTTP_PORT = helpDefault(rolloutHelp, "--http-port");
 
 // ---- the validators ----------------------------------------------------------------------------
 
@@ -199,7 +200,7 @@ describe("deploy/compose.yaml matches the code", () => {
 
   it("runs every app service from the one image, on the host network, with a health URL and OTLP export", () => {
     expect(apps.map(([n]) => n).sort()).toEqual(
-      [...TOOLS, "gateway", "inference-sim", "judge", "trainer"].sort(),
+      [...TOOLS, "gateway", "simulated-llm", "judge", "rollout"].sort(),
     );
     for (const [name, s] of apps) {
       expect(s.build, name).toEqual({ context: "..", dockerfile: "deploy/Dockerfile" });
@@ -215,13 +216,17 @@ describe("deploy/compose.yaml matches the code", () => {
   });
 
   it(
-    "gives every command to rlf as a command it accepts, with options it knows",
+    "gives every command to rlf (or, for the sim profile, rlf-sim) as a command it accepts, with options it knows",
     async () => {
       // Each command runs with one extra, unknown option: rlf's strict parser must get past every
-      // real option and stop at that one (an unknown command or option fails differently).
+      // real option and stop at that one (an unknown command or option fails differently). A service
+      // with its own entrypoint runs under the image's tini and node, a script of the image's /app.
       await twoAtATime(apps, async ([name, s]) => {
         const args = [...(s.command ?? []), "--not-an-rlf-option"];
-        const res = await validates(process.execPath, [RLF, ...args]);
+        const entry = s.entrypoint;
+        if (entry) expect(entry.slice(0, 3), name).toEqual(["tini", "--", "node"]);
+        const script = entry ? join(ROOT, (entry[3] ?? "").replace(/^\/app\//, "")) : RLF;
+        const res = await validates(process.execPath, [script, ...args]);
         expect(res.ok, name).toBe(false);
         expect(res.output, `${name}: rlf ${args.join(" ")}`).toMatch(/Unknown option '--not-an-rlf-option'/);
         expect(res.output, name).not.toMatch(/unknown command/);
@@ -230,7 +235,7 @@ describe("deploy/compose.yaml matches the code", () => {
     RLF_RUNS_TIMEOUT_MS,
   );
 
-  it("puts the tool servers, the judge and the trainer on the ports of `npm start` and the CLI", () => {
+  it("puts the tool servers, the judge and the rollout service on the ports of `npm start` and the CLI", () => {
     for (const tool of TOOLS) {
       const s = service(tool);
       expect(s.command?.slice(0, 2)).toEqual(["tool", tool]);
@@ -241,11 +246,11 @@ describe("deploy/compose.yaml matches the code", () => {
     expect(Number(flagValue(judge, "--http-port"))).toBe(JUDGE_HTTP_PORT);
     expect(Number(flagValue(judge, "--grpc-port"))).toBe(JUDGE_GRPC_PORT);
     expect(portOf(service("judge").environment?.RLF_HEALTH_URL ?? "")).toBe(JUDGE_HTTP_PORT);
-    const trainer = service("trainer").command ?? [];
-    expect(trainer.slice(0, 2)).toEqual(["rollout", "serve"]);
-    expect(Number(flagValue(trainer, "--grpc-port"))).toBe(TRAINER_GRPC_PORT);
-    expect(Number(flagValue(trainer, "--http-port"))).toBe(TRAINER_HTTP_PORT);
-    expect(portOf(service("trainer").environment?.RLF_HEALTH_URL ?? "")).toBe(TRAINER_HTTP_PORT);
+    const rollout = service("rollout").command ?? [];
+    expect(rollout.slice(0, 2)).toEqual(["rollout", "serve"]);
+    expect(Number(flagValue(rollout, "--grpc-port"))).toBe(ROLLOUT_GRPC_PORT);
+    expect(Number(flagValue(rollout, "--http-port"))).toBe(ROLLOUT_HTTP_PORT);
+    expect(portOf(service("rollout").environment?.RLF_HEALTH_URL ?? "")).toBe(ROLLOUT_HTTP_PORT);
   });
 
   it("mounts each --config file read-only from deploy/compose/, and each loads with its service's loader", async () => {
@@ -259,7 +264,7 @@ describe("deploy/compose.yaml matches the code", () => {
     };
     const gateway = loadConfigFile(mounted("gateway"));
     const judge = await loadJudgeConfig(mounted("judge"));
-    const trainer = await loadRolloutConfig(mounted("trainer"));
+    const rollout = await loadRolloutConfig(mounted("rollout"));
 
     // The gateway: the same listeners and upstreams as `npm start`, its cache in the stack's Redis.
     expect(gateway.grpc).toMatchObject({ host: localGateway.grpc.host, port: localGateway.grpc.port });
@@ -272,18 +277,18 @@ describe("deploy/compose.yaml matches the code", () => {
     expect(gateway.cache).toMatchObject({ backend: "redis", redisUrl: `redis://127.0.0.1:${redisPort}` });
     expect(judge.cache).toMatchObject({ backend: "redis", redis_url: `redis://127.0.0.1:${redisPort}` });
 
-    // The trainer reaches the gateway and the judge where they listen.
-    expect(trainer.gateway.address).toBe(`127.0.0.1:${gateway.grpc.port}`);
-    expect(trainer.judge?.address).toBe(`127.0.0.1:${JUDGE_GRPC_PORT}`);
+    // The rollout service reaches the gateway and the judge where they listen.
+    expect(rollout.gateway.address).toBe(`127.0.0.1:${gateway.grpc.port}`);
+    expect(rollout.judge?.address).toBe(`127.0.0.1:${JUDGE_GRPC_PORT}`);
     // ... and the simulated inference server of the `sim` profile stands where it looks for vLLM.
-    const sim = service("inference-sim").command ?? [];
-    expect(trainer.inference.urls.map(portOf)).toContain(Number(flagValue(sim, "--port")));
+    const sim = service("simulated-llm").command ?? [];
+    expect(rollout.inference.urls.map(portOf)).toContain(Number(flagValue(sim, "--port")));
   });
 
-  it("starts the gateway after Redis and every tool server, and the trainer after the gateway and judge", () => {
+  it("starts the gateway after Redis and every tool server, and the rollout service after the gateway and judge", () => {
     const healthy = (name: string) => Object.keys(service(name).depends_on ?? {}).sort();
     expect(healthy("gateway")).toEqual(["redis", ...TOOLS].sort());
-    expect(healthy("trainer")).toEqual(["gateway", "judge"]);
+    expect(healthy("rollout")).toEqual(["gateway", "judge"]);
     for (const s of Object.values(compose.services))
       for (const dep of Object.values(s.depends_on ?? {})) expect(dep.condition).toBe("service_healthy");
   });
@@ -343,14 +348,14 @@ describe("deploy/k8s matches the code", () => {
       }
       expect(Number(flagValue(container("judge").args, "--http-port"))).toBe(JUDGE_HTTP_PORT);
       expect(Number(flagValue(container("judge").args, "--grpc-port"))).toBe(JUDGE_GRPC_PORT);
-      expect(container("trainer").args.slice(0, 2)).toEqual(["rollout", "serve"]);
-      expect(Number(flagValue(container("trainer").args, "--grpc-port"))).toBe(TRAINER_GRPC_PORT);
-      expect(Number(flagValue(container("trainer").args, "--http-port"))).toBe(TRAINER_HTTP_PORT);
+      expect(container("rollout").args.slice(0, 2)).toEqual(["rollout", "serve"]);
+      expect(Number(flagValue(container("rollout").args, "--grpc-port"))).toBe(ROLLOUT_GRPC_PORT);
+      expect(Number(flagValue(container("rollout").args, "--http-port"))).toBe(ROLLOUT_HTTP_PORT);
       expect(container("gateway").startupProbe.httpGet.path).toBe("/readyz");
       expect(container("gateway").livenessProbe.httpGet.path).toBe("/healthz");
       expect(container("gateway").readinessProbe.grpc.port).toBe(localGateway.grpc.port);
 
-      const apps = ["gateway", "judge", "trainer", ...TOOLS].map((n) => [n, container(n)] as const);
+      const apps = ["gateway", "judge", "rollout", ...TOOLS].map((n) => [n, container(n)] as const);
       await twoAtATime(apps, async ([name, c]) => {
         expect(c.image, name).toBe("rlfactory:dev");
         const res = await validates(process.execPath, [RLF, ...c.args, "--not-an-rlf-option"]);
@@ -370,7 +375,7 @@ describe("deploy/k8s matches the code", () => {
     };
     const gateway = loadConfigFile(configFile("gateway-config", "gateway.yaml"));
     const judge = await loadJudgeConfig(configFile("judge-config", "judge.yaml"));
-    const trainer = await loadRolloutConfig(configFile("trainer-config", "trainer.yaml"));
+    const rollout = await loadRolloutConfig(configFile("rollout-config", "rollout.yaml"));
     expect(gateway.grpc).toMatchObject({ host: "0.0.0.0", port: localGateway.grpc.port });
     expect(gateway.admin).toMatchObject({ host: "0.0.0.0", port: localGateway.admin.port });
     for (const tool of TOOLS) {
@@ -381,13 +386,13 @@ describe("deploy/k8s matches the code", () => {
     const redisPort = k8s("Service", "redis").spec.ports[0].port;
     expect(gateway.cache).toMatchObject({ backend: "redis", redisUrl: `redis://redis:${redisPort}` });
     expect(judge.cache).toMatchObject({ backend: "redis", redis_url: `redis://redis:${redisPort}` });
-    expect(trainer.gateway.address).toBe(`gateway:${localGateway.grpc.port}`);
-    expect(trainer.judge?.address).toBe(`judge:${JUDGE_GRPC_PORT}`);
+    expect(rollout.gateway.address).toBe(`gateway:${localGateway.grpc.port}`);
+    expect(rollout.judge?.address).toBe(`judge:${JUDGE_GRPC_PORT}`);
     // Each Deployment mounts the ConfigMap its --config names.
     for (const [deployment, configMap] of [
       ["gateway", "gateway-config"],
       ["judge", "judge-config"],
-      ["trainer", "trainer-config"],
+      ["rollout", "rollout-config"],
     ] as const) {
       const pod = k8s("Deployment", deployment).spec.template.spec;
       const volume = pod.volumes.find((v: K8sObject) => v.configMap?.name === configMap);

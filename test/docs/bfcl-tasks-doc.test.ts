@@ -4,8 +4,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BFCL_HOLDOUT_TURN_MESSAGE, convertBfclTasks } from "@rlfactory/rollout";
+import { SIMULATE_LLM_USAGE } from "@rlfactory/simulators/llm/command";
 import { codeSpans, markdownTable, readDoc } from "@rlfactory/test-support/markdown";
-import { SIMULATE_LLM_USAGE } from "@rlfactory/test-support/simulated-llm-cli";
 import { describe, expect, it } from "vitest";
 
 const doc = readDoc("docs/environments.md");
@@ -53,7 +53,7 @@ describe("docs/environments.md: BFCL tasks", () => {
     expect(section).toContain(
       "rlf data bfcl --in FILE --answers FILE --out TASKS.jsonl [--func-docs DIR] [--server NAME]",
     );
-    expect(section.replace(/\s+/g, " ")).toContain("rlf simulate-llm --policy replay --tasks TASKS.jsonl");
+    expect(section.replace(/\s+/g, " ")).toContain("rlf-sim llm --policy replay --tasks TASKS.jsonl");
     expect(SIMULATE_LLM_USAGE).toContain("--tasks FILE");
     expect(SIMULATE_LLM_USAGE).toMatch(/^\s+replay\s/m);
   });

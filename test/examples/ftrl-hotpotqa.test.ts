@@ -1,6 +1,6 @@
 // The shipped FTRL example (examples/ftrl-hotpotqa): the bundle reads (every digest and the hash check),
 // says it was built with the scripted fixture, and its task file and summary name its hash; and
-// rebuilding it as its README says — `rlf simulate-factory --mix-structures` and `rlf env build` with
+// rebuilding it as its README says — `rlf-sim factory --mix-structures` and `rlf env build` with
 // the folder's build.yaml — gives the same bytes, so the shipped files never drift from the code.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { readBundle } from "@rlfactory/environments";
-import { RLF, ROOT, stopChild } from "@rlfactory/test-support/gateway-harness";
+import { RLF, RLF_SIM, ROOT, stopChild } from "@rlfactory/test-support/gateway-harness";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 
@@ -82,13 +82,13 @@ describe("examples/ftrl-hotpotqa", () => {
 
     it("gives the shipped bundle, task file and summary byte for byte", async () => {
       const readme = readFileSync(join(EXAMPLE, "README.md"), "utf8");
-      const serve = /^npx rlf simulate-factory .*$/m.exec(readme)?.[0];
+      const serve = /^npx rlf-sim factory .*$/m.exec(readme)?.[0];
       const build = /^npx rlf env build --config (\S+) --out (\S+)$/m.exec(readme);
-      expect(serve).toBe("npx rlf simulate-factory --port 8399 --mix-structures");
+      expect(serve).toBe("npx rlf-sim factory --port 8399 --mix-structures");
       expect(build?.[1]).toBe("examples/ftrl-hotpotqa/build.yaml");
 
       // the documented fixture command, on a free port
-      fixture = spawn(process.execPath, [RLF, "simulate-factory", "--port", "0", "--mix-structures"], {
+      fixture = spawn(process.execPath, [RLF_SIM, "factory", "--port", "0", "--mix-structures"], {
         cwd: ROOT,
         stdio: ["ignore", "ignore", "pipe"],
       });
@@ -99,7 +99,7 @@ describe("examples/ftrl-hotpotqa", () => {
           const url = /listening on (http:\/\/\S+\/v1)/.exec(said)?.[1];
           if (url) resolve([url]);
         });
-        fixture?.on("exit", () => reject(new Error(`rlf simulate-factory exited: ${said}`)));
+        fixture?.on("exit", () => reject(new Error(`rlf-sim factory exited: ${said}`)));
       });
 
       // the folder's build.yaml, pointed at that port (the endpoint's address is not part of the bundle)

@@ -13,8 +13,8 @@ import {
   type Task,
   type Trajectory,
 } from "@rlfactory/rollout";
+import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/simulators/llm";
 import { type InProcessGateway, ROOT, startTestGateway } from "@rlfactory/test-support/gateway-harness";
-import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/test-support/simulated-llm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 let gateway: InProcessGateway;

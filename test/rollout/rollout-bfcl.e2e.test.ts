@@ -24,10 +24,10 @@ import {
   type Trajectory,
   taskSchema,
 } from "@rlfactory/rollout";
+import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/simulators/llm";
+import { loadReplayTasks } from "@rlfactory/simulators/llm/policies/replay-tasks";
 import { type InProcessGateway, RLF, startTestGateway } from "@rlfactory/test-support/gateway-harness";
 import { haveSharedData, sharedDataPath } from "@rlfactory/test-support/shared-data";
-import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/test-support/simulated-llm";
-import { loadReplayTasks } from "@rlfactory/test-support/simulated-llm/policies/replay-tasks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const run = promisify(execFile);

@@ -1,16 +1,16 @@
 // `rlf rollout --config FILE --out DIR` as a user runs it, with OpenTelemetry on: the files it
 // writes, the summary it prints, and one trace per trajectory that continues through the gateway
-// into the tool server. Then `rlf rollout serve` with the same config, and `rlf trainer serve`, its
-// deprecated old name, which says so and serves the same.
-import { type ChildProcess, execFile, spawn } from "node:child_process";
+// into the tool server. Then `rlf rollout serve` with the same config; `rlf trainer`, its old name, is
+// gone (an unknown command).
+import { type ChildProcess, execFile, spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { promisify } from "node:util";
 import { readTrajectoriesJsonl, readTrajectoriesParquet, SAMPLE_HOTPOTQA_TASKS } from "@rlfactory/rollout";
+import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/simulators/llm";
 import { type ChildGateway, RLF, ROOT, spawnGateway, tempDir } from "@rlfactory/test-support/gateway-harness";
 import { type OtlpReceiver, startOtlpReceiver } from "@rlfactory/test-support/otlp-receiver";
-import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/test-support/simulated-llm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const run = promisify(execFile);
@@ -83,9 +83,9 @@ describe("rlf rollout", () => {
     const names = trace.map((s) => `${s.serviceName} ${s.name}`);
     expect(names).toEqual(
       expect.arrayContaining([
-        "rlf-trainer rollout.trajectory",
-        "rlf-trainer rollout.turn",
-        "rlf-trainer rollout.tools",
+        "rlf-rollout rollout.trajectory",
+        "rlf-rollout rollout.turn",
+        "rlf-rollout rollout.tools",
         "rlf-gateway rlfactory.v1.ToolGateway/CallTools",
         "rlf-tool-search tools/call search",
       ]),
@@ -102,13 +102,10 @@ describe("rlf rollout", () => {
     expect(chain).toContain("rollout.turn");
   });
 
-  it.each([
-    { argv: ["rollout", "serve"], notice: [] },
-    { argv: ["trainer", "serve"], notice: ["rlf trainer serve is deprecated: use rlf rollout serve"] },
-  ])("rlf $argv.0 $argv.1 serves the config's engine over HTTP", async ({ argv, notice }) => {
+  it("rlf rollout serve serves the config's engine over HTTP", async () => {
     const child = spawn(
       process.execPath,
-      [RLF, ...argv, "--config", config, "--grpc-port", "0", "--http-port", "0"],
+      [RLF, "rollout", "serve", "--config", config, "--grpc-port", "0", "--http-port", "0"],
       {
         cwd: ROOT,
         stdio: ["ignore", "pipe", "pipe"],
@@ -130,23 +127,17 @@ describe("rlf rollout", () => {
       expect(res.status).toBe(200);
       const body = (await res.json()) as { groups: { trajectories: { task_id: string }[] }[] };
       expect(body.groups.map((g) => g.trajectories.map((t) => t.task_id))).toEqual([["q1", "q1"]]);
-      expect(stderr).toEqual(notice);
+      expect(stderr).toEqual([]);
     } finally {
       await stop(child);
     }
   });
 
-  it("rlf trainer serve --help prints the rollout serve help after the deprecation notice", async () => {
-    const [alias, current] = await Promise.all(
-      [
-        ["trainer", "serve"],
-        ["rollout", "serve"],
-      ].map((argv) => run(process.execPath, [RLF, ...argv, "--help"])),
-    );
-    expect(current?.stdout).toMatch(/^rlf rollout serve --config FILE/);
-    expect(current?.stderr).toBe("");
-    expect(alias?.stdout).toBe(current?.stdout);
-    expect(alias?.stderr).toBe("rlf trainer serve is deprecated: use rlf rollout serve\n");
+  it("rlf trainer, the old name of rlf rollout, is an unknown command", () => {
+    const old = spawnSync(process.execPath, [RLF, "trainer", "serve", "--help"], { encoding: "utf8" });
+    expect(old.status).toBe(2);
+    expect(old.stdout).toBe("");
+    expect(old.stderr).toMatch(/^rlf: unknown command "trainer"\n/);
   });
 });
 

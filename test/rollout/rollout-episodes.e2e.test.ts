@@ -17,6 +17,7 @@ import {
   type TokenSampler,
   type Trajectory,
 } from "@rlfactory/rollout";
+import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/simulators/llm";
 import {
   type InProcessGateway,
   ROOT,
@@ -24,7 +25,6 @@ import {
   waitFor,
 } from "@rlfactory/test-support/gateway-harness";
 import { childrenWithEnv } from "@rlfactory/test-support/process-tree";
-import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/test-support/simulated-llm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const ROLE = "RLF_TEST_ENV_ROLE";

@@ -11,6 +11,7 @@ import {
   type Trajectory,
   trajectorySchema,
 } from "@rlfactory/rollout";
+import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/simulators/llm";
 import {
   freePort,
   type InProcessGateway,
@@ -19,7 +20,6 @@ import {
   stopChild,
   waitFor,
 } from "@rlfactory/test-support/gateway-harness";
-import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/test-support/simulated-llm";
 import { afterEach, describe, expect, it } from "vitest";
 
 const cleanups: (() => Promise<unknown>)[] = [];

@@ -22,8 +22,8 @@ import {
   type Task,
   type Trajectory,
 } from "@rlfactory/rollout";
+import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/simulators/llm";
 import { type InProcessGateway, RLF, startTestGateway } from "@rlfactory/test-support/gateway-harness";
-import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/test-support/simulated-llm";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 

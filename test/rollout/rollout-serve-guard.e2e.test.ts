@@ -7,6 +7,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/simulators/llm";
 import {
   type ChildGateway,
   freePort,
@@ -17,7 +18,6 @@ import {
   tempDir,
   testbedStdio,
 } from "@rlfactory/test-support/gateway-harness";
-import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/test-support/simulated-llm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const KEY = "rollout-test-key-123";

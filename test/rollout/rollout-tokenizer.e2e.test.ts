@@ -13,13 +13,13 @@ import {
   readTrajectoriesJsonl,
   SAMPLE_HOTPOTQA_TASKS,
 } from "@rlfactory/rollout";
-import { type ChildGateway, RLF, ROOT, spawnGateway, tempDir } from "@rlfactory/test-support/gateway-harness";
 import {
   CHATML_WITHOUT_TOOLS_TEMPLATE,
   type SimulatedLlm,
   startSimulatedLlm,
   writeByteTokenizer,
-} from "@rlfactory/test-support/simulated-llm";
+} from "@rlfactory/simulators/llm";
+import { type ChildGateway, RLF, ROOT, spawnGateway, tempDir } from "@rlfactory/test-support/gateway-harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const execFileAsync = promisify(execFile);

@@ -13,13 +13,13 @@ import {
   type Task,
   type Trajectory,
 } from "@rlfactory/rollout";
+import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/simulators/llm";
 import { type InProcessGateway, RLF, startTestGateway } from "@rlfactory/test-support/gateway-harness";
 import {
   SCRIPTED_CHAT_MODEL,
   type ScriptedChatFixture,
   startScriptedChatFixture,
 } from "@rlfactory/test-support/scripted-chat-fixture";
-import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/test-support/simulated-llm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const CALC = "calculator__calculate";

@@ -17,6 +17,7 @@ import {
   type Task,
   type Trajectory,
 } from "@rlfactory/rollout";
+import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/simulators/llm";
 import {
   type InProcessGateway,
   RLF,
@@ -24,7 +25,6 @@ import {
   tempDir,
 } from "@rlfactory/test-support/gateway-harness";
 import { sharedDataPath } from "@rlfactory/test-support/shared-data";
-import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/test-support/simulated-llm";
 import { buildHotpotqaCorpus } from "@rlfactory/tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 

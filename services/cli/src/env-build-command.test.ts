@@ -11,7 +11,7 @@ import { readBundle } from "@rlfactory/environments";
 import {
   type FactoryChatFixture,
   startFactoryChatFixture,
-} from "@rlfactory/test-support/factory-chat-fixture";
+} from "@rlfactory/simulators/factory/factory-chat-model";
 import { RLF, ROOT } from "@rlfactory/test-support/gateway-harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";

@@ -6,15 +6,15 @@ import { findCommand } from "./commands.ts";
 import { asksForHelp, commandHelp, mainUsage } from "./help.ts";
 
 export async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
-  // Outside the command table: the old name of `rlf rollout serve` and the test fixtures.
+  const [command] = argv;
+  // Outside the command table: where the simulators went.
   switch (command) {
-    case "trainer":
-      return runDeprecatedTrainerCommand(rest);
     case "simulate-llm":
-      return (await loadSimulatedLlmCommand()).runSimulateLlmCommand(rest);
     case "simulate-factory":
-      return (await loadSimulatedFactoryCommand()).runSimulateFactoryCommand(rest);
+      process.stderr.write(
+        `rlf: ${command} moved to the simulators package: run rlf-sim ${command === "simulate-llm" ? "llm" : "factory"}\n`,
+      );
+      return 2;
     case undefined:
     case "help":
     case "--help":
@@ -39,48 +39,6 @@ export async function main(argv: string[]): Promise<number> {
   }
   // Only the command that runs is loaded: `rlf tool calculator` does not load the gateway, and vice versa.
   return (await cmd.load())(args);
-}
-
-/** `rlf trainer serve`: the old name of `rlf rollout serve`, kept for one release. */
-async function runDeprecatedTrainerCommand(argv: string[]): Promise<number> {
-  const [sub, ...rest] = argv;
-  if (sub !== "serve") throw new UsageError("rlf trainer is deprecated: use rlf rollout serve");
-  process.stderr.write("rlf trainer serve is deprecated: use rlf rollout serve\n");
-  return main(["rollout", "serve", ...rest]);
-}
-
-/**
- * The simulated inference server is a test fixture: it lives in the test-support workspace, which a
- * development checkout has (`npm install`) and a deployment does not. No product package depends on it,
- * so it is loaded by name at run time.
- */
-async function loadSimulatedLlmCommand(): Promise<{
-  runSimulateLlmCommand(argv: string[]): Promise<number>;
-}> {
-  const fixture = "@rlfactory/test-support/simulated-llm-cli";
-  try {
-    return await import(fixture);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND") throw err;
-    throw new UsageError(
-      "simulate-llm is a test fixture that ships only with a development checkout of rlfactory (git clone, npm install)",
-    );
-  }
-}
-
-/** The scripted model of `rlf env build`'s tests: a test fixture, loaded by name like simulate-llm. */
-async function loadSimulatedFactoryCommand(): Promise<{
-  runSimulateFactoryCommand(argv: string[]): Promise<number>;
-}> {
-  const fixture = "@rlfactory/test-support/factory-chat-fixture-cli";
-  try {
-    return await import(fixture);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND") throw err;
-    throw new UsageError(
-      "simulate-factory is a test fixture that ships only with a development checkout of rlfactory (git clone, npm install)",
-    );
-  }
 }
 
 /** The help a usage mistake is printed with: its command's, else the main usage. */

@@ -45,7 +45,7 @@ export async function runRolloutCommand(argv: string[]): Promise<number> {
   const jsonl = join(outDir, "trajectories.jsonl");
   await rm(jsonl, { force: true });
 
-  const telemetry = await startTelemetry({ serviceName: "rlf-trainer" });
+  const telemetry = await startTelemetry({ serviceName: "rlf-rollout" });
   const engine = await createRolloutEngine(config, {
     warn: (message) => process.stderr.write(`rlf rollout: warning: ${message}\n`),
   });

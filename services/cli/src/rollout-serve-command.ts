@@ -1,6 +1,5 @@
 // `rlf rollout serve --config FILE`: the rollout engine as a service for a training engine
 // (gRPC rlfactory.v1.RolloutService + HTTP JSON; see services/rollout/src/serve/README.md).
-// `rlf trainer serve` is its old name, kept for one release (main.ts prints that it is deprecated).
 import { parseArgs } from "node:util";
 import { portArg, stopOnSignals, UsageError } from "@rlfactory/kit/command-line";
 import {
@@ -53,7 +52,7 @@ export async function runRolloutServeCommand(argv: string[]): Promise<number> {
   } finally {
     process.off("SIGINT", onSignal).off("SIGTERM", onSignal);
   }
-  const telemetry = await startTelemetry({ serviceName: "rlf-trainer" });
+  const telemetry = await startTelemetry({ serviceName: "rlf-rollout" });
   const engine = await createRolloutEngine(config, { log });
   let service: RolloutServiceHandle;
   try {

@@ -21,7 +21,7 @@ export async function runTrainCommand(argv: string[]): Promise<number> {
   const outDir = values.out ?? config.train.out;
   if (outDir === undefined) throw new UsageError("rlf train needs --out DIR (or train.out in the config)");
 
-  const telemetry = await startTelemetry({ serviceName: "rlf-trainer" });
+  const telemetry = await startTelemetry({ serviceName: "rlf-train" });
   const abort = new AbortController();
   let interrupted = false;
   const onSignal = () => {

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Records real rollout-service answers for the adapters' unit tests (tests/recorded/*.json).
 
-Starts, on free loopback ports (tests/support/stack.py): simulated inference servers (`rlf
-simulate-llm`, a TEST FIXTURE with the real Qwen3 tokenizer), a tool gateway with the bundled search
+Starts, on free loopback ports (tests/support/stack.py): simulated inference servers (`rlf-sim
+llm`, SIMULATED, not a model, with the real Qwen3 tokenizer), a tool gateway with the bundled search
 tool, and `rlf rollout serve`; then sends one `POST /v1/rollout` per scenario and writes
 `{"scenario", "request", "response"}` to tests/recorded/<scenario>.json:
 

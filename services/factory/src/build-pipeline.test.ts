@@ -1,6 +1,6 @@
 // The environment factory end to end, in process, against the scripted OpenAI-compatible fixture
-// (test/support factory-chat-fixture: deterministic answers per stage, faults on markers) and the real
-// sandbox (bubblewrap workers of the environment host): every stage's records, the validation rejects
+// (@rlfactory/simulators' factory-chat-model: deterministic answers per stage, faults on markers) and
+// the real sandbox (bubblewrap workers of the environment host): every stage's records, the validation rejects
 // and repairs, near-duplicates, malformed replies, the bundle, the task file and the summary.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -12,7 +12,7 @@ import { readBundle, startBundleHost } from "@rlfactory/environments";
 import {
   type FactoryChatFixture,
   startFactoryChatFixture,
-} from "@rlfactory/test-support/factory-chat-fixture";
+} from "@rlfactory/simulators/factory/factory-chat-model";
 import { startScriptedChatFixture } from "@rlfactory/test-support/scripted-chat-fixture";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BuildConfigError, parseBuildConfig } from "./build-config.ts";

@@ -18,6 +18,8 @@ export { waitFor };
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 export const RLF = join(ROOT, "services/cli/src/main.ts");
+/** `rlf-sim`: the development simulators' command (simulators/). */
+export const RLF_SIM = join(ROOT, "simulators/bin/rlf-sim.js");
 export const TESTBED = join(ROOT, "test/support/src/testbed-server.ts");
 export const EVERYTHING = join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 

@@ -12,7 +12,7 @@
 // so the ratio is 1 and `loss:sum` = −Σ weights·advantages); save_weights / load_weights store and
 // restore the step count under tinker://MODEL/weights/NAME.
 
-import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/test-support/simulated-llm";
+import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/simulators/llm";
 import { TINKER_REQUEST_SCHEMAS } from "@rlfactory/train";
 import Fastify, { type FastifyReply } from "fastify";
 import { z } from "zod";

@@ -2,7 +2,7 @@
 
 `bfcl_tasks()` runs `rlf data bfcl` over the shared BFCL multi_turn_base file (200 tasks) and keeps the
 first two; `export(engine)` runs `rlf data export --engine ENGINE` on them, as a user does.
-`bfcl_stack()` starts, once per session: `rlf simulate-llm --policy replay` (plays each user turn's
+`bfcl_stack()` starts, once per session: `rlf-sim llm --policy replay` (plays each user turn's
 ground-truth calls, vLLM and SGLang protocols, real Qwen3 tokenizer), `rlf gateway` with `rlf env bfcl
 --stdio` as server `bfcl` (the eight BFCL API classes, one instance per episode), and `rlf rollout
 serve` scoring `bfcl_state` with process rewards per turn (`tool_success` 0.1), so every trajectory

@@ -1,6 +1,6 @@
 """One live rlfactory stack shared by the end-to-end tests of a pytest session.
 
-Started on first use, stopped at interpreter exit: `rlf simulate-llm` (search-then-answer policy;
+Started on first use, stopped at interpreter exit: `rlf-sim llm` (search-then-answer policy;
 SGLang weight_version "9"), `rlf gateway` with the search tool, `rlf rollout serve` and `rlf judge`.
 Tests call `live_stack()` through a fixture and are skipped, with the reason, where Node.js >= 22.18
 or the repository's npm packages are missing.

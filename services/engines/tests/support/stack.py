@@ -1,6 +1,6 @@
 """Real rlfactory processes on free loopback ports, for the recording script and the end-to-end tests.
 
-`rlf simulate-llm` (a TEST FIXTURE inference server: vLLM / SGLang protocols, real Qwen3 tokenizer,
+`rlf-sim llm` (a TEST FIXTURE inference server: vLLM / SGLang protocols, real Qwen3 tokenizer,
 scripted policies), `rlf gateway` with the bundled search tool, `rlf rollout serve`, `rlf judge`.
 Each is a child process of `node services/cli/bin/rlf.js`, started the way a user starts it, and
 considered up once it prints its start-up line. Standard library only.
@@ -24,6 +24,7 @@ from typing import Any
 ENGINES = Path(__file__).resolve().parents[2]
 ROOT = ENGINES.parents[1]
 RLF = ROOT / "services" / "cli" / "bin" / "rlf.js"
+RLF_SIM = ROOT / "simulators" / "bin" / "rlf-sim.js"
 
 
 def find_node() -> tuple[str | None, str]:
@@ -114,12 +115,12 @@ def json_line_with(msg: str) -> Callable[[str], Any]:
 
 
 def start_sim(node: str, policy: str, *extra: str) -> tuple[Child, str]:
-    """`rlf simulate-llm`; returns the process and its base URL."""
+    """`rlf-sim llm`; returns the process and its base URL."""
     port = free_port()
     child = Child(
-        f"simulate-llm {policy}", [node, str(RLF), "simulate-llm", "--port", str(port), "--policy", policy, *extra]
+        f"rlf-sim llm {policy}", [node, str(RLF_SIM), "llm", "--port", str(port), "--policy", policy, *extra]
     )
-    child.wait_for(lambda line: "simulated LLM listening" in line)
+    child.wait_for(lambda line: "SIMULATED LLM" in line and " listening on " in line)
     return child, f"http://127.0.0.1:{port}"
 
 

@@ -7,7 +7,7 @@
 // InferenceError (HTTP_ERROR, status 503), retried when retries allow.
 // `PROTOCOLS` is typed by the registry's names, so an engine added there without its entry here fails the
 // typecheck.
-import { type Protocol, type SimulatedLlm, startSimulatedLlm } from "@rlfactory/test-support/simulated-llm";
+import { type Protocol, type SimulatedLlm, startSimulatedLlm } from "@rlfactory/simulators/llm";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { type ModelTokenizer, qwen3Tokenizer } from "../tokenizer/model-tokenizer.ts";
 import {

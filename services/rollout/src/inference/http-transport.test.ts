@@ -1,11 +1,7 @@
 // Retries, timeouts, cancellation, the concurrency limit and routing, against simulated LLM servers
 // (fault injection and latency) over HTTP on 127.0.0.1. The SGLang client is the vehicle.
 
-import {
-  type SimulatedLlm,
-  type SimulatedLlmOptions,
-  startSimulatedLlm,
-} from "@rlfactory/test-support/simulated-llm";
+import { type SimulatedLlm, type SimulatedLlmOptions, startSimulatedLlm } from "@rlfactory/simulators/llm";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { type ModelTokenizer, qwen3Tokenizer } from "../tokenizer/model-tokenizer.ts";
 import type { RetryEvent, SamplerOptions } from "./http-transport.ts";

@@ -1,7 +1,7 @@
 // The three clients against the simulated LLM (vLLM, SGLang and chat wire protocols, real Qwen3
 // tokenizer) over HTTP on 127.0.0.1: what they send, and what they make of the answers.
 
-import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/test-support/simulated-llm";
+import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/simulators/llm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ModelTokenizer, qwen3Tokenizer } from "../tokenizer/model-tokenizer.ts";
 import { ChatCompletionsSampler } from "./chat-completions.ts";

@@ -7,11 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { groupFromProto, groupToProto } from "@rlfactory/clients";
 import type { Task, Trajectory } from "@rlfactory/contracts";
-import {
-  rawFromProcessed,
-  type SimulatedLlm,
-  startSimulatedLlm,
-} from "@rlfactory/test-support/simulated-llm";
+import { rawFromProcessed, type SimulatedLlm, startSimulatedLlm } from "@rlfactory/simulators/llm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ToolCaller, ToolInvoker } from "../gateway-tools.ts";
 import { readTrajectoriesParquet, writeTrajectoriesParquet } from "../output/parquet.ts";

@@ -104,7 +104,7 @@ export async function startRolloutService(
 
 /** The logger `startRolloutService` uses when given none (LOG_LEVEL, default info); share it with the engine. */
 export function defaultServiceLogger(): Logger {
-  return pino({ name: "rlf-trainer", level: process.env.LOG_LEVEL ?? "info" });
+  return pino({ name: "rlf-rollout", level: process.env.LOG_LEVEL ?? "info" });
 }
 
 function hostForUrl(host: string): string {

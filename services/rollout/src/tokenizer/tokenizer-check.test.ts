@@ -12,7 +12,7 @@ import {
   type SimulatedLlm,
   startSimulatedLlm,
   writeByteTokenizer,
-} from "@rlfactory/test-support/simulated-llm";
+} from "@rlfactory/simulators/llm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { probeServerTokenizer } from "../inference/server-tokenizer.ts";
 import { configuredTokenizer, loadModelTokenizer, TokenizerFilesError } from "./model-tokenizer.ts";

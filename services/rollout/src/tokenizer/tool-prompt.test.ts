@@ -1,5 +1,5 @@
 import type { ChatTool } from "@rlfactory/contracts";
-import { CHATML_WITHOUT_TOOLS_TEMPLATE } from "@rlfactory/test-support/simulated-llm";
+import { CHATML_WITHOUT_TOOLS_TEMPLATE } from "@rlfactory/simulators/llm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { configuredTokenizer, type ModelTokenizer } from "./model-tokenizer.ts";
 import { hermesToolSystemPrompt, templateRendersTools, withToolSystemMessage } from "./tool-prompt.ts";

@@ -6,9 +6,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ChatMessage } from "@rlfactory/rollout";
 import { convertBfclTasks, type ModelTokenizer, qwen3Tokenizer, toolCallFormat } from "@rlfactory/rollout";
+import { haveSharedData, sharedDataPath } from "@rlfactory/test-support/shared-data";
 import { beforeAll, describe, expect, it } from "vitest";
-import { haveSharedData, sharedDataPath } from "../shared-data.ts";
-import { simulateLlmOptions } from "./cli.ts";
+import { simulateLlmOptions } from "./command.ts";
 import { policyOptionsSchema } from "./policies/policy.ts";
 import { simulatedPolicy } from "./policies/registry.ts";
 import {

@@ -1,6 +1,6 @@
 // A tiny byte-level BPE tokenizer (256 byte ids, no merges, plus ChatML's special tokens) written as a
 // Hugging Face model directory: a tokenizer that is NOT Qwen3's, for tests of the rollout's tokenizer
-// check (serve it with `startSimulatedLlm({ tokenizer })` or `rlf simulate-llm --tokenizer DIR`).
+// check (serve it with `startSimulatedLlm({ tokenizer })` or `rlf-sim llm --tokenizer DIR`).
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 

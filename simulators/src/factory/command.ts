@@ -1,13 +1,12 @@
-// `rlf simulate-factory [--port PORT] [--host HOST] [--mix-structures]`: the scripted OpenAI-compatible
-// endpoint of factory-chat-fixture.ts as a process, so `rlf env build` can run against it outside a test
-// (the shipped example examples/ftrl-hotpotqa is built this way). A TEST FIXTURE, not a model: the CLI
-// loads this module from the test-support workspace (a development checkout); no product package
-// depends on it.
+// `rlf-sim factory [--port PORT] [--host HOST] [--mix-structures]`: the scripted OpenAI-compatible
+// endpoint of factory-chat-model.ts as a process, so `rlf env build` can run against it outside a test
+// (the shipped example examples/ftrl-hotpotqa is built this way). SIMULATED, not a model; no product
+// package depends on it.
 import { parseArgs } from "node:util";
 import { portArg, stopOnSignals, UsageError } from "@rlfactory/kit/command-line";
-import { FACTORY_CHAT_MODEL, startFactoryChatFixture } from "./factory-chat-fixture.ts";
+import { FACTORY_CHAT_MODEL, startFactoryChatFixture } from "./factory-chat-model.ts";
 
-export const SIMULATE_FACTORY_USAGE = `rlf simulate-factory — a scripted model for rlf env build (TEST FIXTURE, not a model)
+export const SIMULATE_FACTORY_USAGE = `rlf-sim factory — a SIMULATED model for rlf env build (scripted answers, not a model)
 
 Serves OpenAI POST /v1/chat/completions and GET /v1/models as model "${FACTORY_CHAT_MODEL}": every stage of
 rlf env build is answered deterministically from its input alone (the decomposition's sub-answers are
@@ -15,7 +14,7 @@ made-up facts; the last hop answers with the question's gold answer). Point endp
 http://HOST:PORT/v1 and endpoint.model at "${FACTORY_CHAT_MODEL}".
 
 Usage:
-  rlf simulate-factory [--port PORT] [--host HOST] [--mix-structures]
+  rlf-sim factory [--port PORT] [--host HOST] [--mix-structures]
 
 Options:
   --port PORT         listen port (default 8399; 0 = any)
@@ -37,7 +36,7 @@ export async function runSimulateFactoryCommand(argv: string[]): Promise<number>
   try {
     values = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }).values;
   } catch (err) {
-    throw new UsageError(`rlf simulate-factory: ${(err as Error).message}`);
+    throw new UsageError(`rlf-sim factory: ${(err as Error).message}`);
   }
   if (values.help) {
     process.stdout.write(SIMULATE_FACTORY_USAGE);
@@ -49,7 +48,7 @@ export async function runSimulateFactoryCommand(argv: string[]): Promise<number>
     mixStructures: values["mix-structures"] === true,
   });
   process.stderr.write(
-    `scripted factory model (test fixture) listening on ${fixture.baseUrl} (model ${FACTORY_CHAT_MODEL})\n`,
+    `SIMULATED factory model (scripted, not a model) listening on ${fixture.baseUrl} (model ${FACTORY_CHAT_MODEL})\n`,
   );
   stopOnSignals(() => fixture.close());
   return -1;

@@ -1,11 +1,12 @@
-// `rlf simulate-factory`'s flags: --help, and usage errors naming the flag (the served fixture itself is
+// `rlf-sim factory`'s flags: --help, and usage errors naming the flag (the served fixture itself is
 // run by test/examples/ftrl-hotpotqa.test.ts, which rebuilds the shipped example against it).
+
 import { UsageError } from "@rlfactory/kit/command-line";
 import { describe, expect, it, vi } from "vitest";
-import { runSimulateFactoryCommand, SIMULATE_FACTORY_USAGE } from "./factory-chat-fixture-cli.ts";
+import { runSimulateFactoryCommand, SIMULATE_FACTORY_USAGE } from "./command.ts";
 
-describe("rlf simulate-factory", () => {
-  it("prints its usage, which says it is a test fixture", async () => {
+describe("rlf-sim factory", () => {
+  it("prints its usage, which says it is simulated, not a model", async () => {
     const write = vi.spyOn(process.stdout, "write").mockImplementation(() => true);
     try {
       expect(await runSimulateFactoryCommand(["--help"])).toBe(0);
@@ -13,7 +14,9 @@ describe("rlf simulate-factory", () => {
     } finally {
       write.mockRestore();
     }
-    expect(SIMULATE_FACTORY_USAGE).toContain("TEST FIXTURE, not a model");
+    expect(SIMULATE_FACTORY_USAGE).toContain(
+      "SIMULATED model for rlf env build (scripted answers, not a model)",
+    );
     expect(SIMULATE_FACTORY_USAGE).toContain("--mix-structures");
   });
 

@@ -6,9 +6,9 @@
 import { join } from "node:path";
 import type { ChatMessage } from "@rlfactory/rollout";
 import { type ModelTokenizer, qwen3Tokenizer, toolCallFormat } from "@rlfactory/rollout";
+import { ROOT } from "@rlfactory/test-support/gateway-harness";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ROOT } from "../gateway-harness.ts";
-import { simulateLlmOptions } from "./cli.ts";
+import { simulateLlmOptions } from "./command.ts";
 import { policyOptionsSchema } from "./policies/policy.ts";
 import { simulatedPolicy } from "./policies/registry.ts";
 import { loadSolveTasks, type SolveCall, type SolveTask } from "./policies/solve-tasks.ts";

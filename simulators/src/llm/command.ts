@@ -1,6 +1,6 @@
-// `rlf simulate-llm --policy NAME [--port PORT] [options]`: the simulated inference server, a test and
-// load-testing fixture. The CLI loads this module from the test-support workspace (a development
-// checkout); no product package depends on it (scripted policies behind vLLM / SGLang / OpenAI chat wire protocols). Not a model.
+// `rlf-sim llm --policy NAME [--port PORT] [options]`: the simulated inference server, a test and
+// load-testing stand-in for vLLM (scripted policies behind vLLM / SGLang / OpenAI chat wire protocols).
+// Not a model; no product package depends on it.
 import { parseArgs } from "node:util";
 import { portArg, stopOnSignals, UsageError } from "@rlfactory/kit/command-line";
 import { loadModelTokenizer } from "@rlfactory/rollout";
@@ -10,13 +10,13 @@ import { loadReplayTasks } from "./policies/replay-tasks.ts";
 import { loadSolveTasks } from "./policies/solve-tasks.ts";
 import { type SimulatedLlmOptions, startSimulatedLlm } from "./server.ts";
 
-export const SIMULATE_LLM_USAGE = `rlf simulate-llm — a simulated inference server (TEST FIXTURE, not a model)
+export const SIMULATE_LLM_USAGE = `rlf-sim llm — a SIMULATED inference server (scripted policies, not a model)
 
 Speaks vLLM POST /v1/completions, SGLang POST /generate and OpenAI POST /v1/chat/completions with a real
 tokenizer; a scripted policy writes every turn. Every response says model "simulated-<policy>".
 
 Usage:
-  rlf simulate-llm --policy NAME [--port PORT] [--host HOST] [options]
+  rlf-sim llm --policy NAME [--port PORT] [--host HOST] [options]
 
 Policies:
 ${describePolicies()}
@@ -75,7 +75,7 @@ export async function runSimulateLlmCommand(argv: string[]): Promise<number> {
   }
   const options = await simulateLlmOptions(values);
   const llm = await startSimulatedLlm(options);
-  process.stderr.write(`simulated LLM listening on ${llm.url} (policy ${options.policy})\n`);
+  process.stderr.write(`SIMULATED LLM (policy ${options.policy}, not a model) listening on ${llm.url}\n`);
   stopOnSignals(() => llm.close());
   return -1;
 }
@@ -86,7 +86,7 @@ function parseFlags(argv: string[]): Values {
   try {
     return parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }).values;
   } catch (err) {
-    throw new UsageError(`rlf simulate-llm: ${(err as Error).message}`);
+    throw new UsageError(`rlf-sim llm: ${(err as Error).message}`);
   }
 }
 
@@ -96,7 +96,7 @@ export async function simulateLlmOptions(values: Values): Promise<SimulatedLlmOp
     typeof values[k] === "string" ? (values[k] as string) : undefined;
   const policy = str("policy");
   if (policy === undefined) {
-    throw new UsageError(`rlf simulate-llm needs --policy NAME (${SIMULATED_POLICY_NAMES.join(", ")})`);
+    throw new UsageError(`rlf-sim llm needs --policy NAME (${SIMULATED_POLICY_NAMES.join(", ")})`);
   }
   if (!SIMULATED_POLICY_NAMES.includes(policy)) {
     throw new UsageError(`unknown --policy "${policy}" (known: ${SIMULATED_POLICY_NAMES.join(", ")})`);
