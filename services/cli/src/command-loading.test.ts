@@ -59,7 +59,8 @@ describe("what a command loads", () => {
     const packages = packagesOf(modules);
     expect(packages).toContain("@grpc/grpc-js");
     for (const heavy of [...HEAVY, "zod", "grpc-health-check"]) expect(packages).not.toContain(heavy);
-    expect(workspaceFiles(modules, "gateway")).toEqual(["gateway/src/client.ts", "gateway/src/proto.ts"]);
+    expect(workspaceFiles(modules, "clients")).toEqual(["clients/src/gateway-client.ts"]);
+    expect(workspaceFiles(modules, "gateway")).toEqual([]);
     expect(workspaceFiles(modules, "rollout")).toEqual([]);
   });
 

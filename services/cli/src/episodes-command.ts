@@ -2,7 +2,7 @@
 // (docs/environments.md) for people and scripts. Ids go to stdout one per line; states as JSON.
 
 import { parseArgs } from "node:util";
-import { GatewayClient } from "@rlfactory/clients";
+import { GatewayClient } from "@rlfactory/clients/gateway-client";
 import { UsageError } from "@rlfactory/kit/command-line";
 
 export async function runEpisodesCommand(argv: string[]): Promise<number> {

@@ -1,7 +1,7 @@
 // `rlf tools list|call --gateway HOST:PORT`: a gRPC client of the gateway for people and scripts.
 
 import { parseArgs } from "node:util";
-import { GatewayClient, resultText } from "@rlfactory/clients";
+import { GatewayClient, resultText } from "@rlfactory/clients/gateway-client";
 import type { WireTool, WireToolResult } from "@rlfactory/gateway";
 import { UsageError } from "@rlfactory/kit/command-line";
 
