@@ -78,6 +78,12 @@ export const COMMANDS: readonly Command[] = [
         load: async () => env("python"),
       },
       {
+        name: "bfcl",
+        summary: "the eight BFCL multi-turn API classes as an environment",
+        usage: `env bfcl [--workers N] [--max-episodes N] [--idle-timeout-ms N] ${SERVE}`,
+        load: async () => env("bfcl"),
+      },
+      {
         name: "gym",
         summary: "a Gymnasium environment as an environment: reset, step and render, one env per episode",
         usage: `env gym --id ID [--kwargs JSON] [--venv DIR] [--workers N] [--name NAME] [--max-episodes N] [--idle-timeout-ms N] ${SERVE}`,
@@ -93,12 +99,6 @@ export const COMMANDS: readonly Command[] = [
         details:
           'textarena.make(ID, **kwargs); the model plays every seat (the observation names the player to move); observations as plain text with {reward (player 0\'s), rewards, done, player} as structured content and as the episode state. Episode config {"seed": N, "num_players": N}; the server name is --name, default textarena.',
         load: async () => env("textarena"),
-      },
-      {
-        name: "bfcl",
-        summary: "the eight BFCL multi-turn API classes as an environment",
-        usage: `env bfcl [--workers N] [--max-episodes N] [--idle-timeout-ms N] ${SERVE}`,
-        load: async () => env("bfcl"),
       },
       {
         name: "serve",
