@@ -6,7 +6,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { BFCL_VENV } from "@rlfactory/environments";
-import { type InProcessGateway, RLF, startTestGateway } from "@rlfactory/test-support/gateway-harness";
+import { type InProcessGateway, RLF, ROOT, startTestGateway } from "@rlfactory/test-support/gateway-harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 function haveGym(): boolean {
@@ -23,6 +23,8 @@ function haveGym(): boolean {
   return false;
 }
 
+/** A user's gymnasium.Wrapper subclass, served with rlf env python. */
+const WRAPPER = join(ROOT, "services/environments/src/fixtures/lake_wrapper.py");
 const FROZEN_LAKE = ["--id", "FrozenLake-v1", "--kwargs", '{"is_slippery": false}'];
 /** The shortest safe walk from S to G on the 4x4 map (2 right, 1 down). */
 const PATH = [2, 2, 1, 1, 1, 2];
@@ -40,6 +42,13 @@ describe.skipIf(!haveGym())("rlf env gym and rlf env textarena behind the gatewa
         lake: {
           command: process.execPath,
           args: [RLF, "env", "gym", ...FROZEN_LAKE, "--workers", "1", "--stdio"],
+        },
+        wrapped: {
+          command: process.execPath,
+          args: [
+            ...[RLF, "env", "python", "--module", WRAPPER, "--class", "Lake", "--name", "wrapped"],
+            ...["--venv", BFCL_VENV, "--workers", "1", "--stdio"],
+          ],
         },
         guess: {
           command: process.execPath,
@@ -100,6 +109,27 @@ describe.skipIf(!haveGym())("rlf env gym and rlf env textarena behind the gatewa
     const other = await gw.client.startEpisode("lake", {});
     expect((await step(other, 4)).error_code).toBe("INVALID_ARGUMENTS");
     expect(await gw.client.endEpisode(other)).toMatchObject({ steps: 0 });
+  });
+
+  it("rlf env python on a gymnasium.Wrapper subclass: only its own methods, no setter; a str result is the text", async () => {
+    const tools = (await gw.client.listTools()).filter((t) => t.name.startsWith("wrapped__"));
+    expect(tools.map((t) => t.name).sort()).toEqual(["wrapped__move", "wrapped__where"]);
+    const id = await gw.client.startEpisode("wrapped", {});
+    const set = await gw.client.callTool({
+      name: "wrapped__set_wrapper_attr",
+      arguments_json: JSON.stringify({ name: "s", value: 14 }),
+      episode_id: id,
+    });
+    expect(set.error_code).toBe("UNKNOWN_TOOL");
+    const move = await gw.client.callTool({
+      name: "wrapped__move",
+      arguments_json: JSON.stringify({ action: 2 }),
+      episode_id: id,
+    });
+    expect(text(move)).toBe("at 1, reward 0");
+    const where = await gw.client.callTool({ name: "wrapped__where", arguments_json: "{}", episode_id: id });
+    expect(text(where)).toBe("[0,1]");
+    await gw.client.endEpisode(id);
   });
 
   it("plays GuessTheNumber by bisection: plain-text observations, reward 1 when it is found", async () => {
