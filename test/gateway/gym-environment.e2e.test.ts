@@ -134,6 +134,15 @@ describe.skipIf(!haveGym())("rlf env gym and rlf env textarena behind the gatewa
 
   it("plays GuessTheNumber by bisection: plain-text observations, reward 1 when it is found", async () => {
     const id = await gw.client.startEpisode("guess", { seed: 3 });
+    // a fork made before the first guess plays on its own: its guess is not in the original's history
+    const [fork] = await gw.client.forkEpisode(id, 1);
+    const forked = await gw.client.callTool({
+      name: "guess__step",
+      arguments_json: JSON.stringify({ action: "[20]" }),
+      episode_id: fork!,
+    });
+    expect(text(forked)).toContain("[Player] [20]");
+    expect(await gw.client.endEpisode(fork!)).toMatchObject({ steps: 1, done: false });
     const tools = (await gw.client.listTools()).filter((t) => t.name.startsWith("guess__"));
     expect(tools.map((t) => t.name).sort()).toEqual(["guess__reset", "guess__step"]);
     let [low, high] = [1, 20];
@@ -150,10 +159,12 @@ describe.skipIf(!haveGym())("rlf env gym and rlf env textarena behind the gatewa
       expect(said.startsWith('"')).toBe(false);
       if (structured(result).done) break;
       expect(said).toContain(`[Player] [${guess}]`);
+      expect(said).not.toContain("[Player] [20]");
       if (/lower\.$/.test(said)) high = guess - 1;
       else low = guess + 1;
     }
     expect(structured(result!)).toMatchObject({ done: true, reward: 1 });
+    expect(await gw.client.snapshotEpisode(id)).toMatchObject({ reward: 1, done: true, players: 1 });
     expect(text(result!)).toMatch(
       /^\[GAME\] Congratulations! You guessed the correct number\.\n\[GAME OVER\]/,
     );
