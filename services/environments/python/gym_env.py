@@ -12,6 +12,7 @@ episode's cumulative reward. The episode state (snapshot) is that structured par
 
 import copy
 import json
+import math
 import re
 
 # What the actions of Discrete action spaces mean, for environments that document it (by class name).
@@ -25,7 +26,7 @@ ACTION_MEANINGS = {
     "AcrobotEnv": ["apply -1 torque", "apply 0 torque", "apply 1 torque"],
 }
 
-HIGHLIGHT = re.compile(r"\x1b\[[0-9;]*m(.*?)\x1b\[0m", re.S)
+HIGHLIGHT = re.compile(r"\x1b\[[0-9;]*m(.*?)\x1b\[0m", re.DOTALL)
 ESCAPE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 
@@ -37,7 +38,7 @@ def plain(value):
         return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [plain(v) for v in value]
-    if isinstance(value, float) and value != value:
+    if isinstance(value, float) and not math.isfinite(value):
         return None
     return value
 
@@ -121,7 +122,7 @@ def to_action(space, action):
 
     if isinstance(space, spaces.Discrete):
         if isinstance(action, bool) or not isinstance(action, int):
-            raise ValueError(f"the action must be an integer, not {json.dumps(action)}")
+            raise TypeError(f"the action must be an integer, not {json.dumps(action)}")
         value = numpy.int64(action)
     elif isinstance(space, (spaces.Box, spaces.MultiDiscrete, spaces.MultiBinary)):
         value = numpy.asarray(action, dtype=space.dtype).reshape(space.shape)
@@ -135,7 +136,7 @@ def to_action(space, action):
 class GymEnvironment:
     _rlf_methods = ("reset", "step", "render")
     _id = None
-    _kwargs = {}
+    _kwargs = None
 
     @classmethod
     def _rlf_setup(cls, setup):
@@ -174,7 +175,7 @@ class GymEnvironment:
     def __init__(self, seed=None):
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise ValueError("seed must be an integer")
-        self._env = make(self._id, copy.deepcopy(self._kwargs))
+        self._env = make(self._id, copy.deepcopy(self._kwargs or {}))
         self._seed = seed
         self._start(seed)
 

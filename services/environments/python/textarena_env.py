@@ -16,7 +16,7 @@ import json
 class TextArenaEnvironment:
     _rlf_methods = ("reset", "step")
     _id = None
-    _kwargs = {}
+    _kwargs = None
 
     @classmethod
     def _rlf_setup(cls, setup):
@@ -51,7 +51,7 @@ class TextArenaEnvironment:
     def _start(self, seed, num_players):
         import textarena
 
-        self._env = textarena.make(self._id, **self._kwargs)
+        self._env = textarena.make(self._id, **(self._kwargs or {}))
         counts = [num_players] if num_players is not None else [1, 2, 3, 4]
         for i, count in enumerate(counts):
             try:
@@ -91,7 +91,7 @@ class TextArenaEnvironment:
         if self._done:
             raise ValueError("the game is over: reset starts a new one")
         if not isinstance(action, str):
-            raise ValueError("the action must be text")
+            raise TypeError("the action must be text")
         done, _info = self._env.step(action)
         self._steps += 1
         if done:
