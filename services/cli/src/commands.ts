@@ -67,12 +67,14 @@ export const COMMANDS: readonly Command[] = [
   {
     name: "env",
     summary: "serve, import or build stateful environments",
-    usage: "env python|bfcl|serve|import-ftrl|build ...",
+    usage: "env python|bfcl|gym|textarena|serve|import-ftrl|build ...",
     subcommands: [
       {
         name: "python",
         summary: "serve a Python class's public methods as an MCP environment, one instance per episode",
-        usage: `env python --module FILE_OR_MODULE --class NAME [--schemas FILE] [--venv DIR] [--workers N] [--name NAME] [--max-episodes N] [--idle-timeout-ms N] ${SERVE}`,
+        usage: `env python --module FILE_OR_MODULE --class NAME [--methods A,B,...] [--schemas FILE] [--venv DIR] [--workers N] [--name NAME] [--max-episodes N] [--idle-timeout-ms N] ${SERVE}`,
+        details:
+          "Tools: the --methods listed, else the methods without a leading underscore that the class declares itself (not inherited ones); attribute setters (set_*attr, __setattr__) never. A method returning a string gives that string as the text.",
         load: async () => env("python"),
       },
       {
@@ -80,6 +82,23 @@ export const COMMANDS: readonly Command[] = [
         summary: "the eight BFCL multi-turn API classes as an environment",
         usage: `env bfcl [--workers N] [--max-episodes N] [--idle-timeout-ms N] ${SERVE}`,
         load: async () => env("bfcl"),
+      },
+      {
+        name: "gym",
+        summary: "a Gymnasium environment as an environment: reset, step and render, one env per episode",
+        usage: `env gym --id ID [--kwargs JSON] [--venv DIR] [--workers N] [--name NAME] [--max-episodes N] [--idle-timeout-ms N] ${SERVE}`,
+        details:
+          "gymnasium.make(ID, **kwargs); step's action is typed from the action space; observations as text (ANSI render when supported) with {reward (the episode's total), step_reward, terminated, truncated, done} as structured content and as the episode state. Episode config {\"seed\": N}; the server name is --name, default gym.",
+        load: async () => env("gym"),
+      },
+      {
+        name: "textarena",
+        summary:
+          "a TextArena game as an environment: reset and step (the move as text), one game per episode",
+        usage: `env textarena --id ID [--kwargs JSON] [--venv DIR] [--workers N] [--name NAME] [--max-episodes N] [--idle-timeout-ms N] ${SERVE}`,
+        details:
+          'textarena.make(ID, **kwargs); the model plays every seat (the observation names the player to move); observations as plain text with {reward (player 0\'s), rewards, done, player} as structured content and as the episode state. Episode config {"seed": N, "num_players": N}; the server name is --name, default textarena.',
+        load: async () => env("textarena"),
       },
       {
         name: "serve",
@@ -270,7 +289,7 @@ async function tools(sub: string): Promise<Run> {
   return (argv) => runToolsCommand([sub, ...argv]);
 }
 
-async function env(kind: "python" | "bfcl"): Promise<Run> {
+async function env(kind: "python" | "bfcl" | "gym" | "textarena"): Promise<Run> {
   const { runEnvCommand } = await import("./env-command.ts");
   return (argv) => runEnvCommand([kind, ...argv]);
 }

@@ -182,4 +182,21 @@ describe("rlf env usage", () => {
       stderr: expect.stringContaining("choose --stdio or --http PORT"),
     });
   });
+
+  it("refuses rlf env gym / textarena without --id, with --kwargs that is not a JSON object", async () => {
+    expect(await rlfFails("env", "gym", "--stdio")).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("rlf env gym needs --id"),
+    });
+    expect(await rlfFails("env", "textarena", "--stdio")).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("rlf env textarena needs --id"),
+    });
+    expect(await rlfFails("env", "gym", "--id", "FrozenLake-v1", "--kwargs", "[1]", "--stdio")).toMatchObject(
+      {
+        code: 2,
+        stderr: expect.stringContaining("--kwargs must be a JSON object"),
+      },
+    );
+  });
 });

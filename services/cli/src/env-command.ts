@@ -1,13 +1,16 @@
-// `rlf env python --module FILE_OR_MODULE --class NAME [--schemas FILE] [...] (--http PORT | --stdio)`
-// and `rlf env bfcl (--http PORT | --stdio)`: Python classes served as an MCP environment server,
-// one set of instances per episode, in sandboxed persistent workers (@rlfactory/environments).
+// `rlf env python --module FILE_OR_MODULE --class NAME [--methods A,B] [...] (--http PORT | --stdio)`,
+// `rlf env bfcl`, `rlf env gym --id ID` and `rlf env textarena --id ID`: Python classes served as an
+// MCP environment server, one set of instances per episode, in sandboxed persistent workers
+// (@rlfactory/environments).
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import {
+  gymResult,
   PythonEnvironmentHost as Host,
   type PythonEnvironmentHost,
   readFunctionDocs,
   startBfclHost,
+  startGymHost,
 } from "@rlfactory/environments";
 import { pythonEnvironment } from "@rlfactory/environments/python-environment";
 import { UsageError } from "@rlfactory/kit/command-line";
@@ -29,7 +32,18 @@ const PYTHON = {
   schemas: { type: "string" },
   venv: { type: "string" },
   name: { type: "string" },
+  methods: { type: "string" },
 } as const;
+
+const GYM = {
+  ...COMMON,
+  id: { type: "string" },
+  kwargs: { type: "string" },
+  venv: { type: "string" },
+  name: { type: "string" },
+} as const;
+
+const OPTIONS = { python: PYTHON, bfcl: COMMON, gym: GYM, textarena: GYM } as const;
 
 function positiveInt(flag: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
@@ -38,13 +52,27 @@ function positiveInt(flag: string, text: string | undefined): number | undefined
   return n;
 }
 
+function jsonObject(flag: string, text: string | undefined): Record<string, unknown> | undefined {
+  if (text === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`--${flag} is not JSON: ${(err as Error).message}`);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new UsageError(`--${flag} must be a JSON object`);
+  return value as Record<string, unknown>;
+}
+
 export async function runEnvCommand(argv: string[]): Promise<number> {
   const [kind, ...rest] = argv;
-  if (kind !== "python" && kind !== "bfcl")
-    throw new UsageError(`rlf env needs python or bfcl here, not "${kind ?? ""}"`);
+  if (kind !== "python" && kind !== "bfcl" && kind !== "gym" && kind !== "textarena")
+    throw new UsageError(`rlf env needs python, bfcl, gym or textarena here, not "${kind ?? ""}"`);
   let values: Record<string, string | boolean | undefined>;
   try {
-    ({ values } = parseArgs({ args: rest, options: kind === "python" ? PYTHON : COMMON, strict: true }));
+    const options: Record<string, { type: "string" | "boolean" }> = OPTIONS[kind];
+    ({ values } = parseArgs({ args: rest, options, strict: true }));
   } catch (err) {
     throw new UsageError(`${(err as Error).message}`);
   }
@@ -63,9 +91,24 @@ export async function runEnvCommand(argv: string[]): Promise<number> {
   let host: PythonEnvironmentHost;
   let name: string;
   let unwrapClass: string | undefined;
+  let result: typeof gymResult | undefined;
   if (kind === "bfcl") {
     host = await startBfclHost({ ...(workers ? { workers } : {}) });
     name = "bfcl";
+  } else if (kind === "gym" || kind === "textarena") {
+    const id = str("id");
+    if (id === undefined) throw new UsageError(`rlf env ${kind} needs --id`);
+    const kwargs = jsonObject("kwargs", str("kwargs"));
+    const venv = str("venv");
+    host = await startGymHost(kind, {
+      id,
+      ...(kwargs !== undefined ? { kwargs } : {}),
+      ...(venv !== undefined ? { venv } : {}),
+      ...(workers ? { workers } : {}),
+    });
+    name = str("name") ?? kind;
+    unwrapClass = kind === "gym" ? "GymEnvironment" : "TextArenaEnvironment";
+    result = gymResult;
   } else {
     const target = str("module");
     const className = str("class");
@@ -78,8 +121,13 @@ export async function runEnvCommand(argv: string[]): Promise<number> {
         : { module: target, className };
     const schemas = str("schemas");
     const venv = str("venv");
+    const methods = str("methods")
+      ?.split(",")
+      .map((m) => m.trim())
+      .filter(Boolean);
     host = await Host.start({
       classes: [ref],
+      ...(methods !== undefined && methods.length > 0 ? { methods } : {}),
       ...(schemas !== undefined ? { functionDocs: readFunctionDocs(schemas) } : {}),
       ...(venv !== undefined ? { venv } : {}),
       ...(workers ? { workers } : {}),
@@ -90,6 +138,7 @@ export async function runEnvCommand(argv: string[]): Promise<number> {
   const environment = pythonEnvironment(host, {
     name,
     ...(unwrapClass !== undefined ? { unwrapClass } : {}),
+    ...(result !== undefined ? { result } : {}),
     ...(maxEpisodes ? { maxEpisodes } : {}),
     ...(idleTimeoutMs ? { idleTimeoutMs } : {}),
   });

@@ -43,6 +43,9 @@ def to_json(value, stack=None):
         return to_json(value.value, stack)
     if isinstance(value, (datetime.datetime, datetime.date, datetime.time)):
         return value.isoformat()
+    if type(value).__module__ == "numpy" and callable(getattr(value, "tolist", None)):
+        # numpy arrays and scalars as the numbers and lists they hold, never their repr
+        return to_json(value.tolist(), stack)
     if isinstance(value, (decimal.Decimal, complex, numbers.Number)):
         # other number types (mpmath's mpf, Fraction) as their exact text, never as an empty object
         return str(value)
@@ -267,12 +270,35 @@ def setup_class(cls, name, setup):
     return served
 
 
-def public_methods(cls):
-    return [
+# An attribute setter is never a tool: set_wrapper_attr (gymnasium), setattr, set_attr, set_attributes...
+SETTER = re.compile(r"^(__)?set_?(\w+_)?attr(ibute)?s?(__)?$")
+
+
+def is_method(member):
+    return inspect.isfunction(member) or inspect.ismethod(member)
+
+
+def public_methods(cls, listed=None):
+    """The methods served as tools: the ones listed (``--methods``, or the class's ``_rlf_methods``), else
+    those without a leading underscore that the class declares itself (not inherited ones, such as a
+    framework base class's); never an attribute setter."""
+    listed = listed if listed is not None else getattr(cls, "_rlf_methods", None)
+    if listed is not None:
+        names = []
+        for name in listed:
+            if name.startswith("_") or SETTER.match(name):
+                raise Failure("BAD_MODULE", f"{name} cannot be a tool (a private method or an attribute setter)")
+            if not is_method(getattr(cls, name, None)):
+                raise Failure("BAD_MODULE", f"{cls.__name__} has no method {name}")
+            names.append(name)
+        return names
+    return sorted(
         name
-        for name, member in inspect.getmembers(cls)
-        if not name.startswith("_") and (inspect.isfunction(member) or inspect.ismethod(member))
-    ]
+        for name, member in vars(cls).items()
+        if not name.startswith("_")
+        and not SETTER.match(name)
+        and (inspect.isfunction(member) or isinstance(member, (staticmethod, classmethod)))
+    )
 
 
 SIGNATURES = {}
@@ -307,13 +333,15 @@ class Worker:
                 sys.path.insert(0, directory)
         descriptors = []
         setup = req.get("setup")
+        listed = req.get("methods")
         for ref in req["classes"]:
             cls = load_class(ref)
             name = ref["className"]
             if setup is not None:
                 cls = setup_class(cls, name, setup)
             self.classes[name] = cls
-            for method_name in public_methods(cls):
+            schemas = getattr(cls, "_rlf_schemas", None) or {}
+            for method_name in public_methods(cls, listed):
                 if method_name in self.tools:
                     other = self.tools[method_name][0]
                     raise Failure("BAD_MODULE", f"tool {method_name} is a method of both {other} and {name}")
@@ -325,6 +353,9 @@ class Worker:
                         "description": doc.get("description", ""),
                         "inputSchema": bfcl_schema(doc.get("parameters") or {"type": "dict", "properties": {}}),
                     }
+                elif method_name in schemas:
+                    # a class that knows its tools' schemas better than its signatures say (gym_env.py)
+                    descriptor = {"name": method_name, **schemas[method_name]}
                 else:
                     descriptor = method_schema(method_name, getattr(cls, method_name))
                 descriptor["className"] = name

@@ -3,6 +3,7 @@ export { BFCL_CLASSES, BFCL_VENV, type BfclHostOptions, bfclPackageDir, startBfc
 export * from "./bundle/index.ts";
 export { EnvironmentError, type EnvironmentErrorCode, type ToolErrorCode } from "./environment-error.ts";
 export * from "./ftrl/index.ts";
+export { type GymHostOptions, type GymKind, gymResult, startGymHost } from "./gym-environments.ts";
 export {
   type CallResult,
   PythonEnvironmentHost,

@@ -394,3 +394,54 @@ describe.skipIf(!BWRAP)("PythonEnvironmentHost schemas and loading", () => {
     expect(err.message).toContain("Bakery");
   });
 });
+
+describe.skipIf(!BWRAP || !haveGymnasium())("PythonEnvironmentHost: which methods are tools", () => {
+  const lake = { file: join(HERE, "fixtures/lake_wrapper.py"), className: "Lake" };
+  const venv = join(HERE, "../.venv");
+
+  it("serves the methods a gymnasium.Wrapper subclass declares itself: no set_wrapper_attr, no setter", async () => {
+    const host = await PythonEnvironmentHost.start({ classes: [lake], venv, workers: 1 });
+    try {
+      expect(host.tools().map((t) => t.name)).toEqual(["move", "where"]);
+      const episode = await host.create();
+      const refused = await host.call(episode, "set_wrapper_attr", { name: "s", value: 14 });
+      expect(refused).toMatchObject({ ok: false, error: { code: "UNKNOWN_TOOL" } });
+      // a str result is that string; a numpy array is a JSON list of numbers, not its repr
+      expect(await host.call(episode, "move", { action: 2 })).toEqual({
+        ok: true,
+        value: "at 1, reward 0",
+      });
+      expect(await host.call(episode, "where")).toEqual({ ok: true, value: [0, 1] });
+    } finally {
+      await host.stop();
+    }
+  });
+
+  it("serves exactly the methods listed, inherited ones too; a listed setter or private method is refused", async () => {
+    const host = await PythonEnvironmentHost.start({
+      classes: [lake],
+      venv,
+      workers: 1,
+      methods: ["move", "reset"],
+    });
+    try {
+      expect(host.tools().map((t) => t.name)).toEqual(["move", "reset"]);
+    } finally {
+      await host.stop();
+    }
+    for (const methods of [["move", "set_wrapper_attr"], ["_secret"], ["nothing"]])
+      await expectCode(
+        PythonEnvironmentHost.start({ classes: [lake], venv, workers: 1, methods }),
+        "BAD_MODULE",
+      );
+  });
+});
+
+function haveGymnasium(): boolean {
+  const probe = spawnSync(join(HERE, "../.venv/bin/python"), ["-c", "import gymnasium"]);
+  if (probe.status === 0) return true;
+  const message = "gymnasium is not installed in the environments venv (run npm run setup:environments)";
+  if (process.env.CI) throw new Error(message);
+  console.warn(`skipping: ${message}`);
+  return false;
+}

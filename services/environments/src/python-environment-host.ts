@@ -42,6 +42,11 @@ const classRef = z
 const hostOptions = z.object({
   /** The classes served; one episode holds one instance of each class its config involves. */
   classes: z.array(classRef).min(1),
+  /**
+   * The methods served as tools (a class's `_rlf_methods`, else: those without a leading underscore
+   * that the class declares itself, not inherited ones). Attribute setters never are.
+   */
+  methods: z.array(z.string().min(1)).min(1).optional(),
   /** Tool schemas in BFCL's function-doc format; methods not in it get schemas from type hints + docstrings. */
   functionDocs: z.array(z.record(z.string(), z.unknown())).optional(),
   /**
@@ -176,6 +181,7 @@ export class PythonEnvironmentHost extends EventEmitter<PythonEnvironmentHostEve
       functionDocs: settings.functionDocs ?? [],
       construct: settings.construct,
       searchPath,
+      ...(settings.methods === undefined ? {} : { methods: settings.methods }),
       ...(settings.setup === undefined ? {} : { setup: settings.setup }),
     };
     const host = new PythonEnvironmentHost(settings, init, python, readOnly);

@@ -26,7 +26,10 @@ export interface PythonEnvironmentOptions extends EpisodeLimits {
   unwrapClass?: string;
   /** The episode state shown for a snapshot (default: as above). */
   state?: (snapshot: Record<string, Record<string, unknown>>) => unknown;
-  /** What a tool's JSON value goes back as (default: an object as structured content, else its JSON text). */
+  /**
+   * What a tool's JSON value goes back as (default: a string as its text, an object as structured
+   * content, anything else as its JSON text).
+   */
   result?: (value: unknown) => string | Record<string, unknown> | RawToolResult;
 }
 
@@ -86,7 +89,9 @@ export function pythonEnvironment(
             if (!result.ok) throw new ToolError(`${result.error.code}: ${result.error.message}`);
             const value = result.value;
             if (resultOf !== undefined) return resultOf(value);
-            // An object is the structured result; anything else goes back as its JSON text.
+            // A string is the text itself (never JSON-quoted); an object is the structured result;
+            // anything else goes back as its JSON text.
+            if (typeof value === "string") return value;
             if (typeof value === "object" && value !== null && !Array.isArray(value))
               return value as Record<string, unknown>;
             return JSON.stringify(value ?? null);
