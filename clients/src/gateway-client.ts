@@ -1,7 +1,10 @@
 // A small promise-based client of rlfactory.v1.ToolGateway, used by the CLI, the rollout engine and tests.
+// Built on the static codec generated from gateway.proto (@rlfactory/proto/static-client), so that a
+// command such as `rlf tools list` parses no .proto and loads neither @grpc/proto-loader nor full protobufjs.
 import { credentials, Metadata, type ServiceClientConstructor, type ServiceError } from "@grpc/grpc-js";
 import { context } from "@opentelemetry/api";
-import { loadServiceProto, PROTO_FILES } from "@rlfactory/proto/load-service-proto";
+import { ToolGateway } from "@rlfactory/proto/codec/gateway-services";
+import { staticClientConstructor } from "@rlfactory/proto/static-client";
 import type { CallToolsRequest } from "@rlfactory/proto/types/CallToolsRequest";
 import type { ListToolsResponse__Output } from "@rlfactory/proto/types/ListToolsResponse";
 import type { Tool__Output } from "@rlfactory/proto/types/Tool";
@@ -96,8 +99,12 @@ export class GatewayClient {
   }
 }
 
+let clientConstructor: ServiceClientConstructor | undefined;
+
+/** The ToolGateway client class over the generated static codec (no .proto parsed at run time). */
 function toolGatewayClientConstructor(): ServiceClientConstructor {
-  return loadServiceProto(PROTO_FILES.gateway).clientConstructor("ToolGateway");
+  clientConstructor ??= staticClientConstructor(ToolGateway);
+  return clientConstructor;
 }
 
 /** Plain text of a result's text blocks, joined by newlines (what a model would be shown). */

@@ -51,6 +51,21 @@ const HEAVY = [
   "ioredis",
 ];
 
+/** The files of protobufjs/minimal (its reader, writer and utilities; no parser, reflection or codegen). */
+const PROTOBUFJS_MINIMAL = new Set([
+  "minimal.js",
+  "src/index-minimal.js",
+  "src/writer.js",
+  "src/writer_buffer.js",
+  "src/reader.js",
+  "src/reader_buffer.js",
+  "src/util/minimal.js",
+  "src/util/longbits.js",
+  "src/rpc.js",
+  "src/rpc/service.js",
+  "src/roots.js",
+]);
+
 describe("what a command loads", () => {
   it("rlf tools list against an unreachable gateway: the gateway client only", async () => {
     const { code, stderr, modules } = await loads("tools-list", "tools", "list", "--gateway", "127.0.0.1:1");
@@ -58,7 +73,12 @@ describe("what a command loads", () => {
     expect(stderr).toContain("gateway 127.0.0.1:1");
     const packages = packagesOf(modules);
     expect(packages).toContain("@grpc/grpc-js");
-    for (const heavy of [...HEAVY, "zod", "grpc-health-check"]) expect(packages).not.toContain(heavy);
+    for (const heavy of [...HEAVY, "zod", "grpc-health-check", "@grpc/proto-loader", "@opentelemetry/core"])
+      expect(packages).not.toContain(heavy);
+    // the static codec generated from gateway.proto: protobufjs/minimal, no .proto parser or reflection
+    const protobufjs = modules.flatMap((m) => /node_modules\/protobufjs\/(.*)$/.exec(m)?.[1] ?? []);
+    expect(protobufjs).toContain("minimal.js");
+    expect(protobufjs.filter((f) => !PROTOBUFJS_MINIMAL.has(f))).toEqual([]);
     expect(workspaceFiles(modules, "clients")).toEqual(["clients/src/gateway-client.ts"]);
     expect(workspaceFiles(modules, "gateway")).toEqual([]);
     expect(workspaceFiles(modules, "rollout")).toEqual([]);

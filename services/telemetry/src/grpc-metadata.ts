@@ -1,7 +1,7 @@
 // Trace context in gRPC metadata (keys `traceparent` / `tracestate`), structurally typed so that
 // this package does not depend on @grpc/grpc-js (its `Metadata` class fits both shapes).
 import { type Context, context } from "@opentelemetry/api";
-import { w3cPropagator } from "./trace-carrier.ts";
+import { writeTraceContext } from "./trace-context-writer.ts";
 
 export interface ReadableMetadata {
   get(key: string): unknown[];
@@ -13,9 +13,5 @@ export interface WritableMetadata {
 
 /** Writes `traceparent` (and `tracestate`) of `ctx` (default: the active context) into `md`. */
 export function injectGrpcMetadata(md: WritableMetadata, ctx: Context = context.active()): void {
-  w3cPropagator.inject(ctx, md, {
-    set(carrier, key, value) {
-      carrier.set(key, value);
-    },
-  });
+  writeTraceContext(ctx, (key, value) => md.set(key, value));
 }
