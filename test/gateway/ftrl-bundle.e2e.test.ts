@@ -3,12 +3,21 @@
 // into rollout tasks with `rlf data ftrl`, and served with `rlf env serve` behind a real gateway. Each
 // task's ground-truth actions, replayed as tool calls in an episode, end in the same `data` as FTRL's
 // own way of running them (test/support/python/ftrl_replay.py: the functions executed directly). A
-// per-sample file is imported and one of its tools called through the gateway.
+// per-sample file is imported and one of its tools called through the gateway. `db_state` scores a
+// trajectory that did the ground-truth actions 1 and one that deviates 0, from a snapshot stored as a diff.
 import { execFile, spawnSync } from "node:child_process";
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { ServiceError } from "@grpc/grpc-js";
+import { taskSchema } from "@rlfactory/contracts";
+import {
+  boundedSnapshot,
+  createRewardFn,
+  gatewayEpisodes,
+  gatewayTools,
+  groupEpisodes,
+} from "@rlfactory/rollout";
 import { ftrlSampleRows, STORE_TABLES, writeFtrlEnvironment } from "@rlfactory/test-support/ftrl-fixtures";
 import {
   type InProcessGateway,
@@ -17,6 +26,7 @@ import {
   startTestGateway,
   tempDir,
 } from "@rlfactory/test-support/gateway-harness";
+import { trajectoryWith } from "@rlfactory/test-support/reward-fixtures";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const run = promisify(execFile);
@@ -205,6 +215,52 @@ describe.skipIf(!haveBubblewrap())(
       const [products, , placed] = (JSON.parse(stdout) as { outputs: string[] }).outputs;
       expect(products).toContain('"variants": {"9690244451": {"color": "red", "price": 30.0}, "1151293680"');
       expect(placed).toBe('{"order_id": "O002", "total": 8.0}');
+    });
+
+    it("db_state: a trajectory doing the ground-truth actions scores 1, one that deviates 0, read from a diff snapshot", async () => {
+      const tools = gatewayTools(gw.client);
+      const episodes = gatewayEpisodes(gw.client);
+      const reward = createRewardFn([{ type: "db_state" }]);
+      const scores: [string, number | undefined, string | undefined][] = [];
+      for (const task of storeTasks) {
+        const actions = task.ground_truth as { name: string; arguments: Record<string, unknown> }[];
+        const deviation = { name: "add_funds", arguments: { user_id: "bob_2", amount: 1 } };
+        for (const [kind, calls] of [
+          ["ground truth", actions],
+          ["deviation", [...actions, deviation]],
+        ] as const) {
+          // as the rollout does: the group's episode forked, the parent's end state the initial state
+          const group = groupEpisodes(episodes, task.environment, 1);
+          const id = await group(0);
+          for (const call of calls) {
+            const out = await tools.call(task.tool_aliases[call.name] as string, call.arguments, {
+              episodeId: id,
+            });
+            expect(out.errorCode).toBe("OK");
+          }
+          const final = await episodes.end(id);
+          const full = Buffer.byteLength(JSON.stringify(final));
+          const snapshot = boundedSnapshot(0, final, full - 1, true, await group.initial());
+          expect("diff" in snapshot).toBe(true); // stored as its diff: the reward rebuilds the state
+          const trajectory = {
+            ...trajectoryWith([{ kind: "sampled" }]),
+            metadata: { environment: { server: "ftrl", snapshots: [snapshot] } },
+          };
+          const result = await reward.score(
+            { task: taskSchema.parse(task), trajectory, sampledTexts: [], answer: null, malformedTurns: 0 },
+            { tools, episodes },
+          );
+          scores.push([kind, result.components.db_state, result.error?.code]);
+        }
+      }
+      expect(scores).toEqual([
+        ["ground truth", 1, undefined],
+        ["deviation", 0, undefined],
+        ["ground truth", 1, undefined],
+        ["deviation", 0, undefined],
+        ["ground truth", 1, undefined],
+        ["deviation", 0, undefined],
+      ]);
     });
 
     it("shows a tool's result as FTRL does, keeps episodes apart, and refuses an unknown task", async () => {
