@@ -280,6 +280,11 @@ describe.skipIf(!haveBubblewrap())(
       // arguments that break the tool's schema are refused (the bundle's tools.json); the episode goes on
       expect((await call("ftrl", a, "get_user", { user: "ann_1" })).code).toBe("INVALID_ARGUMENTS");
       const [fork] = await gw.client.forkEpisode(a, 1);
+      // a fork is a copy in Python: the database's key order and floats as they were
+      const products = (await call("ftrl", a, "list_products", {})).text;
+      expect((await call("ftrl", fork!, "list_products", {})).text).toBe(products);
+      expect(products.indexOf('"9690244451"')).toBeLessThan(products.indexOf('"1151293680"'));
+      expect(products).toContain('"price": 198.0');
       await call("ftrl", fork!, "add_funds", { user_id: "ann_1", amount: 5 });
       expect(((await gw.client.endEpisode(a)) as typeof STORE_TABLES).users.ann_1?.balance).toBe(470);
       expect(((await gw.client.endEpisode(fork!)) as typeof STORE_TABLES).users.ann_1?.balance).toBe(475);
