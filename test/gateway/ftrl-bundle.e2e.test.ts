@@ -3,12 +3,21 @@
 // into rollout tasks with `rlf data ftrl`, and served with `rlf env serve` behind a real gateway. Each
 // task's ground-truth actions, replayed as tool calls in an episode, end in the same `data` as FTRL's
 // own way of running them (test/support/python/ftrl_replay.py: the functions executed directly). A
-// per-sample file is imported and one of its tools called through the gateway.
+// per-sample file is imported and one of its tools called through the gateway. `db_state` scores a
+// trajectory that did the ground-truth actions 1 and one that deviates 0, from a snapshot stored as a diff.
 import { execFile, spawnSync } from "node:child_process";
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { ServiceError } from "@grpc/grpc-js";
+import { taskSchema } from "@rlfactory/contracts";
+import {
+  boundedSnapshot,
+  createRewardFn,
+  gatewayEpisodes,
+  gatewayTools,
+  groupEpisodes,
+} from "@rlfactory/rollout";
 import { ftrlSampleRows, STORE_TABLES, writeFtrlEnvironment } from "@rlfactory/test-support/ftrl-fixtures";
 import {
   type InProcessGateway,
@@ -17,6 +26,7 @@ import {
   startTestGateway,
   tempDir,
 } from "@rlfactory/test-support/gateway-harness";
+import { trajectoryWith } from "@rlfactory/test-support/reward-fixtures";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const run = promisify(execFile);
@@ -156,6 +166,7 @@ describe.skipIf(!haveBubblewrap())(
       expect(storeTasks.map((t) => t.prompt.at(-1)?.content)).toEqual([
         "You are Ann (ann_1). Buy two kettles and a teapot; then cancel the teapot.",
         "You are Bob (bob_2). Cancel your mug order, add 50 to your balance and buy a kettle.",
+        "You are Ann (ann_1). Look at the products and your account, then buy the big mug and the teapot.",
       ]);
       for (const t of storeTasks) {
         expect(t.environment).toEqual({ server: "ftrl", config: { task: t.id } });
@@ -165,24 +176,91 @@ describe.skipIf(!haveBubblewrap())(
       }
     });
 
-    it("replayed ground-truth actions end in the same data as executing the functions directly in Python", async () => {
+    it("replayed ground-truth actions give FTRL's own outputs byte for byte and end in the same data", async () => {
+      // after the actions, read-only calls show the final database as text (key order, float spelling)
+      const readBack = [
+        { name: "list_products", arguments: {} },
+        { name: "get_user", arguments: { user_id: "ann_1" } },
+        { name: "get_user", arguments: { user_id: "bob_2" } },
+      ];
+      let compared = 0;
       for (const [line, task] of storeTasks.entries()) {
         const id = await gw.client.startEpisode("ftrl", task.environment.config);
         const actions = task.ground_truth as { name: string; arguments: Record<string, unknown> }[];
-        expect(actions.length).toBe(3);
         const results = [];
-        for (const action of actions) {
+        for (const action of [...actions, ...readBack]) {
           const target = task.tool_aliases[action.name] as string;
           results.push(await call("ftrl", id, target.slice("ftrl__".length), action.arguments));
         }
-        expect(results.map((r) => [r.code, r.isError])).toEqual(actions.map(() => ["OK", false]));
+        expect(results.map((r) => [r.code, r.isError])).toEqual(results.map(() => ["OK", false]));
         const final = await gw.client.endEpisode(id);
-        const { stdout } = await run("/usr/bin/python3", [REPLAY, env, envTasks, String(line)]);
-        const direct = JSON.parse(stdout) as typeof STORE_TABLES;
-        expect(Object.keys(direct).sort()).toEqual(["orders", "products", "users"]);
-        expect(final).toEqual(direct);
+        const { stdout } = await run("/usr/bin/python3", [
+          REPLAY,
+          env,
+          envTasks,
+          String(line),
+          JSON.stringify(readBack),
+        ]);
+        const direct = JSON.parse(stdout) as { outputs: string[]; data: typeof STORE_TABLES };
+        // every output, the text the model reads, byte for byte
+        expect(results.map((r) => r.text)).toEqual(direct.outputs);
+        compared += results.length;
+        expect(Object.keys(direct.data).sort()).toEqual(["orders", "products", "users"]);
+        expect(final).toEqual(direct.data);
         expect(final).not.toEqual(STORE_TABLES); // the actions did change the database
       }
+      expect([storeTasks.length, compared]).toEqual([3, 20]);
+      // the fixture's point: FTRL's key order and N.0 floats reach the model as FTRL shows them
+      const { stdout } = await run("/usr/bin/python3", [REPLAY, env, envTasks, "2"]);
+      const [products, , placed] = (JSON.parse(stdout) as { outputs: string[] }).outputs;
+      expect(products).toContain('"variants": {"9690244451": {"color": "red", "price": 30.0}, "1151293680"');
+      expect(placed).toBe('{"order_id": "O002", "total": 8.0}');
+    });
+
+    it("db_state: a trajectory doing the ground-truth actions scores 1, one that deviates 0, read from a diff snapshot", async () => {
+      const tools = gatewayTools(gw.client);
+      const episodes = gatewayEpisodes(gw.client);
+      const reward = createRewardFn([{ type: "db_state" }]);
+      const scores: [string, number | undefined, string | undefined][] = [];
+      for (const task of storeTasks) {
+        const actions = task.ground_truth as { name: string; arguments: Record<string, unknown> }[];
+        const deviation = { name: "add_funds", arguments: { user_id: "bob_2", amount: 1 } };
+        for (const [kind, calls] of [
+          ["ground truth", actions],
+          ["deviation", [...actions, deviation]],
+        ] as const) {
+          // as the rollout does: the group's episode forked, the parent's end state the initial state
+          const group = groupEpisodes(episodes, task.environment, 1);
+          const id = await group(0);
+          for (const call of calls) {
+            const out = await tools.call(task.tool_aliases[call.name] as string, call.arguments, {
+              episodeId: id,
+            });
+            expect(out.errorCode).toBe("OK");
+          }
+          const final = await episodes.end(id);
+          const full = Buffer.byteLength(JSON.stringify(final));
+          const snapshot = boundedSnapshot(0, final, full - 1, true, await group.initial());
+          expect("diff" in snapshot).toBe(true); // stored as its diff: the reward rebuilds the state
+          const trajectory = {
+            ...trajectoryWith([{ kind: "sampled" }]),
+            metadata: { environment: { server: "ftrl", snapshots: [snapshot] } },
+          };
+          const result = await reward.score(
+            { task: taskSchema.parse(task), trajectory, sampledTexts: [], answer: null, malformedTurns: 0 },
+            { tools, episodes },
+          );
+          scores.push([kind, result.components.db_state, result.error?.code]);
+        }
+      }
+      expect(scores).toEqual([
+        ["ground truth", 1, undefined],
+        ["deviation", 0, undefined],
+        ["ground truth", 1, undefined],
+        ["deviation", 0, undefined],
+        ["ground truth", 1, undefined],
+        ["deviation", 0, undefined],
+      ]);
     });
 
     it("shows a tool's result as FTRL does, keeps episodes apart, and refuses an unknown task", async () => {
@@ -197,14 +275,19 @@ describe.skipIf(!haveBubblewrap())(
         product_id: "P1",
         quantity: 1,
       });
-      expect(placed.text).toBe('{"order_id": "O002", "total": 30}');
+      expect(placed.text).toBe('{"order_id": "O002", "total": 30.0}');
       expect((await call("ftrl", b, "list_products", {})).text).toBe('{"P9": {"price": 1, "stock": 9}}');
       // arguments that break the tool's schema are refused (the bundle's tools.json); the episode goes on
       expect((await call("ftrl", a, "get_user", { user: "ann_1" })).code).toBe("INVALID_ARGUMENTS");
       const [fork] = await gw.client.forkEpisode(a, 1);
+      // a fork is a copy in Python: the database's key order and floats as they were
+      const products = (await call("ftrl", a, "list_products", {})).text;
+      expect((await call("ftrl", fork!, "list_products", {})).text).toBe(products);
+      expect(products.indexOf('"9690244451"')).toBeLessThan(products.indexOf('"1151293680"'));
+      expect(products).toContain('"price": 198.0');
       await call("ftrl", fork!, "add_funds", { user_id: "ann_1", amount: 5 });
-      expect(((await gw.client.endEpisode(a)) as typeof STORE_TABLES).users.ann_1.balance).toBe(70);
-      expect(((await gw.client.endEpisode(fork!)) as typeof STORE_TABLES).users.ann_1.balance).toBe(75);
+      expect(((await gw.client.endEpisode(a)) as typeof STORE_TABLES).users.ann_1?.balance).toBe(470);
+      expect(((await gw.client.endEpisode(fork!)) as typeof STORE_TABLES).users.ann_1?.balance).toBe(475);
       await gw.client.endEpisode(b);
       const refused = await gw.client.startEpisode("ftrl", { task: "no-such-task" }).then(
         () => "started",

@@ -236,6 +236,30 @@ describe("rewards on known trajectories", () => {
     expect(t!.reward).toBeNull();
     expect(t!.reward_error).toMatchObject({ component: "state_match", code: "SNAPSHOT_TRUNCATED" });
   }, 90_000);
+
+  it("a state over rollout.max_snapshot_bytes whose change fits: stored as a diff against the initial state, state_match reads it rebuilt", async () => {
+    const raw = config(2);
+    raw.rollout = { ...raw.rollout, max_snapshot_bytes: 200 };
+    const big = { ...task("kv-diff", ["a", "b", "c"]) };
+    const initial = { seed: "s", pad: "x".repeat(4_000) };
+    big.environment = { server: "kv", config: { initial } };
+    const { trajectories } = await rollOut(raw, [big]);
+    expect(trajectories).toHaveLength(2);
+    for (const t of trajectories) {
+      const last = environmentOf(t).snapshots.at(-1) as Record<string, unknown>;
+      expect(last).toMatchObject({
+        user_turn: 2,
+        final: true,
+        diff: [{ op: "add", path: "/log", value: "abc" }],
+        bytes: Buffer.byteLength(JSON.stringify({ ...initial, log: "abc" })),
+      });
+      expect(Buffer.byteLength(JSON.stringify(last))).toBeLessThan(200);
+      expect([t.reward_error ?? null, t.reward_components]).toEqual([
+        null,
+        { state_match: 1, tool_precision: 1 },
+      ]);
+    }
+  }, 90_000);
 });
 
 describe("bfcl_state and task_completion: the ground truth replayed in a fresh episode", () => {

@@ -85,10 +85,12 @@ export {
   tokenizerOfConfig,
 } from "./rollout/create-rollout-engine.ts";
 export {
+  boundedSnapshot,
   type EnvironmentRecord,
   type EpisodeApi,
   EpisodeError,
   gatewayEpisodes,
+  groupEpisodes,
   type StoredSnapshot,
 } from "./rollout/episodes.ts";
 export { TOOL_NOT_OFFERED, toolListMessage } from "./rollout/offered-tools.ts";
@@ -108,6 +110,7 @@ export type {
   TrajectoryGroupStats,
 } from "./rollout/rollout-engine.ts";
 export { renderPromptIds, type UserTurnRecord } from "./rollout/rollout-loop.ts";
+export { applyStateDiff, type StateDiff, stateDiff, stateDigest } from "./rollout/state-diff.ts";
 export {
   createUserSimulator,
   type UserSimulator,

@@ -1,5 +1,6 @@
 // FTRL's published formats, written as FTRL stores them, for the bundle tests: an environment directory
-// (tools.json in OpenAI's form, codes.json with `def name(data, ...)`, three database tables) with
+// (tools.json in OpenAI's form, codes.json with `def name(data, ...)`, three database tables, written
+// as Python writes them: digit-string keys out of ascending order, `N.0` floats) with
 // τ-bench-style tasks (instruction + actions, arguments as JSON text), and a per-sample file (tools,
 // codes and unsolved_set as JSON text).
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -73,19 +74,38 @@ export const STORE_CODES: Record<string, string> = {
     return data["users"][user_id]["balance"]`,
 };
 
+/**
+ * The database files' text, as FTRL stores them (Python's json.dump): product ids and variant ids are
+ * digit strings in FTRL's order, which is not ascending (a JS object would reorder them: `9690244451`
+ * behind `1151293680`), and prices and balances are floats written `N.0` (a JS number round trip
+ * writes `198`). FTRL's tools read the database as `json.load` gives it: this order, these floats.
+ */
+export const STORE_DATABASE_FILES: Record<string, string> = {
+  users: `{
+  "ann_1": {"name": "Ann", "balance": 500.0, "orders": []},
+  "bob_2": {"name": "Bob", "balance": 20.0, "orders": ["O001"]}
+}
+`,
+  products: `{
+  "P1": {"name": "kettle", "price": 30.0, "stock": 5, "variants": {"9690244451": {"color": "red", "price": 30.0}, "1151293680": {"color": "blue", "price": 32.5}}},
+  "P2": {"name": "mug", "price": 8.0, "stock": 2, "variants": {"7445290617": {"size": "large"}, "2040101010": {"size": "small"}}},
+  "P3": {"name": "teapot", "price": 198.0, "stock": 1, "variants": {}}
+}
+`,
+  orders: `{
+  "O001": {"user_id": "bob_2", "product_id": "P2", "quantity": 1, "total": 8.0, "status": "placed"}
+}
+`,
+};
+
+/** The database as a JS value (key order and float spelling lost: for value comparisons only). */
 export const STORE_TABLES = {
-  users: {
-    ann_1: { name: "Ann", balance: 100, orders: [] },
-    bob_2: { name: "Bob", balance: 20, orders: ["O001"] },
-  },
-  products: {
-    P1: { name: "kettle", price: 30, stock: 5 },
-    P2: { name: "mug", price: 8, stock: 2 },
-    P3: { name: "teapot", price: 45, stock: 1 },
-  },
-  orders: {
-    O001: { user_id: "bob_2", product_id: "P2", quantity: 1, total: 8, status: "placed" },
-  },
+  users: JSON.parse(STORE_DATABASE_FILES.users as string) as Record<
+    string,
+    { name: string; balance: number; orders: string[] }
+  >,
+  products: JSON.parse(STORE_DATABASE_FILES.products as string) as Record<string, Record<string, unknown>>,
+  orders: JSON.parse(STORE_DATABASE_FILES.orders as string) as Record<string, Record<string, unknown>>,
 };
 
 const call = (id: string, name: string, args: Record<string, unknown>) => ({
@@ -117,6 +137,19 @@ export const STORE_TASKS = [
     data_source: "store",
   },
   {
+    instruction:
+      "You are Ann (ann_1). Look at the products and your account, then buy the big mug and the teapot.",
+    actions: [
+      call("0", "list_products", {}),
+      call("1", "get_user", { user_id: "ann_1" }),
+      call("2", "place_order", { user_id: "ann_1", product_id: "P2", quantity: 1 }),
+      call("3", "place_order", { user_id: "ann_1", product_id: "P3", quantity: 1 }),
+      call("4", "get_user", { user_id: "ann_1" }),
+    ],
+    outputs: [],
+    data_source: "store",
+  },
+  {
     instruction: "A task of another environment.",
     actions: [call("0", "book_flight", { flight: "HAT001" })],
     outputs: [],
@@ -129,8 +162,8 @@ export function writeFtrlEnvironment(dir: string, tasksFile: string): void {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "tools.json"), JSON.stringify(STORE_TOOLS));
   writeFileSync(join(dir, "codes.json"), JSON.stringify(STORE_CODES));
-  for (const [table, content] of Object.entries(STORE_TABLES))
-    writeFileSync(join(dir, `${table}.json`), JSON.stringify(content, null, 2));
+  for (const [table, text] of Object.entries(STORE_DATABASE_FILES))
+    writeFileSync(join(dir, `${table}.json`), text);
   writeFileSync(join(dir, "wiki.md"), "# Store policy\nBe kind.\n");
   writeFileSync(tasksFile, STORE_TASKS.map((t) => `${JSON.stringify(t)}\n`).join(""));
 }

@@ -4,6 +4,7 @@
 import { BundleError } from "./bundle-error.ts";
 import { compareCodeUnits } from "./bundle-hash.ts";
 import { type BundleContent, type BundleTask, TABLE_NAME, TOOL_NAME } from "./bundle-schema.ts";
+import { JsonText } from "./json-text.ts";
 
 /** 2-space JSON with a final newline, keys in the order given. */
 export function jsonText(value: unknown): string {
@@ -42,8 +43,9 @@ export function bundleFiles(content: BundleContent): Record<string, string> {
     tools.map((t) => ({ name: t.name, description: t.description, parameters: t.parameters })),
   );
   for (const tool of tools) files[`code/${tool.name}.py`] = content.code[tool.name] as string;
-  for (const table of Object.keys(content.data ?? {})) {
-    files[`data/${table}.json`] = jsonText((content.data as Record<string, unknown>)[table]);
+  for (const [table, value] of Object.entries(content.data ?? {})) {
+    // a table kept as text (an imported file, a bundle read back) is written byte for byte
+    files[`data/${table}.json`] = value instanceof JsonText ? value.text : jsonText(value);
   }
   const tasks = [...content.tasks].sort((a, b) => compareCodeUnits(a.id, b.id));
   files["tasks.jsonl"] = tasks.map((t) => `${JSON.stringify(orderedTask(t))}\n`).join("");

@@ -79,7 +79,11 @@ export interface BundleContent {
   tools: BundleTool[];
   /** Tool name → its Python source (`code/<tool>.py`); one per tool. */
   code: Record<string, string>;
-  /** Environment form: table name → its parsed content (`data/<table>.json`). */
+  /**
+   * Environment form: table name → its content (`data/<table>.json`): a JsonText is written byte for
+   * byte (what `importFtrl` and `readBundle` give: FTRL's key order and `N.0` floats kept), any other
+   * value as 2-space JSON.
+   */
   data?: Record<string, unknown>;
   /** The bundle's tasks (written in id order). */
   tasks: BundleTask[];

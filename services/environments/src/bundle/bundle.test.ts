@@ -9,6 +9,7 @@ import {
   BundleError,
   bundleHash,
   fileDigest,
+  JsonText,
   readBundle,
   writeBundle,
 } from "../index.ts";
@@ -95,7 +96,9 @@ describe("environment bundles", () => {
     expect(bundle.hash).toBe(ma.hash);
     expect(bundle.tools.map((t) => t.name)).toEqual(["count", "sell"]);
     expect(bundle.tasks.map((t) => t.id)).toEqual(["t1", "t2"]);
-    expect(bundle.data).toEqual({ stock: { apple: 3, pear: 1 }, orders: [] });
+    expect(
+      Object.fromEntries(Object.entries(bundle.data).map(([t, v]) => [t, (v as JsonText).value()])),
+    ).toEqual({ stock: { apple: 3, pear: 1 }, orders: [] });
     expect(bundle.code.sell).toBe(content().code.sell);
     expect(Object.keys(bundle.tasks[0] ?? {})).toEqual([
       "id",
@@ -106,6 +109,24 @@ describe("environment bundles", () => {
     ]);
     // writing what was read gives the same bundle again
     expect((await writeBundle(fresh(), bundle)).hash).toBe(ma.hash);
+  });
+
+  it("keeps a table given as text byte for byte (key order, N.0 floats): its hash is that of its bytes", async () => {
+    const text = '{"9690244451": {"price": 198.0}, "1151293680": {"price": 30.5}}\n';
+    const kept = { ...content(), data: { stock: new JsonText(text), orders: [] } };
+    const dir = fresh();
+    const manifest = await writeBundle(dir, kept);
+    expect(readFileSync(join(dir, "data/stock.json"), "utf8")).toBe(text);
+    expect(manifest.files["data/stock.json"]).toBe(fileDigest(text));
+    // the same values in JS's order are another database (the tools would show them otherwise)
+    const reordered = {
+      ...kept,
+      data: { stock: new JsonText(JSON.stringify(JSON.parse(text))), orders: [] },
+    };
+    expect((await writeBundle(fresh(), reordered)).hash).not.toBe(manifest.hash);
+    const back = await readBundle(dir);
+    expect((back.data.stock as JsonText).text).toBe(text);
+    expect((await writeBundle(fresh(), back)).hash).toBe(manifest.hash);
   });
 
   it("a different content gives a different hash", async () => {

@@ -29,5 +29,6 @@ export {
   type Complexity,
   ComplexitySchema,
 } from "./bundle-schema.ts";
+export { JsonText } from "./json-text.ts";
 export { readBundle } from "./read-bundle.ts";
 export { bundleManifest, rlfactoryVersion, writeBundle } from "./write-bundle.ts";

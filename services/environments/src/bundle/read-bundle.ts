@@ -17,6 +17,7 @@ import {
   TABLE_NAME,
   TOOL_NAME,
 } from "./bundle-schema.ts";
+import { JsonText } from "./json-text.ts";
 
 /**
  * Reads and verifies the bundle in `dir`: every file listed in manifest.json has its digest, the hash
@@ -78,7 +79,7 @@ function parseFiles(dir: string, manifest: BundleManifest, texts: Record<string,
     const dataMatch = /^data\/(.+)\.json$/.exec(path);
     if (codeMatch?.[1] !== undefined && TOOL_NAME.test(codeMatch[1])) code[codeMatch[1]] = text;
     else if (dataMatch?.[1] !== undefined && TABLE_NAME.test(dataMatch[1]))
-      data[dataMatch[1]] = parseJson(text, path);
+      data[dataMatch[1]] = jsonTextOf(text, path);
     else if (path === "validation.json") validation = parseJson(text, path);
     else if (path !== "tools.json" && path !== "tasks.jsonl") {
       throw new BundleError(`${path}: not a file of the bundle format`, path);
@@ -116,6 +117,12 @@ function listFiles(dir: string, prefix = ""): string[] {
     }
   }
   return out;
+}
+
+/** A data file as text, kept byte for byte (key order, `N.0` floats), once it is known to be JSON. */
+function jsonTextOf(text: string, path: string): JsonText {
+  parseJson(text, path);
+  return new JsonText(text);
 }
 
 function parseJson(text: string, where: string): unknown;

@@ -1,12 +1,16 @@
 // FTRL's formats as bundles and tasks, without serving them: both forms import, the same input gives
 // the same bundle hash, tools under one name that differ are kept apart, and malformed input is refused
 // with an error naming the file, line and field.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ftrlSampleRows, STORE_TABLES, writeFtrlEnvironment } from "@rlfactory/test-support/ftrl-fixtures";
+import {
+  ftrlSampleRows,
+  STORE_DATABASE_FILES,
+  writeFtrlEnvironment,
+} from "@rlfactory/test-support/ftrl-fixtures";
 import { afterAll, describe, expect, it } from "vitest";
-import { readBundle, writeBundle } from "../bundle/index.ts";
+import { type JsonText, readBundle, writeBundle } from "../bundle/index.ts";
 import { convertFtrlTasks, FtrlFormatError, importFtrl } from "./index.ts";
 
 const ROOT = mkdtempSync(join(tmpdir(), "rlf-ftrl-import-"));
@@ -40,7 +44,15 @@ describe("rlf env import-ftrl / rlf data ftrl (formats)", () => {
     });
     expect(content.form).toBe("environment");
     expect(content.name).toBe("store");
-    expect(content.data).toEqual(STORE_TABLES);
+    // the database files byte for byte: FTRL's key order and N.0 floats, in the bundle as imported
+    const texts = (data: Record<string, unknown> | undefined) =>
+      Object.fromEntries(Object.entries(data ?? {}).map(([t, v]) => [t, (v as JsonText).text]));
+    expect(texts(content.data)).toEqual(STORE_DATABASE_FILES);
+    const bundleDir = fresh();
+    await writeBundle(bundleDir, content);
+    for (const [table, text] of Object.entries(STORE_DATABASE_FILES))
+      expect(readFileSync(join(bundleDir, `data/${table}.json`), "utf8")).toBe(text);
+    expect(texts((await readBundle(bundleDir)).data)).toEqual(STORE_DATABASE_FILES);
     expect(content.tools.map((t) => t.name)).toEqual([
       "get_user",
       "list_products",
@@ -51,6 +63,7 @@ describe("rlf env import-ftrl / rlf data ftrl (formats)", () => {
     expect(content.tasks.map((t) => t.actions?.map((a) => a.name))).toEqual([
       ["place_order", "place_order", "cancel_order"],
       ["cancel_order", "add_funds", "place_order"],
+      ["list_products", "get_user", "place_order", "place_order", "get_user"],
     ]);
     expect(content.source).toEqual({
       kind: "ftrl-environment",
@@ -70,7 +83,7 @@ describe("rlf env import-ftrl / rlf data ftrl (formats)", () => {
     const dir = fresh();
     writeFtrlEnvironment(join(dir, "store"), join(dir, "tasks.jsonl"));
     expect(await refused(importFtrl(join(dir, "store"), { tasks: join(dir, "tasks.jsonl") }))).toMatch(
-      /tasks\.jsonl line 3: actions\[0\] calls book_flight, not a tool of/,
+      /tasks\.jsonl line 4: actions\[0\] calls book_flight, not a tool of/,
     );
     writeFileSync(
       join(dir, "store/codes.json"),

@@ -15,6 +15,7 @@ import {
   ComplexitySchema,
   TABLE_NAME,
 } from "../bundle/bundle-schema.ts";
+import { JsonText } from "../bundle/json-text.ts";
 import { FtrlFormatError } from "./ftrl-error.ts";
 import {
   type FtrlRow,
@@ -160,7 +161,7 @@ async function importEnvironment(
   name: string,
   options: FtrlImportOptions,
 ): Promise<BundleContent> {
-  const readJson = async (file: string): Promise<unknown> => {
+  const readText = async (file: string): Promise<JsonText> => {
     let text: string;
     try {
       text = await readFile(join(dir, file), "utf8");
@@ -170,11 +171,12 @@ async function importEnvironment(
       );
     }
     try {
-      return JSON.parse(text);
+      return new JsonText(text);
     } catch (err) {
       throw new FtrlFormatError(`${join(dir, file)}: not JSON (${(err as Error).message})`);
     }
   };
+  const readJson = async (file: string): Promise<unknown> => (await readText(file)).value();
   const tools = readFtrlTools(await readJson("tools.json"), join(dir, "tools.json"));
   const codes = readFtrlCodes(await readJson("codes.json"), tools, join(dir, "codes.json"));
   for (const tool of tools)
@@ -193,7 +195,8 @@ async function importEnvironment(
     const table = file.slice(0, -".json".length);
     if (!TABLE_NAME.test(table))
       throw new FtrlFormatError(`${join(dir, file)}: a table name is letters, digits, "_", "." and "-"`);
-    data[table] = await readJson(file);
+    // the database file's own text: FTRL's tools read it as json.load gives it (key order, N.0 floats)
+    data[table] = await readText(file);
   }
   if (tables.length === 0)
     throw new FtrlFormatError(`${dir}: no database files (*.json besides tools.json and codes.json)`);

@@ -12,6 +12,7 @@ import type { Task, Trajectory } from "@rlfactory/contracts";
 import { CONFIG_CALL_CODES, serviceCallCode } from "@rlfactory/contracts";
 import { z } from "zod";
 import { oneLine, RewardConfigError, RewardInfraError } from "./errors.ts";
+import { isDiffSnapshot, rebuiltState } from "./stored-state.ts";
 import { componentBaseShape, type RewardContext } from "./types.ts";
 
 const callSchema = z.object({
@@ -73,14 +74,14 @@ export function groundTruthPerUserTurn(task: Task, component: string): GroundTru
   return out;
 }
 
-/** The stored state per user turn (undefined where the trajectory has none). */
-function storedStates(trajectory: Trajectory, component: string): Map<number, unknown> {
+/** The stored snapshot per user turn (a full state or a diff; undefined where the trajectory has none). */
+function storedStates(trajectory: Trajectory, component: string): Map<number, Record<string, unknown>> {
   const env = trajectory.metadata?.environment as { snapshots?: Record<string, unknown>[] } | undefined;
   const snapshots = env?.snapshots ?? [];
   if (snapshots.at(-1)?.final !== true) {
     throw new RewardConfigError(component, "NO_SNAPSHOT", "the trajectory has no final environment snapshot");
   }
-  const out = new Map<number, unknown>();
+  const out = new Map<number, Record<string, unknown>>();
   for (const s of snapshots) {
     if (s.truncated === true) {
       throw new RewardConfigError(
@@ -89,7 +90,7 @@ function storedStates(trajectory: Trajectory, component: string): Map<number, un
         `the snapshot of user turn ${String(s.user_turn)} was ${String(s.bytes)} bytes, over rollout.max_snapshot_bytes: it was not stored`,
       );
     }
-    out.set(Number(s.user_turn), s.state);
+    out.set(Number(s.user_turn), s);
   }
   return out;
 }
@@ -122,6 +123,19 @@ async function replay(
     throw infra((e as { code?: string }).code ?? "UNAVAILABLE", `replay episode: ${(e as Error).message}`);
   }
   try {
+    // a snapshot stored as a diff is rebuilt on the fresh episode's initial state
+    let initial: unknown;
+    if ([...stored.values()].some(isDiffSnapshot)) {
+      try {
+        initial = await ctx.episodes.snapshot(id);
+      } catch (e) {
+        throw infra(
+          (e as { code?: string }).code ?? "UNAVAILABLE",
+          `replay initial snapshot: ${(e as Error).message}`,
+        );
+      }
+    }
+    const storedState = (k: number) => rebuiltState(stored.get(k)!, async () => initial, component);
     const turns: ReplayedTurn[] = [];
     for (let k = 0; k < truth.length; k++) {
       const calls = truth[k]!;
@@ -165,7 +179,7 @@ async function replay(
       turns.push({
         calls: calls.length,
         reached: stored.has(k),
-        stateMatches: stored.has(k) && isDeepStrictEqual(stored.get(k), state),
+        stateMatches: stored.has(k) && isDeepStrictEqual(await storedState(k), state),
         results,
       });
     }

@@ -9,6 +9,7 @@ import { failed, ok, qaTask, rewardInput, trajectoryWith } from "@rlfactory/test
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import type { ToolCallOutcome, ToolInvoker } from "../gateway-tools.ts";
+import { stateDigest } from "../rollout/state-diff.ts";
 import { isRewardScoringError } from "./errors.ts";
 import {
   REWARD_COMPONENT_TYPES,
@@ -41,6 +42,7 @@ const CASES: { readonly [T in RewardComponentType]: Extract<ComponentEntry, { ty
   task_completion: { type: "task_completion" },
   ftrl_solve: { type: "ftrl_solve" },
   bfcl_response: { type: "bfcl_response" },
+  db_state: { type: "db_state" },
 };
 
 /** Finished rollouts of every shape a component meets. */
@@ -89,6 +91,29 @@ const INPUTS: [string, RewardInput][] = [
         ...trajectoryWith([{ kind: "sampled" }]),
         metadata: {
           environment: { server: "kv", snapshots: [{ user_turn: 0, final: true, state: { a: "1" } }] },
+        },
+      },
+    }),
+  ],
+  [
+    "an environment's final state stored as a diff against its initial state",
+    rewardInput({
+      task: { ...qaTask([]), environment: { server: "kv", config: {} } },
+      trajectory: {
+        ...trajectoryWith([{ kind: "sampled" }]),
+        metadata: {
+          environment: {
+            server: "kv",
+            snapshots: [
+              {
+                user_turn: 0,
+                final: true,
+                diff: [{ op: "add", path: "/b", value: "2" }],
+                base: { digest: stateDigest({ a: "1" }), bytes: 9 },
+                bytes: 17,
+              },
+            ],
+          },
         },
       },
     }),

@@ -7,11 +7,14 @@
 //   - `expected_from: PATH` — a path into the task (e.g. `ground_truth.final_state`) to an expected
 //     subset object: each of its leaves (a value that is not a non-empty object) is one `equals` check
 //     at its path (arrays compare whole).
-// No snapshot (the task has no environment), a snapshot stored truncated (over
-// `rollout.max_snapshot_bytes`), or a task without the `expected_from` value: a reward_error, never 0.
+// A snapshot stored as a diff (over `rollout.max_snapshot_bytes`) is rebuilt from the environment's
+// initial state (stored-state.ts). No snapshot (the task has no environment), a snapshot stored
+// truncated (its diff over the bound too), or a task without the `expected_from` value: a
+// reward_error, never 0.
 import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import { RewardConfigError } from "./errors.ts";
+import { finalStoredSnapshot, freshInitialState, rebuiltState } from "./stored-state.ts";
 import { componentBaseShape, componentName, defineRewardComponent, type RewardComponent } from "./types.ts";
 
 const stateCheckSchema = z.union([
@@ -98,27 +101,6 @@ export function subsetChecks(expected: unknown, prefix = "$"): StateCheck[] {
   return Object.entries(expected).flatMap(([k, v]) => subsetChecks(v, `${prefix}[${JSON.stringify(k)}]`));
 }
 
-/** The final environment state stored with a trajectory; throws a RewardConfigError naming why there is none. */
-export function finalSnapshot(metadata: Record<string, unknown> | undefined, component: string): unknown {
-  const env = metadata?.environment as { snapshots?: Record<string, unknown>[] } | undefined;
-  const last = env?.snapshots?.at(-1);
-  if (last === undefined || last.final !== true) {
-    throw new RewardConfigError(
-      component,
-      "NO_SNAPSHOT",
-      "the trajectory has no final environment snapshot (its task has no `environment`)",
-    );
-  }
-  if (last.truncated === true) {
-    throw new RewardConfigError(
-      component,
-      "SNAPSHOT_TRUNCATED",
-      `the final environment snapshot was ${String(last.bytes)} bytes, over rollout.max_snapshot_bytes: it was not stored`,
-    );
-  }
-  return last.state;
-}
-
 export function createStateMatch(config: StateMatchConfig): RewardComponent {
   const name = componentName(config);
   // malformed paths are a config error at load time, not per trajectory
@@ -127,8 +109,12 @@ export function createStateMatch(config: StateMatchConfig): RewardComponent {
   return {
     name,
     weight: config.weight,
-    score: ({ task, trajectory }) => {
-      const state = finalSnapshot(trajectory.metadata, name);
+    score: async ({ task, trajectory }, ctx) => {
+      const state = await rebuiltState(
+        finalStoredSnapshot(trajectory, name),
+        freshInitialState(task, ctx, name),
+        name,
+      );
       const checks = [...config.checks];
       if (expectedPath !== undefined) {
         const expected = valueAt(task, expectedPath);

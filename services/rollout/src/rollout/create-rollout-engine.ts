@@ -245,7 +245,9 @@ export async function createRolloutEngine(
             signal: abort.signal,
             ...(options.policyVersion === undefined ? {} : { policyVersion: options.policyVersion }),
             ...(config.seed === undefined ? {} : { seed: config.seed + (t * groupSize + i) * 1000 }),
-            ...(episodeOf === undefined ? {} : { episode: () => episodeOf(i) }),
+            ...(episodeOf === undefined
+              ? {}
+              : { episode: () => episodeOf(i), initialState: () => episodeOf.initial() }),
           };
           slots
             // a trajectory whose slot comes after cancellation ends at once as `aborted`

@@ -4,10 +4,12 @@
 // environment server's tools, its state is snapshotted at the end of every user turn, and the episode
 // is ended when the trajectory ends, whatever the ending (completed, truncated, failed, aborted): the
 // final state is the last snapshot. Snapshots are stored in the trajectory's `metadata.environment`,
-// each bounded by `rollout.max_snapshot_bytes` (over it: a `truncated` marker instead of the state).
+// each bounded by `rollout.max_snapshot_bytes`: a state over it is stored as its diff against the
+// episode's initial state (state-diff.ts) when that fits, else as a `truncated` marker.
 
 import type { ServiceError } from "@grpc/grpc-js";
 import type { GatewayClient } from "@rlfactory/clients";
+import { type StateDiff, stateDiff, stateDigest } from "./state-diff.ts";
 
 /** An episode operation failed: `code` is the gateway's (EPISODE_LOST, EPISODE_NOT_FOUND, UNAVAILABLE, ...). */
 export class EpisodeError extends Error {
@@ -57,49 +59,92 @@ export function episodeFailureReason(e: unknown): string {
   return `environment INTERNAL: ${(e as Error).message ?? String(e)}`;
 }
 
+/** Sample i's episode id; `initial()`: the state every sample starts from (undefined when unknown). */
+export type GroupEpisodes = ((sampleIndex: number) => Promise<string>) & {
+  initial(): Promise<{ state: unknown } | undefined>;
+};
+
 /**
  * The episodes of one GRPO group: started and forked once, on the first sample that asks; sample i
- * gets fork i. A failed start or fork fails every sample of the group with the same reason.
+ * gets fork i. A failed start or fork fails every sample of the group with the same reason. The
+ * parent, ended right after the fork, returns the state its copies start from: their initial state.
  */
 export function groupEpisodes(
   api: EpisodeApi,
   environment: { server: string; config: Record<string, unknown> },
   size: number,
-): (sampleIndex: number) => Promise<string> {
-  let forks: Promise<string[]> | undefined;
-  const startAndFork = async (): Promise<string[]> => {
+): GroupEpisodes {
+  let forks: Promise<{ ids: string[]; initial: { state: unknown } | undefined }> | undefined;
+  const startAndFork = async () => {
     const parent = await api.start(environment.server, environment.config);
+    let ids: string[];
     try {
-      const ids = await api.fork(parent, size);
+      ids = await api.fork(parent, size);
       if (ids.length !== size)
         throw new EpisodeError("INTERNAL", `ForkEpisode: ${ids.length} ids for ${size}`);
-      return ids;
-    } finally {
-      // the parent's own state is never used: only its copies run
+    } catch (e) {
       await api.end(parent).catch(() => undefined);
+      throw e;
     }
+    // the parent's own state is never used but as its copies' initial state: only its copies run
+    const initial = await api.end(parent).then(
+      (state) => ({ state }),
+      () => undefined,
+    );
+    return { ids, initial };
   };
-  return (i) => {
+  const started = () => {
     forks ??= startAndFork();
-    return forks.then((ids) => ids[i]!);
+    return forks;
   };
+  return Object.assign((i: number) => started().then(({ ids }) => ids[i]!), {
+    initial: () => started().then(({ initial }) => initial),
+  });
 }
 
-/** One stored snapshot: the state after user turn `user_turn`, or a marker when it was over the bound. */
+/**
+ * One stored snapshot: the state after user turn `user_turn`; over the bound, its `diff` against the
+ * episode's initial state (`base`: that state's digest and size; `bytes`: the full state's size), or
+ * a marker when even the diff is over it.
+ */
 export type StoredSnapshot =
   | { user_turn: number; final?: true; state: unknown }
+  | {
+      user_turn: number;
+      final?: true;
+      diff: StateDiff;
+      base: { digest: string; bytes: number };
+      bytes: number;
+    }
   | { user_turn: number; final?: true; truncated: true; bytes: number };
 
-/** The state as stored: itself, or a `truncated` marker with its size when over `maxBytes`. */
+const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value ?? null), "utf8");
+
+/**
+ * The state as stored: itself when within `maxBytes`; else its diff against `initial` (the episode's
+ * initial state, when known) if that is within `maxBytes`; else a `truncated` marker with its size.
+ */
 export function boundedSnapshot(
   userTurn: number,
   state: unknown,
   maxBytes: number,
   final = false,
+  initial?: { state: unknown },
 ): StoredSnapshot {
-  const bytes = Buffer.byteLength(JSON.stringify(state ?? null), "utf8");
+  const bytes = jsonBytes(state);
   const base = { user_turn: userTurn, ...(final ? { final: true as const } : {}) };
-  return bytes > maxBytes ? { ...base, truncated: true, bytes } : { ...base, state: state ?? null };
+  if (bytes <= maxBytes) return { ...base, state: state ?? null };
+  if (initial !== undefined) {
+    const diff = stateDiff(initial.state, state);
+    if (jsonBytes(diff) <= maxBytes)
+      return {
+        ...base,
+        diff,
+        base: { digest: stateDigest(initial.state), bytes: jsonBytes(initial.state) },
+        bytes,
+      };
+  }
+  return { ...base, truncated: true, bytes };
 }
 
 /** `metadata.environment` of a trajectory that ran in an episode. */

@@ -7,6 +7,7 @@ import { type EpisodeScript, scriptedState, TASK } from "./__fixtures__/scripted
 import { EpisodeError } from "./episodes.ts";
 import { finishPhase, openEpisode } from "./finish-phase.ts";
 import { ended } from "./loop-outcome.ts";
+import { applyStateDiff, type StateDiff, stateDigest } from "./state-diff.ts";
 
 let tokenizer: ModelTokenizer;
 beforeAll(async () => {
@@ -52,6 +53,33 @@ describe("the finish phase", () => {
       server: "search",
       snapshots: [{ user_turn: 0, final: true, state: { balance: 3 } }],
     });
+  });
+
+  it("stores a final state over the bound as its diff against the episode's initial state", async () => {
+    const rows = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`r${i}`, { balance: i }]));
+    const final = { ...rows, r7: { balance: 70 } };
+    const { state } = scriptedState(
+      {
+        sampler: [],
+        task: IN_ENV,
+        episode: { id: "ep1.0", end: final, initial: rows },
+        maxSnapshotBytes: 1_000,
+      },
+      tokenizer,
+    );
+    await openEpisode(state);
+    const result = await finishPhase(state, ended("completed", "answer"));
+    const env = result.builder.toJSON().metadata?.environment as { snapshots: Record<string, unknown>[] };
+    expect(env.snapshots).toEqual([
+      {
+        user_turn: 0,
+        final: true,
+        diff: [{ op: "replace", path: "/r7/balance", value: 70 }],
+        base: { digest: stateDigest(rows), bytes: JSON.stringify(rows).length },
+        bytes: JSON.stringify(final).length,
+      },
+    ]);
+    expect(applyStateDiff(rows, env.snapshots[0]?.diff as StateDiff)).toEqual(final);
   });
 
   it("an end that fails fails a trajectory that would be scored, not one already failed or aborted", async () => {

@@ -10,6 +10,7 @@ export async function openEpisode(state: TrajectoryState): Promise<LoopEnd | und
   if (state.run.episode === undefined) return undefined;
   try {
     state.episodeId = await state.run.episode();
+    state.initialState = await state.run.initialState?.();
     return undefined;
   } catch (e) {
     return ended("failed", episodeFailureReason(e));
@@ -26,7 +27,7 @@ export async function finishPhase(state: TrajectoryState, end: LoopEnd): Promise
     try {
       const final = await deps.episodes.end(id);
       state.environment?.snapshots.push(
-        boundedSnapshot(state.userTurns.length - 1, final, state.maxSnapshotBytes, true),
+        boundedSnapshot(state.userTurns.length - 1, final, state.maxSnapshotBytes, true, state.initialState),
       );
     } catch (e) {
       // the final state is part of the record: without it a finished trajectory cannot be scored

@@ -37,6 +37,8 @@ export interface TrajectoryRun {
   signal?: AbortSignal;
   /** This sample's episode id (a task with `environment`: fork i of the group's episode); it is ended here. */
   episode?: () => Promise<string>;
+  /** The state this sample's episode starts from (the group's, before its fork), when known. */
+  initialState?: () => Promise<{ state: unknown } | undefined>;
 }
 
 /** A finished trajectory plus what the rewards read from it. */
@@ -79,6 +81,8 @@ export class TrajectoryState {
   offered: Set<string>;
   /** This sample's episode while it is open. */
   episodeId: string | undefined;
+  /** The episode's initial state, when known: a snapshot over the bound is stored as a diff against it. */
+  initialState: { state: unknown } | undefined;
   readonly #eos: ReadonlySet<number>;
 
   constructor(deps: LoopDeps, task: Task, promptIds: readonly number[], run: TrajectoryRun) {

@@ -45,7 +45,9 @@ export async function userTurnPhase(
   if (state.episodeId !== undefined && deps.episodes !== undefined) {
     try {
       const snapshot = await deps.episodes.snapshot(state.episodeId);
-      state.environment?.snapshots.push(boundedSnapshot(index - 1, snapshot, state.maxSnapshotBytes));
+      state.environment?.snapshots.push(
+        boundedSnapshot(index - 1, snapshot, state.maxSnapshotBytes, false, state.initialState),
+      );
     } catch (e) {
       return ended("failed", episodeFailureReason(e));
     }

@@ -108,6 +108,8 @@ export interface EpisodeScript {
   id: string | Error;
   snapshots?: (unknown | Error)[];
   end?: unknown | Error;
+  /** The state the episode starts from (the group's, before its fork), when the run knows it. */
+  initial?: unknown;
 }
 
 export const ok = (calls: readonly ToolCallInput[]): ToolOutcome[] =>
@@ -355,6 +357,9 @@ function runOf(c: Script, h: Harness): TrajectoryRun {
             if (episode instanceof Error) throw episode;
             return episode;
           },
+          ...(c.episode?.initial === undefined
+            ? {}
+            : { initialState: async () => ({ state: c.episode?.initial }) }),
         }),
   };
 }
