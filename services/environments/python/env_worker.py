@@ -326,7 +326,10 @@ class Worker:
                         "inputSchema": bfcl_schema(doc.get("parameters") or {"type": "dict", "properties": {}}),
                     }
                 else:
-                    descriptor = method_schema(method_name, getattr(cls, method_name))
+                    method = getattr(cls, method_name)
+                    # a method that carries its own descriptor (openenv_env.py's action tools) keeps it
+                    declared = getattr(method, "_rlf_tool", None)
+                    descriptor = dict(declared) if isinstance(declared, dict) else method_schema(method_name, method)
                 descriptor["className"] = name
                 descriptors.append(descriptor)
         return {"tools": descriptors, "python": sys.version.split()[0]}

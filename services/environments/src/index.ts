@@ -4,6 +4,12 @@ export * from "./bundle/index.ts";
 export { EnvironmentError, type EnvironmentErrorCode, type ToolErrorCode } from "./environment-error.ts";
 export * from "./ftrl/index.ts";
 export {
+  OPENENV_ADAPTER,
+  type OpenEnvHostOptions,
+  openEnvResult,
+  startOpenEnvHost,
+} from "./openenv-environment.ts";
+export {
   type CallResult,
   PythonEnvironmentHost,
   type PythonEnvironmentHostEvents,

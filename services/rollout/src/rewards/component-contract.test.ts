@@ -41,6 +41,7 @@ const CASES: { readonly [T in RewardComponentType]: Extract<ComponentEntry, { ty
   task_completion: { type: "task_completion" },
   ftrl_solve: { type: "ftrl_solve" },
   bfcl_response: { type: "bfcl_response" },
+  env_reward: { type: "env_reward" },
 };
 
 /** Finished rollouts of every shape a component meets. */

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { bfclResponseComponent } from "./bfcl-response.ts";
 import { bfclStateComponent, taskCompletionComponent } from "./bfcl-state.ts";
+import { envRewardComponent } from "./env-reward.ts";
 import { formatComponent } from "./format.ts";
 import { ftrlSolveComponent } from "./ftrl-solve.ts";
 import { judgeComponent } from "./judge.ts";
@@ -38,6 +39,7 @@ const COMPONENTS = {
   task_completion: taskCompletionComponent,
   ftrl_solve: ftrlSolveComponent,
   bfcl_response: bfclResponseComponent,
+  env_reward: envRewardComponent,
 } as const;
 
 /** A registered component's `type`. */
