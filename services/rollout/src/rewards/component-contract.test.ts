@@ -95,6 +95,21 @@ const INPUTS: [string, RewardInput][] = [
     }),
   ],
   [
+    "an environment's final state holding its own summed reward (rlf env openenv)",
+    rewardInput({
+      task: { ...qaTask([]), environment: { server: "echo_env", config: {} } },
+      trajectory: {
+        ...trajectoryWith([{ kind: "sampled" }]),
+        metadata: {
+          environment: {
+            server: "echo_env",
+            snapshots: [{ user_turn: 0, final: true, state: { state: { step_count: 2 }, reward: 0.7 } }],
+          },
+        },
+      },
+    }),
+  ],
+  [
     "an environment's final state stored truncated",
     rewardInput({
       trajectory: {
