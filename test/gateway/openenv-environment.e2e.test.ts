@@ -39,6 +39,7 @@ describe.skipIf(!haveOpenEnv())("rlf env openenv behind the gateway", () => {
         echo_env: server("echo_env"),
         coding_env: server("coding_env"),
         echo_nofork: server("echo_env", "--fork", "refuse", "--name", "echo_nofork"),
+        mcp_echo: server("mcp_echo_env.server.echo_environment:EchoEnvironment", "--name", "mcp_echo"),
       },
     });
   }, 120_000);
@@ -165,5 +166,27 @@ describe.skipIf(!haveOpenEnv())("rlf env openenv behind the gateway", () => {
     expect(await rpcFailure(gw.client.forkEpisode(id, 1))).toMatch(/FORK_REFUSED: .*fork refuse/);
     expect((await call(id, "echo_nofork__echo", { message: "y" })).structured).toMatchObject({ reward: 0.1 });
     expect(await gw.client.endEpisode(id)).toMatchObject({ steps: 2 });
+  });
+
+  it("an MCPEnvironment (FastMCP tools): its own tools, their text results, a fork by replay", async () => {
+    const tools = await gw.client.listTools("mcp_echo");
+    expect(tools.map((t) => t.name)).toEqual(["mcp_echo__echo_message", "mcp_echo__echo_with_length"]);
+    expect(JSON.parse(tools[0]!.input_schema_json).properties.message).toMatchObject({ type: "string" });
+    const id = await gw.client.startEpisode("mcp_echo");
+    expect(await call(id, "mcp_echo__echo_message", { message: "hi" })).toMatchObject({
+      code: "OK",
+      isError: false,
+      text: "hi",
+      structured: { done: false, observation: { tool_name: "echo_message", error: null } },
+    });
+    expect((await call(id, "mcp_echo__echo_with_length", { message: "abc" })).text).toBe(
+      '{"message":"abc","length":3}',
+    );
+    // its FastMCP server cannot be deep-copied or pickled: the fork is a replay
+    const [fork] = await gw.client.forkEpisode(id, 1);
+    await call(fork!, "mcp_echo__echo_message", { message: "more" });
+    expect(await gw.client.snapshotEpisode(fork!)).toMatchObject({ steps: 3, state: { step_count: 3 } });
+    expect(await gw.client.endEpisode(id)).toMatchObject({ steps: 2, state: { step_count: 2 } });
+    await gw.client.endEpisode(fork!);
   });
 });

@@ -5,7 +5,8 @@ The host loads ``OpenEnvEpisode`` with a setup ``{"env": "module:Class", "fork":
 
 - episode create: the environment class built, then ``reset(**config)`` (``seed``, ``episode_id``, and
   any other reset keyword the environment takes);
-- tools: one per Action class of the environment (the ``Environment[ActT, ...]`` type argument, or a
+- tools: an ``MCPEnvironment``'s own MCP tools (listed with ``ListToolsAction``, called with
+  ``CallToolAction``; the text is the tool's text result), else one per Action class of the environment (the ``Environment[ActT, ...]`` type argument, or a
   union of several), named after the class (``EchoAction`` -> ``echo``), its input schema the action
   model's JSON Schema without OpenEnv's ``metadata`` field. A call validates the arguments as that
   action and calls ``step``; the result is ``{text, reward, done, observation}`` (the observation's
@@ -137,6 +138,50 @@ def make_tool(action_cls, name):
     return tool
 
 
+def is_mcp_environment(env_cls):
+    try:
+        from openenv.core.env_server.mcp_environment import MCPEnvironment
+    except ImportError:
+        return False
+    return issubclass(env_cls, MCPEnvironment)
+
+
+def mcp_tools(env_cls):
+    """An MCPEnvironment's tools, as a fresh instance lists them (``ListToolsAction``)."""
+    from openenv.core.env_server.mcp_types import ListToolsAction
+
+    probe = env_cls()
+    probe.reset()
+    return probe.step(ListToolsAction()).tools
+
+
+def make_mcp_tool(tool):
+    from openenv.core.env_server.mcp_types import CallToolAction
+
+    def call(self, **arguments):
+        return self._act(CallToolAction, {"tool_name": tool.name, "arguments": arguments})
+
+    call.__name__ = call.__qualname__ = tool.name
+    call._rlf_tool = {
+        "name": tool.name,
+        "description": " ".join((tool.description or "").split()),
+        "inputSchema": tool.input_schema or {"type": "object", "properties": {}},
+    }
+    return call
+
+
+def mcp_text(fields):
+    """A CallToolObservation's text: its error, else the text blocks of the tool's result."""
+    error = fields.get("error")
+    if error:
+        return f"error: {error.get('message', error) if isinstance(error, dict) else error}"
+    result = fields.get("result")
+    if isinstance(result, dict) and isinstance(result.get("content"), list):
+        texts = [b.get("text", "") for b in result["content"] if isinstance(b, dict) and b.get("type") == "text"]
+        return "\n".join(texts)
+    return observation_text(fields)
+
+
 class OpenEnvEpisode:
     """One episode of an OpenEnv environment (see the module's doc)."""
 
@@ -150,8 +195,12 @@ class OpenEnvEpisode:
         if fork not in ("replay", "refuse"):
             raise failure("BAD_CONFIG", f"fork must be replay or refuse, not {fork!r}")
         members = {"_env_cls": env_cls, "_fork": fork, "__doc__": env_cls.__doc__}
-        for action_cls in action_classes(env_cls):
-            members[tool_name(action_cls)] = make_tool(action_cls, tool_name(action_cls))
+        if is_mcp_environment(env_cls):
+            for tool in mcp_tools(env_cls):
+                members[tool.name] = make_mcp_tool(tool)
+        else:
+            for action_cls in action_classes(env_cls):
+                members[tool_name(action_cls)] = make_tool(action_cls, tool_name(action_cls))
         return type(env_cls.__name__, (cls,), members)
 
     def __init__(self, **config):
@@ -162,7 +211,7 @@ class OpenEnvEpisode:
         except TypeError as err:
             raise failure("BAD_CONFIG", f"reset: {err}") from err
         self._observation = self._observe(observation)
-        self._actions = []  # (action class name, action fields)
+        self._actions = []  # (action class, action fields)
         self._observations = []
         self._reward = 0.0
 
@@ -170,8 +219,9 @@ class OpenEnvEpisode:
         data = jsonable(observation)
         fields = {k: v for k, v in data.items() if k not in OBSERVATION_BASE}
         reward = data.get("reward")
+        mcp = "tool_name" in fields and "result" in fields
         return {
-            "text": observation_text(fields),
+            "text": mcp_text(fields) if mcp else observation_text(fields),
             "reward": reward if isinstance(reward, (int, float)) and not isinstance(reward, bool) else None,
             "done": bool(data.get("done")),
             "observation": fields,
@@ -182,7 +232,7 @@ class OpenEnvEpisode:
             raise RuntimeError("the episode is done: the environment takes no more actions")
         action = action_cls.model_validate(arguments)  # pydantic's ValidationError: a tool error
         result = self._observe(self._env.step(action))
-        self._actions.append((action_cls.__name__, arguments))
+        self._actions.append((action_cls, arguments))
         self._observations.append(result)
         self._observation = result
         if result["reward"] is not None:
@@ -196,7 +246,7 @@ class OpenEnvEpisode:
             "reward": self._reward,
             "done": self._observation["done"],
             "steps": len(self._actions),
-            "actions": [{"action": name, "arguments": args} for name, args in self._actions],
+            "actions": [{"action": cls.__name__, "arguments": args} for cls, args in self._actions],
         }
 
     def __deepcopy__(self, memo):
@@ -204,10 +254,9 @@ class OpenEnvEpisode:
         if self._fork == "refuse":
             raise failure("FORK_REFUSED", f"{type(self).__name__} is served with fork refuse")
         copy = type(self)(**self._config)
-        by_name = {c.__name__: c for c in action_classes(self._env_cls)}
-        for index, ((name, arguments), original) in enumerate(zip(self._actions, self._observations)):
+        for index, ((action_cls, arguments), original) in enumerate(zip(self._actions, self._observations)):
             try:
-                replayed = copy._act(by_name[name], arguments)
+                replayed = copy._act(action_cls, arguments)
             except Exception as err:
                 raise failure("FORK_REFUSED", f"replaying step {index + 1} failed: {err}") from err
             if replayed != original:
