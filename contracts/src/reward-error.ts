@@ -60,6 +60,7 @@ export const REWARD_ERROR_CODES = {
   SNAPSHOT_TRUNCATED: "the snapshot the reward reads was stored truncated (rollout.max_snapshot_bytes)",
   SNAPSHOT_BASE_MISMATCH:
     "a snapshot stored as a diff names an initial state other than the one the task's environment starts in",
+  NO_ENV_REWARD: "env_reward: the final environment state has no number at the component's path",
   NO_CALL_TURN: "a tool call without its turn, where the reward needs the user turn it belongs to",
   TURN_UNKNOWN: "a tool call that does not name the sampled turn that made it",
   TURNS_MISALIGNED: "the decoded sampled texts do not match the trajectory's sampled turns",

@@ -67,7 +67,7 @@ export const COMMANDS: readonly Command[] = [
   {
     name: "env",
     summary: "serve, import or build stateful environments",
-    usage: "env python|bfcl|gym|textarena|serve|import-ftrl|build ...",
+    usage: "env python|openenv|bfcl|gym|textarena|serve|import-ftrl|build ...",
     subcommands: [
       {
         name: "python",
@@ -76,6 +76,14 @@ export const COMMANDS: readonly Command[] = [
         details:
           "Tools: the --methods listed, else the methods without a leading underscore that the class declares itself (not inherited ones); attribute setters (set_*attr, __setattr__) never. A method returning a string gives that string as the text.",
         load: async () => env("python"),
+      },
+      {
+        name: "openenv",
+        summary: "serve an OpenEnv environment class as an environment: its actions as typed tools",
+        usage: `env openenv --env MODULE:CLASS|NAME [--path DIR]... [--venv DIR] [--fork replay|refuse] [--workers N] [--memory-mb N] [--name NAME] [--max-episodes N] [--idle-timeout-ms N] ${SERVE}`,
+        details:
+          "NAME: echo_env or coding_env (OpenEnv's repository layout). Episode config: reset()'s keyword arguments ({seed, episode_id, ...}); snapshot: {state, observation, reward, done, steps, actions}; fork replays the episode's actions on a fresh instance (FORK_REFUSED when a replayed step observes something else). Needs `npm run setup:environments` (openenv in the environments venv). docs/environments.md.",
+        load: async () => (await import("./env-openenv-command.ts")).runEnvOpenEnvCommand,
       },
       {
         name: "bfcl",

@@ -357,7 +357,10 @@ class Worker:
                     # a class that knows its tools' schemas better than its signatures say (gym_env.py)
                     descriptor = {"name": method_name, **schemas[method_name]}
                 else:
-                    descriptor = method_schema(method_name, getattr(cls, method_name))
+                    method = getattr(cls, method_name)
+                    # a method that carries its own descriptor (openenv_env.py's action tools) keeps it
+                    declared = getattr(method, "_rlf_tool", None)
+                    descriptor = dict(declared) if isinstance(declared, dict) else method_schema(method_name, method)
                 descriptor["className"] = name
                 descriptors.append(descriptor)
         return {"tools": descriptors, "python": sys.version.split()[0]}

@@ -17,7 +17,9 @@ export type EnvironmentErrorCode =
   /** A call written as source text could not be read (`parseCall`). */
   | "BAD_CALL"
   /** The answer (a snapshot's state) is longer than a protocol line may be (`maxLineBytes`). */
-  | "ANSWER_TOO_LARGE";
+  | "ANSWER_TOO_LARGE"
+  /** The environment cannot fork this episode (an OpenEnv episode whose replay diverged, or fork refused). */
+  | "FORK_REFUSED";
 
 /** A tool call's failure, returned to the caller as a tool error. */
 export type ToolErrorCode = "UNKNOWN_TOOL" | "BAD_ARGUMENTS" | "TOOL_ERROR";

@@ -5,6 +5,12 @@ export { EnvironmentError, type EnvironmentErrorCode, type ToolErrorCode } from 
 export * from "./ftrl/index.ts";
 export { type GymHostOptions, type GymKind, gymResult, startGymHost } from "./gym-environments.ts";
 export {
+  OPENENV_ADAPTER,
+  type OpenEnvHostOptions,
+  openEnvResult,
+  startOpenEnvHost,
+} from "./openenv-environment.ts";
+export {
   type CallResult,
   PythonEnvironmentHost,
   type PythonEnvironmentHostEvents,

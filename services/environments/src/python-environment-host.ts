@@ -439,6 +439,7 @@ export class PythonEnvironmentHost extends EventEmitter<PythonEnvironmentHostEve
       "BAD_MODULE",
       "BAD_CALL",
       "ANSWER_TOO_LARGE",
+      "FORK_REFUSED",
     ] as const;
     const tool = ["UNKNOWN_TOOL", "BAD_ARGUMENTS", "TOOL_ERROR"] as const;
     // A request the worker could not read is the only one that fails (an episode config nested past

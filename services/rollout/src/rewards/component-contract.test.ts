@@ -43,6 +43,7 @@ const CASES: { readonly [T in RewardComponentType]: Extract<ComponentEntry, { ty
   ftrl_solve: { type: "ftrl_solve" },
   bfcl_response: { type: "bfcl_response" },
   db_state: { type: "db_state" },
+  env_reward: { type: "env_reward" },
 };
 
 /** Finished rollouts of every shape a component meets. */
@@ -113,6 +114,21 @@ const INPUTS: [string, RewardInput][] = [
                 bytes: 17,
               },
             ],
+          },
+        },
+      },
+    }),
+  ],
+  [
+    "an environment's final state holding its own summed reward (rlf env openenv)",
+    rewardInput({
+      task: { ...qaTask([]), environment: { server: "echo_env", config: {} } },
+      trajectory: {
+        ...trajectoryWith([{ kind: "sampled" }]),
+        metadata: {
+          environment: {
+            server: "echo_env",
+            snapshots: [{ user_turn: 0, final: true, state: { state: { step_count: 2 }, reward: 0.7 } }],
           },
         },
       },

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { bfclResponseComponent } from "./bfcl-response.ts";
 import { bfclStateComponent, taskCompletionComponent } from "./bfcl-state.ts";
 import { dbStateComponent } from "./db-state.ts";
+import { envRewardComponent } from "./env-reward.ts";
 import { formatComponent } from "./format.ts";
 import { ftrlSolveComponent } from "./ftrl-solve.ts";
 import { judgeComponent } from "./judge.ts";
@@ -40,6 +41,7 @@ const COMPONENTS = {
   ftrl_solve: ftrlSolveComponent,
   bfcl_response: bfclResponseComponent,
   db_state: dbStateComponent,
+  env_reward: envRewardComponent,
 } as const;
 
 /** A registered component's `type`. */

@@ -1,0 +1,1 @@
+"""OpenEnv test environment package (see ../README.md)."""
