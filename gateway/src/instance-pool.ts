@@ -50,6 +50,8 @@ export class InstancePool extends EventEmitter implements Upstream {
   /** Instances being started: for the warm pool, and for acquisitions that found none idle. */
   #warming = 0;
   #direct = 0;
+  /** Acquisitions waiting for a warm instance being started (pool.max reached meanwhile). */
+  #waiters: { resolve: (i: Tracked) => void; reject: (err: unknown) => void }[] = [];
   #adopt: Negotiated | undefined;
   #failures = 0;
   #retry: NodeJS.Timeout | undefined;
@@ -104,7 +106,10 @@ export class InstancePool extends EventEmitter implements Upstream {
     );
   }
 
-  /** An instance for a new episode: a warm one, else one started now; RATE_LIMITED at pool.max. */
+  /**
+   * An instance for a new episode: a warm one, else one started now, else (at pool.max) the next warm
+   * one being started; RATE_LIMITED when none is.
+   */
   async acquire(): Promise<Instance> {
     if (this.#state === "closed") throw new GatewayError("UNAVAILABLE", `server "${this.name}" is closed`);
     const warm = this.#idle.shift();
@@ -113,6 +118,8 @@ export class InstancePool extends EventEmitter implements Upstream {
       this.#refill();
       return warm;
     }
+    if (this.#total() >= this.isolation.max && this.#warming > this.#waiters.length)
+      return new Promise<Tracked>((resolve, reject) => this.#waiters.push({ resolve, reject }));
     if (this.#total() >= this.isolation.max)
       throw new GatewayError(
         "RATE_LIMITED",
@@ -139,6 +146,8 @@ export class InstancePool extends EventEmitter implements Upstream {
   async close(): Promise<void> {
     this.#setState("closed");
     clearTimeout(this.#retry);
+    for (const w of this.#waiters.splice(0))
+      w.reject(new GatewayError("UNAVAILABLE", `server "${this.name}" is closed`));
     const all = [...this.#idle, ...this.#busy];
     this.#idle = [];
     this.#busy.clear();
@@ -156,10 +165,18 @@ export class InstancePool extends EventEmitter implements Upstream {
       void this.#spawn("warm").then(
         (instance) => {
           if (this.#state === "closed") return void this.#end(instance);
-          this.#idle.push(instance);
+          const waiter = this.#waiters.shift();
+          if (waiter) this.#busy.add(instance);
+          else this.#idle.push(instance);
           this.#ready();
+          waiter?.resolve(instance);
+          if (waiter) this.#refill();
         },
-        (err) => this.#failed(err),
+        (err) => {
+          // No more waiting than instances being started.
+          while (this.#waiters.length > this.#warming) this.#waiters.pop()?.reject(err);
+          this.#failed(err);
+        },
       );
     }
   }

@@ -47,6 +47,11 @@ describe("episodes on any stateful MCP server: one process per episode", () => {
           snapshot: { tool: "read_graph" },
         }),
         memory_cold: memory("cold", { pool: { warm: 0, max: 2 } }),
+        memory_full: memory("full", { pool: { warm: 4, max: 4 } }),
+        memory_idle: {
+          ...memory("idle", { pool: { warm: 0 } }),
+          policy: { episodes: { idle_timeout_ms: 300 } },
+        },
         files: {
           command: process.execPath,
           args: [FILESYSTEM, "{workdir}"],
@@ -72,11 +77,12 @@ describe("episodes on any stateful MCP server: one process per episode", () => {
       value: r.structured_content_json ? (JSON.parse(r.structured_content_json) as unknown) : undefined,
     };
   };
-  const create = (id: string, name: string) =>
-    call(id, "memory__create_entities", {
+  const create = (id: string, name: string, server = "memory") =>
+    call(id, `${server}__create_entities`, {
       entities: [{ name, entityType: "sample", observations: [`made by ${name}`] }],
     });
-  const graph = async (id: string) => (await call(id, "memory__read_graph", {})).value as Graph;
+  const graph = async (id: string, server = "memory") =>
+    (await call(id, `${server}__read_graph`, {})).value as Graph;
   const names = (g: Graph) => g.entities.map((e) => e.name).sort();
   const rpcFailure = (p: Promise<unknown>) =>
     p.then(
@@ -91,6 +97,28 @@ describe("episodes on any stateful MCP server: one process per episode", () => {
     await waitFor(() => processes("memory").length === 5, 60_000, "3 held + 2 warm processes");
     await Promise.all(ids.map((id) => gw.client.endEpisode(id)));
     await waitFor(() => processes("memory").length === 2, 60_000, "back to 2 warm processes");
+  });
+
+  it("at pool.max, a StartEpisode waits for a warm process being started instead of failing", async () => {
+    await waitFor(() => processes("full").length === 4, 60_000, "4 warm memory_full processes");
+    const first = await Promise.all([1, 2, 3, 4].map(() => gw.client.startEpisode("memory_full")));
+    expect(await rpcFailure(gw.client.startEpisode("memory_full"))).toBe("RATE_LIMITED");
+    // Ending them starts 4 replacements; a group that arrives meanwhile gets those, not RATE_LIMITED.
+    await Promise.all(first.map((id) => gw.client.endEpisode(id)));
+    const second = await Promise.all([1, 2, 3, 4].map(() => gw.client.startEpisode("memory_full")));
+    const graphs = await Promise.all(
+      second.map((id, i) => create(id, `s${i}`, "memory_full").then(() => graph(id, "memory_full"))),
+    );
+    expect(graphs.map(names)).toEqual([["s0"], ["s1"], ["s2"], ["s3"]]);
+    await Promise.all(second.map((id) => gw.client.endEpisode(id)));
+  });
+
+  it("an idle episode expires: its process is stopped, later calls are EPISODE_NOT_FOUND", async () => {
+    await waitFor(() => processes("idle").length === 0, 60_000, "no idle memory_idle process");
+    const id = await gw.client.startEpisode("memory_idle");
+    const [pid] = processes("idle");
+    await waitFor(() => !alive(pid!), 60_000, "the expired episode's process gone");
+    expect((await call(id, "memory_idle__read_graph", {})).code).toBe("EPISODE_NOT_FOUND");
   });
 
   it("a GRPO group of 8: each episode sees only its own graph", async () => {
