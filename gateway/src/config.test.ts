@@ -393,6 +393,7 @@ describe("gateway config: one process per episode (a server entry's episodes:)",
       max: 64,
       workdir: { kind: "none" },
       fork: "refuse",
+      fixedArguments: {},
       snapshot: undefined,
     });
   });
@@ -414,6 +415,7 @@ describe("gateway config: one process per episode (a server entry's episodes:)",
       max: 4,
       workdir: { kind: "copy", from: join(dir, "data/shop.db") },
       fork: "replay",
+      fixedArguments: {},
       snapshot: { tool: "read_query", arguments: { query: "select * from orders" } },
     });
   });
@@ -423,6 +425,9 @@ describe("gateway config: one process per episode (a server entry's episodes:)",
       "episodes.pool.warm (3) is more than pool.max (2)",
     );
     expect(() => server({ isolate: "process" }, { args: ["{workdir}"] })).toThrow(
+      "{workdir} is used but episodes.workdir is not set",
+    );
+    expect(() => server({ isolate: "process", fixed_arguments: { repo_path: "{workdir}/repo" } })).toThrow(
       "{workdir} is used but episodes.workdir is not set",
     );
     expect(() => server({ isolate: "process", forks: "replay" })).toThrow(ConfigError);

@@ -106,6 +106,11 @@ const IsolationInput = z
     workdir: z.union([z.literal("temp"), z.object({ copy: z.string().min(1) }).strict()]).optional(),
     /** ForkEpisode: replay the episode's recorded calls on fresh instances, or refuse (UNSUPPORTED). */
     fork: z.enum(["replay", "refuse"]).optional(),
+    /**
+     * Arguments the gateway sets on every call of a tool whose input schema has them (`{workdir}`
+     * replaced), hidden from the model's catalog: a git server's `repo_path`, say.
+     */
+    fixed_arguments: z.record(z.string(), z.unknown()).optional(),
     /** SnapshotEpisode / EndEpisode: this tool's result is the state (absent: snapshots are UNSUPPORTED). */
     snapshot: z
       .object({ tool: z.string().min(1), arguments: z.record(z.string(), z.unknown()).optional() })
@@ -236,6 +241,8 @@ export interface Isolation {
   workdir: { kind: "none" } | { kind: "temp" } | { kind: "copy"; from: string };
   fork: "replay" | "refuse";
   snapshot: { tool: string; arguments: Record<string, unknown> } | undefined;
+  /** Set on every call of a tool whose input schema has the property, and hidden from the catalog. */
+  fixedArguments: Record<string, unknown>;
 }
 
 export interface ServerConfig {
@@ -508,9 +515,13 @@ function toIsolation(
             kind: "copy",
             from: isAbsolute(input.workdir.copy) ? input.workdir.copy : resolve(baseDir, input.workdir.copy),
           };
-  const uses = [...transport.args, ...Object.values(transport.env), transport.cwd ?? ""].some((v) =>
-    v.includes(WORKDIR_PLACEHOLDER),
-  );
+  const uses = [
+    ...transport.args,
+    ...Object.values(transport.env),
+    transport.cwd ?? "",
+    JSON.stringify(input.fixed_arguments ?? {}),
+    JSON.stringify(input.snapshot?.arguments ?? {}),
+  ].some((v) => v.includes(WORKDIR_PLACEHOLDER));
   if (uses && workdir.kind === "none")
     throw new ConfigError(
       `server "${name}": ${WORKDIR_PLACEHOLDER} is used but episodes.workdir is not set (temp, or {copy: PATH})`,
@@ -520,6 +531,7 @@ function toIsolation(
     max,
     workdir,
     fork: input.fork ?? "refuse",
+    fixedArguments: input.fixed_arguments ?? {},
     snapshot: input.snapshot
       ? { tool: input.snapshot.tool, arguments: input.snapshot.arguments ?? {} }
       : undefined,

@@ -97,7 +97,9 @@ interface LiveEpisode {
 /** One call to replay on a fork's fresh instance. */
 interface RecordedCall {
   tool: string;
+  /** The caller's arguments (without the fixed arguments, set again for the instance it replays on). */
   args: Record<string, unknown>;
+  fixed: string[];
 }
 
 interface ServerEpisodes {
@@ -326,16 +328,26 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
     return this.#servers.get(server)?.pool !== undefined;
   }
 
-  /** The instance a call of per-episode-instance `server`'s tool on episode `id` goes to. */
-  instanceFor(id: string, server: string): Upstream {
-    const { ref, live } = this.#resolve(id);
-    if (ref.server !== server)
+  /**
+   * Where a call of a per-episode-instance server's tool on episode `id` goes: the episode's instance,
+   * with the server's fixed arguments the tool takes set (`{workdir}` replaced).
+   */
+  instanceCall(
+    id: string,
+    entry: CatalogEntry,
+    args: Record<string, unknown>,
+  ): { upstream: Upstream; args: Record<string, unknown> } {
+    const { ref, live, s } = this.#resolve(id);
+    if (ref.server !== entry.server)
       throw new GatewayError(
         "INVALID_ARGUMENTS",
-        `episode ${truncate(id, 80)} belongs to server "${ref.server}", not "${server}"`,
+        `episode ${truncate(id, 80)} belongs to server "${ref.server}", not "${entry.server}"`,
       );
     if (!live?.instance || live.ending) throw endedError(id);
-    return live.instance.upstream;
+    return {
+      upstream: live.instance.upstream,
+      args: { ...args, ...fixedArguments(s, entry.fixed, live.instance) },
+    };
   }
 
   /**
@@ -348,7 +360,7 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
     const s = this.#servers.get(live.server);
     if (entry.tool.annotations?.readOnlyHint === true) return;
     if (entry.upstreamName === s?.config.isolation?.snapshot?.tool) return;
-    live.calls.push({ tool: entry.upstreamName, args });
+    live.calls.push({ tool: entry.upstreamName, args, fixed: entry.fixed });
   }
 
   /** An operation on `id` happened: its idle timer starts again. */
@@ -470,7 +482,8 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
   async #replay(s: ServerEpisodes, instance: Instance, calls: readonly RecordedCall[]): Promise<void> {
     for (const [i, call] of calls.entries()) {
       const context = `${s.config.name}__${call.tool} (fork replay, call ${i + 1} of ${calls.length})`;
-      const result = await this.#instanceCall(instance, call.tool, call.args, s, context);
+      const args = { ...call.args, ...fixedArguments(s, call.fixed, instance) };
+      const result = await this.#instanceCall(instance, call.tool, args, s, context);
       if (result.isError)
         throw new GatewayError(
           "UPSTREAM_ERROR",
@@ -770,6 +783,12 @@ function safeDecode(id: string): EpisodeRef | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The server's fixed arguments named in `names`, for `instance` (`{workdir}` replaced). */
+function fixedArguments(s: ServerEpisodes, names: readonly string[], instance: Instance) {
+  const fixed = s.config.isolation?.fixedArguments ?? {};
+  return Object.fromEntries(names.map((k) => [k, substituteWorkdir(fixed[k], instance.workdir)]));
 }
 
 /**

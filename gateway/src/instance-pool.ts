@@ -54,6 +54,8 @@ export class InstancePool extends EventEmitter implements Upstream {
   #waiters: { resolve: (i: Tracked) => void; reject: (err: unknown) => void }[] = [];
   #adopt: Negotiated | undefined;
   #failures = 0;
+  /** The last started instance's connection detail (its protocol), for /readyz. */
+  #instanceDetail = "";
   #retry: NodeJS.Timeout | undefined;
 
   constructor(config: ServerConfig, log: Logger) {
@@ -199,6 +201,7 @@ export class InstancePool extends EventEmitter implements Upstream {
         throw new GatewayError("UNAVAILABLE", `server "${this.name}": an instance did not start (${detail})`);
       }
       this.#adopt ??= upstream.negotiated;
+      this.#instanceDetail = upstream.detail;
       const instance: Tracked = {
         id: randomUUID(),
         upstream,
@@ -255,7 +258,7 @@ export class InstancePool extends EventEmitter implements Upstream {
 
   #ready(): void {
     this.#failures = 0;
-    this.#detail = `one process per episode; ${this.#adopt?.era === "legacy" ? "protocol legacy" : "protocol modern"}`;
+    this.#detail = `one process per episode; ${this.#instanceDetail}`;
     this.#setState("ready");
   }
 

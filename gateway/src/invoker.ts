@@ -115,7 +115,8 @@ export class Invoker extends EventEmitter<InvokerEvents> {
       // A tool its server lists but cannot run here: answered without a call (never counts against the breaker).
       if (entry.unavailable !== undefined)
         throw new GatewayError("UNAVAILABLE", `${entry.name}: ${entry.unavailable}`);
-      const { args, upstream } = this.#route(req, entry, parseArguments(req, entry));
+      const parsed = parseArguments(req, entry);
+      const { args, upstream } = this.#route(req, entry, parsed);
       const deadlineMs = Math.max(
         1,
         Math.min(
@@ -134,7 +135,8 @@ export class Invoker extends EventEmitter<InvokerEvents> {
       if (req.episodeId) {
         this.#episodes?.checkResult(req.episodeId, result);
         this.#episodes?.touch(req.episodeId);
-        this.#episodes?.record(req.episodeId, entry, args, result);
+        // The caller's arguments: a replay sets its own instance's fixed arguments.
+        this.#episodes?.record(req.episodeId, entry, parsed, result);
       }
       output = toWireOutput(result, entry.policy.maxOutputBytes, entry.name);
     } catch (err) {
@@ -195,7 +197,7 @@ export class Invoker extends EventEmitter<InvokerEvents> {
           "INVALID_ARGUMENTS",
           `${entry.name}: server "${entry.server}" runs one process per episode: the call needs an episode_id (StartEpisode)`,
         );
-      return { args, upstream: this.#episodes.instanceFor(req.episodeId, entry.server) };
+      return this.#episodes.instanceCall(req.episodeId, entry, args);
     }
     return { args: this.#withHandle(req, entry, args), upstream: entry.upstream };
   }

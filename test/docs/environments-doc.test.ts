@@ -42,6 +42,7 @@ describe("docs/environments.md", () => {
       "pool.max": String(defaults?.max),
       workdir: defaults?.workdir.kind,
       fork: defaults?.fork,
+      fixed_arguments: Object.keys(defaults?.fixedArguments ?? {}).length === 0 ? "none" : "?",
       snapshot: defaults?.snapshot === undefined ? "none" : "?",
     });
     const example = parseYaml(

@@ -3,7 +3,7 @@
 // `@modelcontextprotocol/server-memory` and `@modelcontextprotocol/server-filesystem`, unchanged, as
 // stdio children of a real gateway, driven over gRPC on loopback. Processes are counted and found by a
 // marker in their environment (each entry's own), never by timing.
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ServiceError } from "@grpc/grpc-js";
@@ -11,6 +11,7 @@ import {
   type InProcessGateway,
   ROOT,
   startTestGateway,
+  tempDir,
   waitFor,
 } from "@rlfactory/test-support/gateway-harness";
 import { childrenWithEnv } from "@rlfactory/test-support/process-tree";
@@ -39,6 +40,10 @@ describe("episodes on any stateful MCP server: one process per episode", () => {
       env: { MEMORY_FILE_PATH: "{workdir}/memory.jsonl", [ROLE]: role },
       episodes: { isolate: "process", workdir: "temp", ...episodes },
     });
+    // A directory each `seeded` instance gets its own copy of.
+    const seed = join(tempDir("rlf-isolate-seed-"), "seed");
+    mkdirSync(seed);
+    writeFileSync(join(seed, "hello.txt"), "hello");
     gw = await startTestGateway({
       servers: {
         memory: memory("memory", {
@@ -60,7 +65,21 @@ describe("episodes on any stateful MCP server: one process per episode", () => {
             isolate: "process",
             workdir: "temp",
             pool: { warm: 1 },
+            fork: "replay",
             snapshot: { tool: "list_directory", arguments: { path: "{workdir}" } },
+          },
+        },
+        // The model never sees the path: the gateway sets it on every call, per instance.
+        seeded: {
+          command: process.execPath,
+          args: [FILESYSTEM, "{workdir}"],
+          env: { [ROLE]: "seeded" },
+          include: ["list_directory"],
+          episodes: {
+            isolate: "process",
+            workdir: { copy: seed },
+            pool: { warm: 0 },
+            fixed_arguments: { path: "{workdir}/seed" },
           },
         },
       },
@@ -209,6 +228,16 @@ describe("episodes on any stateful MCP server: one process per episode", () => {
     expect(inA.value).toEqual({ content: "only in a" });
     const inB = await call(b!, "files__read_text_file", { path: "notes.txt" });
     expect([inB.code, inB.isError]).toEqual(["OK", true]);
+    // A fork replays the write: the copy has the file, and what it writes then is its own.
+    const [c] = await gw.client.forkEpisode(a!, 1);
+    expect((await call(c!, "files__read_text_file", { path: "notes.txt" })).value).toEqual({
+      content: "only in a",
+    });
+    await call(c!, "files__write_file", { path: "notes.txt", content: "changed in c" });
+    expect((await call(a!, "files__read_text_file", { path: "notes.txt" })).value).toEqual({
+      content: "only in a",
+    });
+    await gw.client.endEpisode(c!);
     // The snapshot tool's arguments get the instance's directory too.
     expect(JSON.stringify(await gw.client.snapshotEpisode(a!))).toContain("notes.txt");
     expect(JSON.stringify(await gw.client.snapshotEpisode(b!))).not.toContain("notes.txt");
@@ -218,5 +247,25 @@ describe("episodes on any stateful MCP server: one process per episode", () => {
     await gw.client.endEpisode(a!);
     await gw.client.endEpisode(b!);
     expect(roots().length).toBe(before - 2);
+  });
+
+  it("copies workdir.copy into each instance and sets fixed_arguments the model never sees", async () => {
+    const [tool] = await gw.client.listTools("seeded");
+    expect(tool?.name).toBe("seeded__list_directory");
+    expect(JSON.parse(tool!.input_schema_json).properties).toEqual({});
+    const [a, b] = [await gw.client.startEpisode("seeded"), await gw.client.startEpisode("seeded")];
+    for (const id of [a!, b!]) {
+      const r = await gw.client.callTool({
+        name: "seeded__list_directory",
+        arguments_json: "{}",
+        episode_id: id,
+      });
+      expect([r.error_code, r.is_error, r.structured_content_json]).toEqual([
+        "OK",
+        false,
+        JSON.stringify({ content: "[FILE] hello.txt" }),
+      ]);
+    }
+    for (const id of [a!, b!]) await gw.client.endEpisode(id);
   });
 });
