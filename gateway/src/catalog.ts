@@ -42,6 +42,8 @@ export interface CatalogEntry {
    * argument, which `tool` (what ListTools shows) and `validate` leave out; calls need an episode_id.
    */
   stateful: boolean;
+  /** The per-episode instance's fixed arguments this tool takes (set by the gateway, hidden from `tool`). */
+  fixed: string[];
 }
 
 export function gatewayToolName(server: string, tool: string): string {
@@ -110,7 +112,11 @@ export class Catalog {
       // The reserved episode tools and the handle argument are the gateway's business, never the model's.
       if (environment && RESERVED_EPISODE_TOOLS.includes(listed.name)) continue;
       const stateful = environment && takesHandle(listed);
-      const tool = stateful ? withoutHandle(listed) : listed;
+      const hidden = [
+        ...(stateful ? [EPISODE_HANDLE_ARG] : []),
+        ...Object.keys(server.isolation?.fixedArguments ?? {}),
+      ];
+      const tool = hidden.length > 0 ? withoutProperties(listed, hidden) : listed;
       if (server.include && !server.include.includes(tool.name)) continue;
       if (server.exclude.includes(tool.name)) continue;
       if (!VALID_TOOL_NAME.test(tool.name)) {
@@ -133,6 +139,7 @@ export class Catalog {
         validate: this.#compile(name, tool),
         ...(typeof unavailable === "string" ? { unavailable } : {}),
         stateful,
+        fixed: Object.keys(server.isolation?.fixedArguments ?? {}).filter((k) => takesProperty(listed, k)),
       });
       names.push(name);
     }
@@ -157,15 +164,25 @@ export class Catalog {
 }
 
 function takesHandle(tool: Tool): boolean {
-  const props = (tool.inputSchema as { properties?: Record<string, unknown> }).properties;
-  return props !== undefined && Object.hasOwn(props, EPISODE_HANDLE_ARG);
+  return takesProperty(tool, EPISODE_HANDLE_ARG);
 }
 
-/** The tool as the model sees it: the handle argument gone from its input schema (the gateway injects it). */
-function withoutHandle(tool: Tool): Tool {
+function takesProperty(tool: Tool, name: string): boolean {
+  const props = (tool.inputSchema as { properties?: Record<string, unknown> }).properties;
+  return props !== undefined && Object.hasOwn(props, name);
+}
+
+/**
+ * The tool as the model sees it: the arguments the gateway sets (the episode handle, a per-episode
+ * instance's fixed arguments) gone from its input schema. A tool without them is left as it is.
+ */
+function withoutProperties(tool: Tool, names: readonly string[]): Tool {
   const schema = tool.inputSchema as { properties?: Record<string, unknown>; required?: string[] };
-  const { [EPISODE_HANDLE_ARG]: _handle, ...properties } = schema.properties ?? {};
-  const required = schema.required?.filter((r) => r !== EPISODE_HANDLE_ARG);
+  if (!names.some((n) => schema.properties && Object.hasOwn(schema.properties, n))) return tool;
+  const properties = Object.fromEntries(
+    Object.entries(schema.properties ?? {}).filter(([k]) => !names.includes(k)),
+  );
+  const required = schema.required?.filter((r) => !names.includes(r));
   return {
     ...tool,
     inputSchema: { ...tool.inputSchema, properties, ...(required ? { required } : {}) },

@@ -366,3 +366,71 @@ servers:
     expect(config.servers.map((s) => s.name)).toEqual(["search"]);
   });
 });
+
+describe("gateway config: one process per episode (a server entry's episodes:)", () => {
+  const server = (episodes: unknown, extra: Record<string, unknown> = {}) =>
+    normaliseConfig(
+      { servers: { memory: { command: "node", args: ["memory.js"], episodes, ...extra } } },
+      dir,
+    ).servers[0]?.isolation;
+
+  it("fills the defaults: 1 warm, at most 64, no workdir, fork refused, no snapshot", () => {
+    expect(server({ isolate: "process" })).toEqual({
+      warm: 1,
+      max: 64,
+      workdir: { kind: "none" },
+      fork: "refuse",
+      fixedArguments: {},
+      snapshot: undefined,
+    });
+  });
+
+  it("reads pool, workdir (a copy resolved against the config's directory), fork and snapshot", () => {
+    expect(
+      server(
+        {
+          isolate: "process",
+          pool: { warm: 0, max: 4 },
+          workdir: { copy: "data/shop.db" },
+          fork: "replay",
+          snapshot: { tool: "read_query", arguments: { query: "select * from orders" } },
+        },
+        { args: ["--db-path", "{workdir}/shop.db"] },
+      ),
+    ).toEqual({
+      warm: 0,
+      max: 4,
+      workdir: { kind: "copy", from: join(dir, "data/shop.db") },
+      fork: "replay",
+      fixedArguments: {},
+      snapshot: { tool: "read_query", arguments: { query: "select * from orders" } },
+    });
+  });
+
+  it("refuses warm above max, {workdir} without a workdir, unknown keys and other isolation kinds", () => {
+    expect(() => server({ isolate: "process", pool: { warm: 3, max: 2 } })).toThrow(
+      "episodes.pool.warm (3) is more than pool.max (2)",
+    );
+    expect(() => server({ isolate: "process" }, { args: ["{workdir}"] })).toThrow(
+      "{workdir} is used but episodes.workdir is not set",
+    );
+    expect(() => server({ isolate: "process", fixed_arguments: { repo_path: "{workdir}/repo" } })).toThrow(
+      "{workdir} is used but episodes.workdir is not set",
+    );
+    expect(() => server({ isolate: "process", forks: "replay" })).toThrow(ConfigError);
+    expect(() => server({ isolate: "container" })).toThrow(ConfigError);
+    expect(() => server({ isolate: "process", fork: "sometimes" })).toThrow(ConfigError);
+  });
+
+  it("keeps a cwd that starts at {workdir} for each instance to resolve", () => {
+    const config = normaliseConfig(
+      {
+        servers: {
+          fs: { command: "node", cwd: "{workdir}/repo", episodes: { isolate: "process", workdir: "temp" } },
+        },
+      },
+      dir,
+    );
+    expect(config.servers[0]?.transport).toMatchObject({ cwd: "{workdir}/repo" });
+  });
+});

@@ -93,12 +93,39 @@ const ServerCommon = {
   disabled: z.boolean().optional(),
 };
 
+/**
+ * Per-episode instances of a stdio server that keeps state but knows nothing of episodes
+ * (docs/environments.md#any-stateful-mcp-server-per-episode-instances): every episode gets its own process.
+ */
+const IsolationInput = z
+  .object({
+    isolate: z.literal("process"),
+    /** `warm` idle instances kept started ahead of StartEpisode; `max` instances at once (idle ones included). */
+    pool: z.object({ warm: nonNegativeInt, max: positiveInt }).partial().strict().optional(),
+    /** Each instance's own directory, `{workdir}` in args, env values and cwd: empty, or a copy of a file / directory. */
+    workdir: z.union([z.literal("temp"), z.object({ copy: z.string().min(1) }).strict()]).optional(),
+    /** ForkEpisode: replay the episode's recorded calls on fresh instances, or refuse (UNSUPPORTED). */
+    fork: z.enum(["replay", "refuse"]).optional(),
+    /**
+     * Arguments the gateway sets on every call of a tool whose input schema has them (`{workdir}`
+     * replaced), hidden from the model's catalog: a git server's `repo_path`, say.
+     */
+    fixed_arguments: z.record(z.string(), z.unknown()).optional(),
+    /** SnapshotEpisode / EndEpisode: this tool's result is the state (absent: snapshots are UNSUPPORTED). */
+    snapshot: z
+      .object({ tool: z.string().min(1), arguments: z.record(z.string(), z.unknown()).optional() })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
 const StdioServerInput = z.object({
   type: z.literal("stdio").optional(),
   command: z.string().min(1),
   args: z.array(z.string()).optional(),
   env: z.record(z.string(), z.string()).optional(),
   cwd: z.string().optional(),
+  episodes: IsolationInput.optional(),
   ...ServerCommon,
 });
 
@@ -201,9 +228,28 @@ export type Transport =
   | { kind: "http"; url: string; headers: Record<string, string> }
   | { kind: "sse"; url: string; headers: Record<string, string> };
 
+/** The `{workdir}` placeholder: each per-episode instance's own directory. */
+export const WORKDIR_PLACEHOLDER = "{workdir}";
+
+/** A stdio server run as one process per episode (the server entry's `episodes:`). */
+export interface Isolation {
+  /** Idle instances kept started, ready for the next StartEpisode. */
+  warm: number;
+  /** Instances at once, idle ones included: a StartEpisode / ForkEpisode past it answers RATE_LIMITED. */
+  max: number;
+  /** Each instance's directory: none, a fresh empty one, or a fresh one holding a copy of `from` (absolute). */
+  workdir: { kind: "none" } | { kind: "temp" } | { kind: "copy"; from: string };
+  fork: "replay" | "refuse";
+  snapshot: { tool: string; arguments: Record<string, unknown> } | undefined;
+  /** Set on every call of a tool whose input schema has the property, and hidden from the catalog. */
+  fixedArguments: Record<string, unknown>;
+}
+
 export interface ServerConfig {
   name: string;
   transport: Transport;
+  /** Set when every episode gets its own process of this (stdio) server. */
+  isolation?: Isolation;
   protocol: "auto" | "legacy" | string;
   include: string[] | undefined;
   exclude: string[];
@@ -358,9 +404,13 @@ export function normaliseConfig(
     if (seen.has(name)) throw new ConfigError(`server "${name}" is defined twice`);
     seen.add(name);
     if (server.disabled) continue;
+    const transport = toTransport(server, baseDir);
+    const isolation =
+      "episodes" in server ? toIsolation(name, server.episodes, transport, baseDir) : undefined;
     servers.push({
       name,
-      transport: toTransport(server, baseDir),
+      transport,
+      ...(isolation ? { isolation } : {}),
       protocol: server.protocol ?? "auto",
       include: server.include,
       exclude: server.exclude ?? [],
@@ -434,11 +484,61 @@ function toTransport(server: z.infer<typeof ServerInput>, baseDir: string): Tran
       command: server.command,
       args: server.args ?? [],
       env: server.env ?? {},
-      cwd: server.cwd ? (isAbsolute(server.cwd) ? server.cwd : resolve(baseDir, server.cwd)) : undefined,
+      // A cwd that starts at an instance's own directory is resolved per instance (Isolation).
+      cwd: server.cwd
+        ? isAbsolute(server.cwd) || server.cwd.startsWith(WORKDIR_PLACEHOLDER)
+          ? server.cwd
+          : resolve(baseDir, server.cwd)
+        : undefined,
     };
   }
   const kind = server.type === "sse" ? "sse" : "http";
   return { kind, url: server.url, headers: server.headers ?? {} };
+}
+
+const DEFAULT_POOL = { warm: 1, max: 64 };
+
+function toIsolation(
+  name: string,
+  input: z.infer<typeof IsolationInput> | undefined,
+  transport: Transport,
+  baseDir: string,
+): Isolation | undefined {
+  if (!input || transport.kind !== "stdio") return undefined;
+  const warm = input.pool?.warm ?? Math.min(DEFAULT_POOL.warm, input.pool?.max ?? DEFAULT_POOL.max);
+  const max = input.pool?.max ?? Math.max(DEFAULT_POOL.max, warm);
+  if (warm > max)
+    throw new ConfigError(`server "${name}": episodes.pool.warm (${warm}) is more than pool.max (${max})`);
+  const workdir: Isolation["workdir"] =
+    input.workdir === undefined
+      ? { kind: "none" }
+      : input.workdir === "temp"
+        ? { kind: "temp" }
+        : {
+            kind: "copy",
+            from: isAbsolute(input.workdir.copy) ? input.workdir.copy : resolve(baseDir, input.workdir.copy),
+          };
+  const uses = [
+    ...transport.args,
+    ...Object.values(transport.env),
+    transport.cwd ?? "",
+    JSON.stringify(input.fixed_arguments ?? {}),
+    JSON.stringify(input.snapshot?.arguments ?? {}),
+  ].some((v) => v.includes(WORKDIR_PLACEHOLDER));
+  if (uses && workdir.kind === "none")
+    throw new ConfigError(
+      `server "${name}": ${WORKDIR_PLACEHOLDER} is used but episodes.workdir is not set (temp, or {copy: PATH})`,
+    );
+  return {
+    warm,
+    max,
+    workdir,
+    fork: input.fork ?? "refuse",
+    fixedArguments: input.fixed_arguments ?? {},
+    snapshot: input.snapshot
+      ? { tool: input.snapshot.tool, arguments: input.snapshot.arguments ?? {} }
+      : undefined,
+  };
 }
 
 /**

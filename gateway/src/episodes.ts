@@ -26,9 +26,10 @@ import {
 } from "@rlfactory/proto/environment-contract";
 import type { Logger } from "pino";
 import { exceedsDepth } from "./argument-depth.ts";
-import type { Catalog } from "./catalog.ts";
+import type { Catalog, CatalogEntry } from "./catalog.ts";
 import { mergeToolPolicy, type ServerConfig, type ToolPolicy } from "./config.ts";
 import { GatewayError, shortMessage, toGatewayError, truncate } from "./errors.ts";
+import { type Instance, InstancePool, substituteWorkdir } from "./instance-pool.ts";
 import type { Upstream } from "./upstream.ts";
 
 const tracer = trace.getTracer("rlfactory-gateway");
@@ -87,6 +88,18 @@ interface LiveEpisode {
   ttl: NodeJS.Timeout;
   /** An EndEpisode is on its way: a second one is EPISODE_NOT_FOUND, and "unknown handle" is not a loss. */
   ending?: boolean;
+  /** A per-episode-instance server's episode: its own process (instance-pool.ts). */
+  instance?: Instance;
+  /** `fork: replay`: the episode's successful calls of tools not annotated read-only, in order. */
+  calls?: RecordedCall[];
+}
+
+/** One call to replay on a fork's fresh instance. */
+interface RecordedCall {
+  tool: string;
+  /** The caller's arguments (without the fixed arguments, set again for the instance it replays on). */
+  args: Record<string, unknown>;
+  fixed: string[];
 }
 
 interface ServerEpisodes {
@@ -97,6 +110,8 @@ interface ServerEpisodes {
   live: Map<string, LiveEpisode>;
   /** Room held for episodes being started or forked (counted against max_live until they are live). */
   reserved: number;
+  /** Set for a server run as one process per episode (`episodes: {isolate: process}`). */
+  pool?: InstancePool;
 }
 
 export class Episodes extends EventEmitter<EpisodesEvents> {
@@ -120,8 +135,9 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
       const upstream = upstreams.find((u) => u.name === config.name);
       if (!upstream) continue;
       const s: ServerEpisodes = { config, upstream, generation: "", live: new Map(), reserved: 0 };
+      if (upstream instanceof InstancePool) s.pool = upstream;
       this.#servers.set(config.name, s);
-      if (config.transport.kind !== "stdio") continue;
+      if (config.transport.kind !== "stdio" || s.pool) continue;
       // A stdio server is this gateway's child: when it goes, every episode it held goes with it.
       upstream.on("state", (state) => {
         if (state === "ready") {
@@ -166,6 +182,7 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
           "UNAVAILABLE",
           `environment server "${server}" is ${s.upstream.state}; ${s.upstream.detail}`.trim(),
         );
+      if (s?.pool) return this.#startInstance(s, s.pool, config, ttlMs, span);
       if (!s || !this.#catalog.isEnvironment(server)) {
         throw new GatewayError(
           "EPISODE_NOT_FOUND",
@@ -203,6 +220,7 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
       if (!Number.isInteger(count) || count < 1)
         throw new GatewayError("INVALID_ARGUMENTS", `fork count must be 1 or more (got ${count})`);
       const { s, ref, live } = this.#resolve(id);
+      if (s.pool && live) return this.#forkInstance(s, s.pool, live, count);
       const release = this.#reserveRoom(s, count);
       let ids: string[];
       try {
@@ -234,15 +252,20 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
 
   async snapshot(id: string, ctx: Context): Promise<string> {
     return this.#span("snapshot", ctx, { "rlf.episode_id": id }, async () => {
-      const { s, ref } = this.#resolve(id);
-      const structured = await this.#reserved(
-        s,
-        EPISODE_SNAPSHOT_TOOL,
-        { [EPISODE_HANDLE_ARG]: ref.handle },
-        id,
-      );
+      const { s, ref, live } = this.#resolve(id);
+      let state: string;
+      if (s.pool && live?.instance) {
+        state = await this.#instanceState(s, live.instance);
+      } else {
+        const structured = await this.#reserved(
+          s,
+          EPISODE_SNAPSHOT_TOOL,
+          { [EPISODE_HANDLE_ARG]: ref.handle },
+          id,
+        );
+        state = JSON.stringify(structured.state ?? null);
+      }
       this.touch(id);
-      const state = JSON.stringify(structured.state ?? null);
       // A state is output like any tool's: held to the server's max_output_bytes (or episode_snapshot's).
       const limit = mergeToolPolicy(
         s.config.toolPolicy,
@@ -263,6 +286,7 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
       const { s, ref, live } = this.#resolve(id);
       if (live?.ending) throw endedError(id);
       if (live) live.ending = true;
+      if (s.pool && live?.instance) return this.#endInstance(s, s.pool, live, live.instance);
       let structured: Record<string, unknown>;
       try {
         structured = await this.#reserved(
@@ -299,6 +323,46 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
     return ref.handle;
   }
 
+  /** `server` runs one process per episode: its calls go to the episode's instance (instanceFor). */
+  isolated(server: string): boolean {
+    return this.#servers.get(server)?.pool !== undefined;
+  }
+
+  /**
+   * Where a call of a per-episode-instance server's tool on episode `id` goes: the episode's instance,
+   * with the server's fixed arguments the tool takes set (`{workdir}` replaced).
+   */
+  instanceCall(
+    id: string,
+    entry: CatalogEntry,
+    args: Record<string, unknown>,
+  ): { upstream: Upstream; args: Record<string, unknown> } {
+    const { ref, live, s } = this.#resolve(id);
+    if (ref.server !== entry.server)
+      throw new GatewayError(
+        "INVALID_ARGUMENTS",
+        `episode ${truncate(id, 80)} belongs to server "${ref.server}", not "${entry.server}"`,
+      );
+    if (!live?.instance || live.ending) throw endedError(id);
+    return {
+      upstream: live.instance.upstream,
+      args: { ...args, ...fixedArguments(s, entry.fixed, live.instance) },
+    };
+  }
+
+  /**
+   * A call on episode `id` succeeded: under `fork: replay`, recorded for forks unless the tool is
+   * annotated read-only (or is the snapshot tool).
+   */
+  record(id: string, entry: CatalogEntry, args: Record<string, unknown>, result: CallToolResult): void {
+    const live = this.#live.get(id);
+    if (!live?.calls || result.isError) return;
+    const s = this.#servers.get(live.server);
+    if (entry.tool.annotations?.readOnlyHint === true) return;
+    if (entry.upstreamName === s?.config.isolation?.snapshot?.tool) return;
+    live.calls.push({ tool: entry.upstreamName, args, fixed: entry.fixed });
+  }
+
   /** An operation on `id` happened: its idle timer starts again. */
   touch(id: string): void {
     this.#live.get(id)?.idle.refresh();
@@ -320,7 +384,10 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
     const gone = this.#ended.get(id);
     if (gone === "EPISODE_LOST") throw lostError(id, ref.server);
     if (!s || gone) throw endedError(id);
-    if (s.config.transport.kind === "stdio" && ref.generation !== s.generation)
+    // A per-episode instance lives on this gateway only, while the episode is live.
+    if (s.pool) {
+      if (!s.live.has(id)) throw endedError(id);
+    } else if (s.config.transport.kind === "stdio" && ref.generation !== s.generation)
       throw lostError(id, ref.server);
     return { s, ref, live: s.live.get(id) };
   }
@@ -341,6 +408,163 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
       return lostError(id, s.config.name);
     }
     return endedError(id);
+  }
+
+  // ---- per-episode instances (a server entry's `episodes: {isolate: process}`) ----------------------
+
+  async #startInstance(
+    s: ServerEpisodes,
+    pool: InstancePool,
+    config: string | { value: unknown },
+    ttlMs: number,
+    span: Span,
+  ): Promise<string> {
+    // The config is held to the usual limits; the server has no episode_create to give it to.
+    const policy = mergeToolPolicy(s.config.toolPolicy, s.config.toolOverrides[EPISODE_CREATE_TOOL]);
+    if (typeof config === "string") parseConfig(config, policy);
+    else checkConfig(config.value, policy);
+    const ttl = this.#ttl(s, ttlMs);
+    const release = this.#reserveRoom(s, 1);
+    let id: string;
+    try {
+      id = this.#registerInstance(s, await pool.acquire(), ttl, []);
+    } finally {
+      release();
+    }
+    span.setAttribute("rlf.episode_id", id);
+    this.emit("episode", s.config.name, "started", 1);
+    return id;
+  }
+
+  /**
+   * `fork: replay`: `count` fresh instances, each given the parent's recorded calls in order (the
+   * copies start with the parent's record). `fork: refuse`: UNSUPPORTED.
+   */
+  async #forkInstance(s: ServerEpisodes, pool: InstancePool, parent: LiveEpisode, count: number) {
+    if (pool.isolation.fork === "refuse")
+      throw new GatewayError(
+        "UNSUPPORTED",
+        `server "${s.config.name}" runs one process per episode and cannot fork (episodes.fork is refuse)`,
+      );
+    const calls = [...(parent.calls ?? [])];
+    const release = this.#reserveRoom(s, count);
+    let ids: string[];
+    try {
+      const copies = await Promise.allSettled(
+        Array.from({ length: count }, async () => {
+          const instance = await pool.acquire();
+          try {
+            await this.#replay(s, instance, calls);
+          } catch (err) {
+            await pool.release(instance);
+            throw err;
+          }
+          return instance;
+        }),
+      );
+      const failed = copies.find((c) => c.status === "rejected");
+      if (failed) {
+        await Promise.all(copies.map((c) => (c.status === "fulfilled" ? pool.release(c.value) : undefined)));
+        throw failed.reason;
+      }
+      this.touch(parent.id);
+      ids = copies.map((c) =>
+        this.#registerInstance(s, (c as PromiseFulfilledResult<Instance>).value, parent.ttlMs, calls),
+      );
+    } finally {
+      release();
+    }
+    this.emit("episode", s.config.name, "forked", count);
+    return ids;
+  }
+
+  /** The recorded calls, one after another, on a fresh instance; any failure fails the fork. */
+  async #replay(s: ServerEpisodes, instance: Instance, calls: readonly RecordedCall[]): Promise<void> {
+    for (const [i, call] of calls.entries()) {
+      const context = `${s.config.name}__${call.tool} (fork replay, call ${i + 1} of ${calls.length})`;
+      const args = { ...call.args, ...fixedArguments(s, call.fixed, instance) };
+      const result = await this.#instanceCall(instance, call.tool, args, s, context);
+      if (result.isError)
+        throw new GatewayError(
+          "UPSTREAM_ERROR",
+          `${context}: the replayed call answered a tool error: ${shortMessage(firstText(result)) || "tool error"}`,
+        );
+    }
+  }
+
+  /** The snapshot tool's result as the state (JSON text); UNSUPPORTED without a snapshot tool. */
+  async #instanceState(s: ServerEpisodes, instance: Instance): Promise<string> {
+    const snapshot = s.config.isolation?.snapshot;
+    if (!snapshot)
+      throw new GatewayError(
+        "UNSUPPORTED",
+        `server "${s.config.name}" has no snapshot tool (episodes.snapshot.tool)`,
+      );
+    const context = `${s.config.name}__${snapshot.tool} (snapshot)`;
+    const args = substituteWorkdir(snapshot.arguments, instance.workdir) as Record<string, unknown>;
+    const result = await this.#instanceCall(instance, snapshot.tool, args, s, context);
+    if (result.isError)
+      throw new GatewayError(
+        "UPSTREAM_ERROR",
+        `${context}: ${shortMessage(firstText(result)) || "tool error"}`,
+      );
+    return JSON.stringify(stateOf(result));
+  }
+
+  /** Ends the episode: the final state (with a snapshot tool), then the process killed, awaited. */
+  async #endInstance(s: ServerEpisodes, pool: InstancePool, live: LiveEpisode, instance: Instance) {
+    let state = "null";
+    let failure: unknown;
+    if (s.config.isolation?.snapshot) {
+      try {
+        state = await this.#instanceState(s, instance);
+      } catch (err) {
+        failure = err;
+      }
+    }
+    instance.onLost = undefined;
+    this.#forget(live);
+    this.#remember(live.id, "EPISODE_NOT_FOUND");
+    this.emit("episode", s.config.name, "ended", 1);
+    await pool.release(instance);
+    // Ended all the same: the caller learns the final state could not be taken.
+    if (failure) throw failure;
+    return state;
+  }
+
+  async #instanceCall(
+    instance: Instance,
+    tool: string,
+    args: Record<string, unknown>,
+    s: ServerEpisodes,
+    context: string,
+  ): Promise<CallToolResult> {
+    const deadlineMs = Math.min(s.config.toolPolicy.deadlineMs, s.config.toolPolicy.maxDeadlineMs);
+    try {
+      return await instance.upstream.callTool(tool, args, {
+        signal: AbortSignal.timeout(deadlineMs),
+        timeoutMs: deadlineMs,
+      });
+    } catch (err) {
+      if (err instanceof DOMException && err.name === "TimeoutError")
+        throw new GatewayError("TIMEOUT", `${context}: no answer within ${deadlineMs} ms`);
+      throw toGatewayError(err, context);
+    }
+  }
+
+  #registerInstance(s: ServerEpisodes, instance: Instance, ttlMs: number, calls: RecordedCall[]): string {
+    const id = this.#register(s, instance.id, ttlMs);
+    const live = s.live.get(id) as LiveEpisode;
+    live.instance = instance;
+    if (s.config.isolation?.fork === "replay") live.calls = [...calls];
+    instance.onLost = () => {
+      if (s.live.get(id) !== live) return;
+      this.#forget(live);
+      this.#remember(id, "EPISODE_LOST");
+      this.emit("episode", s.config.name, "lost", 1);
+      this.#log?.warn({ server: s.config.name, episode: id }, "per-episode instance died: episode lost");
+    };
+    return id;
   }
 
   #ttl(s: ServerEpisodes, ttlMs: number): number {
@@ -395,6 +619,11 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
     this.#remember(id, "EPISODE_NOT_FOUND");
     this.emit("episode", s.config.name, "expired", 1);
     this.#log?.info({ server: s.config.name, episode: id, why }, "episode expired");
+    // A per-episode instance: killed, its directory removed.
+    if (s.pool && e.instance) {
+      void s.pool.release(e.instance);
+      return;
+    }
     // Free the server's state; the episode is over for callers whatever the server answers.
     const handle = e.ref.handle;
     if (s.upstream.state === "ready") {
@@ -554,6 +783,32 @@ function safeDecode(id: string): EpisodeRef | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The server's fixed arguments named in `names`, for `instance` (`{workdir}` replaced). */
+function fixedArguments(s: ServerEpisodes, names: readonly string[], instance: Instance) {
+  const fixed = s.config.isolation?.fixedArguments ?? {};
+  return Object.fromEntries(names.map((k) => [k, substituteWorkdir(fixed[k], instance.workdir)]));
+}
+
+/**
+ * A snapshot tool's result as a state: its structured content, else its text (parsed when it is JSON,
+ * several text blocks as a list).
+ */
+function stateOf(result: CallToolResult): unknown {
+  if (result.structuredContent !== undefined && result.structuredContent !== null)
+    return result.structuredContent;
+  const texts = (result.content ?? []).flatMap((c) =>
+    c.type === "text" && "text" in c ? [String(c.text)] : [],
+  );
+  const parsed = texts.map((t) => {
+    try {
+      return JSON.parse(t) as unknown;
+    } catch {
+      return t;
+    }
+  });
+  return parsed.length === 1 ? parsed[0] : parsed;
 }
 
 function firstText(result: CallToolResult): string {

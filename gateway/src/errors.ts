@@ -143,6 +143,8 @@ export function grpcStatusFor(code: CallErrorCode): GrpcStatus {
       return GrpcStatus.RESOURCE_EXHAUSTED;
     case "CANCELLED":
       return GrpcStatus.CANCELLED;
+    case "UNSUPPORTED":
+      return GrpcStatus.UNIMPLEMENTED;
     default:
       return GrpcStatus.INTERNAL;
   }
@@ -172,6 +174,8 @@ export function httpStatusFor(code: CallErrorCode): number {
       return 502;
     case "CANCELLED":
       return 499;
+    case "UNSUPPORTED":
+      return 501;
     default:
       return 500;
   }

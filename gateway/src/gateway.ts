@@ -8,6 +8,7 @@ import { Catalog } from "./catalog.ts";
 import type { GatewayConfig } from "./config.ts";
 import { Episodes } from "./episodes.ts";
 import { type GrpcServerHandle, startGrpcServer } from "./grpc-server.ts";
+import { InstancePool } from "./instance-pool.ts";
 import { Invoker } from "./invoker.ts";
 import { createMetrics } from "./metrics.ts";
 import { UpstreamPolicies } from "./policies.ts";
@@ -36,7 +37,10 @@ export async function startGateway(
 ): Promise<GatewayHandle> {
   const log = opts.log ?? pino({ name: "rlf-gateway", level: process.env.LOG_LEVEL ?? "info" });
   const cache = await createResultCache(config.cache, log);
-  const upstreams = config.servers.map((s) => createUpstream(s, log));
+  // A server run as one process per episode is its instance pool (instance-pool.ts).
+  const upstreams: Upstream[] = config.servers.map((s) =>
+    s.isolation ? new InstancePool(s, log) : createUpstream(s, log),
+  );
   const policies = new Map(config.servers.map((s) => [s.name, new UpstreamPolicies(s.upstream)]));
   for (const [server, p] of policies) {
     p.breaker.onStateChange((state) =>

@@ -24,6 +24,7 @@ import type { Episodes } from "./episodes.ts";
 import { CallerAbortError, GatewayError, isGatewayError, toGatewayError, truncate } from "./errors.ts";
 import { toWireOutput, type WireOutput } from "./output.ts";
 import type { UpstreamPolicies } from "./policies.ts";
+import type { Upstream } from "./upstream.ts";
 
 export interface CallRequest {
   name: string;
@@ -114,7 +115,8 @@ export class Invoker extends EventEmitter<InvokerEvents> {
       // A tool its server lists but cannot run here: answered without a call (never counts against the breaker).
       if (entry.unavailable !== undefined)
         throw new GatewayError("UNAVAILABLE", `${entry.name}: ${entry.unavailable}`);
-      const args = this.#withHandle(req, entry, parseArguments(req, entry));
+      const parsed = parseArguments(req, entry);
+      const { args, upstream } = this.#route(req, entry, parsed);
       const deadlineMs = Math.max(
         1,
         Math.min(
@@ -127,12 +129,14 @@ export class Invoker extends EventEmitter<InvokerEvents> {
       const configuredMs = Math.min(entry.policy.deadlineMs, entry.policy.maxDeadlineMs);
       deadline = startDeadline(deadlineMs, configuredMs, req.signal, entry.name);
       const result = await raceSignal(
-        this.#execute(entry, args, req, deadline.signal, ctx, stats),
+        this.#execute(entry, upstream, args, req, deadline.signal, ctx, stats),
         deadline.signal,
       );
       if (req.episodeId) {
         this.#episodes?.checkResult(req.episodeId, result);
         this.#episodes?.touch(req.episodeId);
+        // The caller's arguments: a replay sets its own instance's fixed arguments.
+        this.#episodes?.record(req.episodeId, entry, parsed, result);
       }
       output = toWireOutput(result, entry.policy.maxOutputBytes, entry.name);
     } catch (err) {
@@ -179,6 +183,26 @@ export class Invoker extends EventEmitter<InvokerEvents> {
   }
 
   /**
+   * Where the call goes and with what: a per-episode-instance server's tool to the episode's own
+   * process; otherwise the server, with the episode's handle injected for a stateful tool.
+   */
+  #route(
+    req: CallRequest,
+    entry: CatalogEntry,
+    args: Record<string, unknown>,
+  ): { args: Record<string, unknown>; upstream: Upstream } {
+    if (this.#episodes?.isolated(entry.server)) {
+      if (!req.episodeId)
+        throw new GatewayError(
+          "INVALID_ARGUMENTS",
+          `${entry.name}: server "${entry.server}" runs one process per episode: the call needs an episode_id (StartEpisode)`,
+        );
+      return this.#episodes.instanceCall(req.episodeId, entry, args);
+    }
+    return { args: this.#withHandle(req, entry, args), upstream: entry.upstream };
+  }
+
+  /**
    * The arguments the server gets: for a stateful tool, the episode's handle injected (after validation
    * against the schema the model sees, which has no handle). A call and its episode must match.
    */
@@ -205,6 +229,7 @@ export class Invoker extends EventEmitter<InvokerEvents> {
   /** Cache + single-flight for cacheable tools; straight to the upstream stack otherwise. */
   async #execute(
     entry: CatalogEntry,
+    upstream: Upstream,
     args: Record<string, unknown>,
     req: CallRequest,
     signal: AbortSignal,
@@ -213,7 +238,16 @@ export class Invoker extends EventEmitter<InvokerEvents> {
   ): Promise<CallToolResult> {
     // An episode call changes state: never answered from (nor written to) the cache.
     if (!entry.policy.cache || req.bypassCache || req.episodeId)
-      return this.#invokeUpstream(entry, args, req.trajectoryId, signal, ctx, stats, Boolean(req.episodeId));
+      return this.#invokeUpstream(
+        entry,
+        upstream,
+        args,
+        req.trajectoryId,
+        signal,
+        ctx,
+        stats,
+        Boolean(req.episodeId),
+      );
 
     const key = cacheKey(entry.server, entry.upstreamName, args, entry.schemaVersion);
     // Join a run already in flight before asking the cache: its result is not stored yet.
@@ -232,6 +266,7 @@ export class Invoker extends EventEmitter<InvokerEvents> {
       if (again) return { result: again, fromCache: true };
       const result = await this.#invokeUpstream(
         entry,
+        upstream,
         args,
         req.trajectoryId,
         flightSignal,
@@ -252,6 +287,7 @@ export class Invoker extends EventEmitter<InvokerEvents> {
   /** retry → breaker → bulkhead → MCP tools/call, each attempt inside the remaining deadline. */
   async #invokeUpstream(
     entry: CatalogEntry,
+    upstream: Upstream,
     args: Record<string, unknown>,
     caller: string,
     signal: AbortSignal,
@@ -269,7 +305,7 @@ export class Invoker extends EventEmitter<InvokerEvents> {
         attemptSignal.throwIfAborted();
         stats.attempts++;
         try {
-          return await this.#attempt(entry, args, caller, attemptSignal, ctx, stats.attempts);
+          return await this.#attempt(entry, upstream, args, caller, attemptSignal, ctx, stats.attempts);
         } catch (err) {
           // Once the call's signal has fired, the call ended for that reason (whatever the upstream threw
           // on its way out): a CallerAbortError when the caller's deadline or cancel ended it, which the
@@ -292,6 +328,7 @@ export class Invoker extends EventEmitter<InvokerEvents> {
    */
   async #attempt(
     entry: CatalogEntry,
+    upstream: Upstream,
     args: Record<string, unknown>,
     caller: string,
     signal: AbortSignal,
@@ -314,7 +351,7 @@ export class Invoker extends EventEmitter<InvokerEvents> {
       ctx,
     );
     try {
-      const result = await entry.upstream.callTool(entry.upstreamName, args, {
+      const result = await upstream.callTool(entry.upstreamName, args, {
         signal,
         // The signal carries the real deadline; this only bounds the SDK's own timer.
         timeoutMs: entry.policy.maxDeadlineMs,

@@ -5,6 +5,7 @@ import { createServiceRegistry } from "@rlfactory/kit";
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import type { Catalog } from "./catalog.ts";
 import type { Episodes } from "./episodes.ts";
+import { InstancePool } from "./instance-pool.ts";
 import type { Invoker } from "./invoker.ts";
 import { BREAKER_STATES, type UpstreamPolicies } from "./policies.ts";
 import { UPSTREAM_STATES, type Upstream } from "./upstream.ts";
@@ -159,6 +160,18 @@ export function createMetrics(src: MetricsSources): Registry {
     registers: [registry],
     collect() {
       for (const [server, n] of src.episodes?.liveCounts() ?? []) this.set({ server }, n);
+    },
+  });
+  new Gauge({
+    name: "rlf_gateway_episode_instances",
+    help: "Processes of per-episode-instance servers: idle (warm), busy (held by an episode), starting",
+    labelNames: ["server", "state"],
+    registers: [registry],
+    collect() {
+      for (const u of src.upstreams) {
+        if (!(u instanceof InstancePool)) continue;
+        for (const [state, n] of Object.entries(u.counts())) this.set({ server: u.name, state }, n);
+      }
     },
   });
   return registry;

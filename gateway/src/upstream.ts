@@ -54,6 +54,14 @@ export interface Upstream {
   on(event: "tools", listener: (tools: readonly Tool[]) => void): this;
 }
 
+/**
+ * What a connection negotiated, for a connection to another copy of the same server to adopt without
+ * probing again (the per-episode instances of one server: instance-pool.ts).
+ */
+export type Negotiated =
+  | { era: "modern"; prior: Extract<PriorDiscovery, { kind: "modern" }> }
+  | { era: "legacy" };
+
 const CLIENT_INFO = { name: "rlfactory-gateway", version: "0.1.0" };
 const PROBE_TIMEOUT_MS = 3_000;
 
@@ -88,12 +96,31 @@ export class McpUpstream extends EventEmitter implements Upstream {
   #http = createPooledFetch();
   /** The last lines the current stdio process wrote to stderr (why it failed to start, usually). */
   #stderrTail: string[] = [];
+  /** The current stdio transport (its process id, for logs and instance pools). */
+  #stdio: CoalescingStdioClientTransport | undefined;
+  /** A sibling connection's verdict, adopted on the first connection (`auto` protocol only). */
+  #adopted: Negotiated | undefined;
 
-  constructor(config: ServerConfig, log: Logger) {
+  constructor(config: ServerConfig, log: Logger, opts: { adopt?: Negotiated } = {}) {
     super();
     this.name = config.name;
     this.#config = config;
     this.#log = log.child({ upstream: config.name });
+    if (config.protocol === "auto" && opts.adopt) {
+      this.#adopted = opts.adopt;
+      if (opts.adopt.era === "modern") this.#prior = opts.adopt.prior;
+    }
+  }
+
+  /** The process id of a connected stdio server (undefined otherwise). */
+  get pid(): number | undefined {
+    return this.#client ? (this.#stdio?.pid ?? undefined) : undefined;
+  }
+
+  /** What the current connection negotiated (undefined while not connected). */
+  get negotiated(): Negotiated | undefined {
+    if (!this.#client) return undefined;
+    return this.#prior ? { era: "modern", prior: this.#prior } : { era: "legacy" };
   }
 
   get state(): UpstreamState {
@@ -198,6 +225,7 @@ export class McpUpstream extends EventEmitter implements Upstream {
       await client.close().catch(() => {});
       // The remembered verdict may be what failed (the server changed): negotiate afresh next time.
       this.#prior = undefined;
+      this.#adopted = undefined;
       this.#detail = `connect failed: ${(err as Error).message?.split("\n", 1)[0] ?? String(err)}`;
       // A stdio server that could not start usually said why on stderr: show it at the default level.
       const stderr = this.#stderrTail.length > 0 ? { stderr: this.#stderrTail.join("\n") } : {};
@@ -233,7 +261,7 @@ export class McpUpstream extends EventEmitter implements Upstream {
   }
 
   #clientOptions(): ClientOptions {
-    const protocol = this.#config.protocol;
+    const protocol = this.#adopted?.era === "legacy" ? "legacy" : this.#config.protocol;
     const versionNegotiation =
       protocol === "legacy"
         ? { mode: "legacy" as const }
@@ -280,6 +308,7 @@ export class McpUpstream extends EventEmitter implements Upstream {
         ...(t.cwd ? { cwd: t.cwd } : {}),
         stderr: "pipe",
       });
+      this.#stdio = transport;
       const tail: string[] = [];
       this.#stderrTail = tail;
       transport.stderr?.on("data", (chunk: Buffer) => {

@@ -60,6 +60,11 @@ export const ErrorCode = {
    * The episode existed, but its environment server died or no longer holds it; its state is gone.
    */
   EPISODE_LOST: 'EPISODE_LOST',
+  /**
+   * The server cannot do this episode operation: a per-episode-instance server configured
+   * `fork: refuse`, or one without a snapshot tool asked for a snapshot.
+   */
+  UNSUPPORTED: 'UNSUPPORTED',
 } as const;
 
 /**
@@ -136,6 +141,12 @@ export type ErrorCode =
    */
   | 'EPISODE_LOST'
   | 13
+  /**
+   * The server cannot do this episode operation: a per-episode-instance server configured
+   * `fork: refuse`, or one without a snapshot tool asked for a snapshot.
+   */
+  | 'UNSUPPORTED'
+  | 14
 
 /**
  * Why a call failed (as opposed to the tool reporting an error in its result).
