@@ -281,7 +281,8 @@ export namespace rlfactory {
             UPSTREAM_ERROR = 10,
             ARGUMENTS_TOO_LARGE = 11,
             EPISODE_NOT_FOUND = 12,
-            EPISODE_LOST = 13
+            EPISODE_LOST = 13,
+            UNSUPPORTED = 14
         }
 
         interface IToolResult {

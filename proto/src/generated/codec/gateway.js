@@ -1937,6 +1937,7 @@ export const rlfactory = $root.rlfactory = (() => {
             values[valuesById[11] = "ARGUMENTS_TOO_LARGE"] = 11;
             values[valuesById[12] = "EPISODE_NOT_FOUND"] = 12;
             values[valuesById[13] = "EPISODE_LOST"] = 13;
+            values[valuesById[14] = "UNSUPPORTED"] = 14;
             return values;
         })();
 
@@ -2167,6 +2168,10 @@ export const rlfactory = $root.rlfactory = (() => {
                 case "EPISODE_LOST":
                 case 13:
                     message.error_code = 13;
+                    break;
+                case "UNSUPPORTED":
+                case 14:
+                    message.error_code = 14;
                     break;
                 }
                 if (object.error_message != null)
