@@ -69,6 +69,7 @@ export { summarizeRollout } from "./report/summary.ts";
 export { formatSummary } from "./report/summary-text.ts";
 export { GrpcJudge } from "./rewards/grpc-judge.ts";
 export { createJudge } from "./rewards/judge.ts";
+export { REWARD_COMPONENT_TYPES } from "./rewards/reward-components.ts";
 export {
   createRewardFn,
   parseRewardConfig,
