@@ -32,6 +32,14 @@ module.exports = {
       to: { path: "^services/cli/" },
     },
     {
+      name: "fixtures-only-for-tests",
+      severity: "error",
+      comment:
+        "A package's __fixtures__ folder holds test fixtures that sit beside its tests: only test files (and other fixtures) import it.",
+      from: { path: PRODUCT, pathNot: [TEST_FILE, "/__fixtures__/"] },
+      to: { path: "/__fixtures__/" },
+    },
+    {
       name: "no-relative-import-across-packages",
       severity: "error",
       comment: "Import another workspace by its package name (@rlfactory/...), never by a relative path.",
