@@ -6,8 +6,9 @@ The host loads ``OpenEnvEpisode`` with a setup ``{"env": "module:Class", "fork":
 - episode create: the environment class built, then ``reset(**config)`` (``seed``, ``episode_id``, and
   any other reset keyword the environment takes);
 - tools: an ``MCPEnvironment``'s own MCP tools (listed with ``ListToolsAction``, called with
-  ``CallToolAction``; the text is the tool's text result), else one per Action class of the environment (the ``Environment[ActT, ...]`` type argument, or a
-  union of several), named after the class (``EchoAction`` -> ``echo``), its input schema the action
+  ``CallToolAction``; the text is the tool's text result), else one per Action class of the
+  environment (the ``Environment[ActT, ...]`` type argument, or a union of several), named after the
+  class (``EchoAction`` -> ``echo``), its input schema the action
   model's JSON Schema without OpenEnv's ``metadata`` field. A call validates the arguments as that
   action and calls ``step``; the result is ``{text, reward, done, observation}`` (the observation's
   fields as text, one ``name: value`` line each, or the field itself when it is the only one);
@@ -254,7 +255,9 @@ class OpenEnvEpisode:
         if self._fork == "refuse":
             raise failure("FORK_REFUSED", f"{type(self).__name__} is served with fork refuse")
         copy = type(self)(**self._config)
-        for index, ((action_cls, arguments), original) in enumerate(zip(self._actions, self._observations)):
+        for index, ((action_cls, arguments), original) in enumerate(
+            zip(self._actions, self._observations, strict=True)
+        ):
             try:
                 replayed = copy._act(action_cls, arguments)
             except Exception as err:

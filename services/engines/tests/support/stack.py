@@ -117,9 +117,7 @@ def json_line_with(msg: str) -> Callable[[str], Any]:
 def start_sim(node: str, policy: str, *extra: str) -> tuple[Child, str]:
     """`rlf-sim llm`; returns the process and its base URL."""
     port = free_port()
-    child = Child(
-        f"rlf-sim llm {policy}", [node, str(RLF_SIM), "llm", "--port", str(port), "--policy", policy, *extra]
-    )
+    child = Child(f"rlf-sim llm {policy}", [node, str(RLF_SIM), "llm", "--port", str(port), "--policy", policy, *extra])
     child.wait_for(lambda line: "SIMULATED LLM" in line and " listening on " in line)
     return child, f"http://127.0.0.1:{port}"
 
