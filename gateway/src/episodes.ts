@@ -539,17 +539,7 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
     s: ServerEpisodes,
     context: string,
   ): Promise<CallToolResult> {
-    const deadlineMs = Math.min(s.config.toolPolicy.deadlineMs, s.config.toolPolicy.maxDeadlineMs);
-    try {
-      return await instance.upstream.callTool(tool, args, {
-        signal: AbortSignal.timeout(deadlineMs),
-        timeoutMs: deadlineMs,
-      });
-    } catch (err) {
-      if (err instanceof DOMException && err.name === "TimeoutError")
-        throw new GatewayError("TIMEOUT", `${context}: no answer within ${deadlineMs} ms`);
-      throw toGatewayError(err, context);
-    }
+    return callWithinDeadline(instance.upstream, tool, args, s, context);
   }
 
   #registerInstance(s: ServerEpisodes, instance: Instance, ttlMs: number, calls: RecordedCall[]): string {
@@ -664,18 +654,7 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
     closing = false,
   ): Promise<Record<string, unknown>> {
     const context = `${s.config.name}__${tool}`;
-    const deadlineMs = Math.min(s.config.toolPolicy.deadlineMs, s.config.toolPolicy.maxDeadlineMs);
-    let result: CallToolResult;
-    try {
-      result = await s.upstream.callTool(tool, args, {
-        signal: AbortSignal.timeout(deadlineMs),
-        timeoutMs: deadlineMs,
-      });
-    } catch (err) {
-      if (err instanceof DOMException && err.name === "TimeoutError")
-        throw new GatewayError("TIMEOUT", `${context}: no answer within ${deadlineMs} ms`);
-      throw toGatewayError(err, context);
-    }
+    const result = await callWithinDeadline(s.upstream, tool, args, s, context);
     if (id !== undefined) this.checkResult(id, result, closing);
     // The server's own live-episode limit: the same answer as this gateway's max_live.
     if (result.isError && firstText(result).startsWith(EPISODE_LIMIT_PREFIX))
@@ -795,6 +774,27 @@ function fixedArguments(s: ServerEpisodes, names: readonly string[], instance: I
  * A snapshot tool's result as a state: its structured content, else its text (parsed when it is JSON,
  * several text blocks as a list).
  */
+/** One call to an environment server (or an episode's own instance) within the server's deadline. */
+async function callWithinDeadline(
+  upstream: Pick<Upstream, "callTool">,
+  tool: string,
+  args: Record<string, unknown>,
+  s: ServerEpisodes,
+  context: string,
+): Promise<CallToolResult> {
+  const deadlineMs = Math.min(s.config.toolPolicy.deadlineMs, s.config.toolPolicy.maxDeadlineMs);
+  try {
+    return await upstream.callTool(tool, args, {
+      signal: AbortSignal.timeout(deadlineMs),
+      timeoutMs: deadlineMs,
+    });
+  } catch (err) {
+    if (err instanceof DOMException && err.name === "TimeoutError")
+      throw new GatewayError("TIMEOUT", `${context}: no answer within ${deadlineMs} ms`);
+    throw toGatewayError(err, context);
+  }
+}
+
 function stateOf(result: CallToolResult): unknown {
   if (result.structuredContent !== undefined && result.structuredContent !== null)
     return result.structuredContent;

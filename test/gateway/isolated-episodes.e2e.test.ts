@@ -114,7 +114,16 @@ describe("episodes on any stateful MCP server: one process per episode", () => {
     const ids = await Promise.all([1, 2, 3].map(() => gw.client.startEpisode("memory")));
     // 3 held by episodes, and the pool refilled to 2 idle ones.
     await waitFor(() => processes("memory").length === 5, 60_000, "3 held + 2 warm processes");
-    const metrics = await (await fetch(`${gw.gateway.adminUrl}/metrics`)).text();
+    // A refill's process exists before it has connected (state "starting"): wait for both to be idle.
+    const instanceMetrics = async () =>
+      (await (await fetch(`${gw.gateway.adminUrl}/metrics`)).text()).split("\n");
+    await waitFor(
+      async () =>
+        (await instanceMetrics()).includes('rlf_gateway_episode_instances{server="memory",state="idle"} 2'),
+      60_000,
+      "the 2 refilled processes connected",
+    );
+    const metrics = (await instanceMetrics()).join("\n");
     expect(metrics).toContain('rlf_gateway_episode_instances{server="memory",state="busy"} 3');
     expect(metrics).toContain('rlf_gateway_episode_instances{server="memory",state="idle"} 2');
     await Promise.all(ids.map((id) => gw.client.endEpisode(id)));

@@ -13,7 +13,7 @@ import {
   startGymHost,
 } from "@rlfactory/environments";
 import { pythonEnvironment } from "@rlfactory/environments/python-environment";
-import { UsageError } from "@rlfactory/kit/command-line";
+import { positiveIntArg, UsageError } from "@rlfactory/kit/command-line";
 import { createToolServer, serveFromArgs } from "@rlfactory/toolkit";
 
 const COMMON = {
@@ -45,13 +45,6 @@ const GYM = {
 
 const OPTIONS = { python: PYTHON, bfcl: COMMON, gym: GYM, textarena: GYM } as const;
 
-function positiveInt(flag: string, text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${flag} must be a positive integer`);
-  return n;
-}
-
 function jsonObject(flag: string, text: string | undefined): Record<string, unknown> | undefined {
   if (text === undefined) return undefined;
   let value: unknown;
@@ -79,9 +72,9 @@ export async function runEnvCommand(argv: string[]): Promise<number> {
   const str = (k: string) => (typeof values[k] === "string" ? (values[k] as string) : undefined);
   if (values.stdio !== true && str("http") === undefined)
     throw new UsageError(`choose --stdio or --http PORT`);
-  const workers = positiveInt("workers", str("workers"));
-  const maxEpisodes = positiveInt("max-episodes", str("max-episodes"));
-  const idleTimeoutMs = positiveInt("idle-timeout-ms", str("idle-timeout-ms"));
+  const workers = positiveIntArg(str("workers"), "--workers");
+  const maxEpisodes = positiveIntArg(str("max-episodes"), "--max-episodes");
+  const idleTimeoutMs = positiveIntArg(str("idle-timeout-ms"), "--idle-timeout-ms");
   const serveArgs = [
     ...(values.stdio === true ? ["--stdio"] : []),
     ...(str("http") !== undefined ? ["--http", str("http") as string] : []),

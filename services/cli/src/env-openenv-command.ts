@@ -3,7 +3,7 @@
 import { parseArgs } from "node:util";
 import { openEnvResult, startOpenEnvHost } from "@rlfactory/environments";
 import { pythonEnvironment } from "@rlfactory/environments/python-environment";
-import { UsageError } from "@rlfactory/kit/command-line";
+import { positiveIntArg, UsageError } from "@rlfactory/kit/command-line";
 import { createToolServer, serveFromArgs } from "@rlfactory/toolkit";
 
 const OPTIONS = {
@@ -21,13 +21,6 @@ const OPTIONS = {
   host: { type: "string" },
 } as const;
 
-function positiveInt(flag: string, text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${flag} must be a positive integer`);
-  return n;
-}
-
 export async function runEnvOpenEnvCommand(argv: string[]): Promise<number> {
   let values: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; strict: true }>>["values"];
   try {
@@ -40,10 +33,10 @@ export async function runEnvOpenEnvCommand(argv: string[]): Promise<number> {
     throw new UsageError("choose --stdio or --http PORT");
   if (values.fork !== undefined && values.fork !== "replay" && values.fork !== "refuse")
     throw new UsageError(`--fork must be replay or refuse, not "${values.fork}"`);
-  const workers = positiveInt("workers", values.workers);
-  const memoryMb = positiveInt("memory-mb", values["memory-mb"]);
-  const maxEpisodes = positiveInt("max-episodes", values["max-episodes"]);
-  const idleTimeoutMs = positiveInt("idle-timeout-ms", values["idle-timeout-ms"]);
+  const workers = positiveIntArg(values.workers, "--workers");
+  const memoryMb = positiveIntArg(values["memory-mb"], "--memory-mb");
+  const maxEpisodes = positiveIntArg(values["max-episodes"], "--max-episodes");
+  const idleTimeoutMs = positiveIntArg(values["idle-timeout-ms"], "--idle-timeout-ms");
   const host = await startOpenEnvHost({
     env: values.env,
     ...(values.path !== undefined ? { path: values.path } : {}),

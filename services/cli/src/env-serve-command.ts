@@ -6,7 +6,7 @@
 import { parseArgs } from "node:util";
 import { bundleResult, bundleState, readBundle, startBundleHost } from "@rlfactory/environments";
 import { pythonEnvironment } from "@rlfactory/environments/python-environment";
-import { UsageError } from "@rlfactory/kit/command-line";
+import { positiveIntArg, UsageError } from "@rlfactory/kit/command-line";
 import { createToolServer, rawResult, serveFromArgs } from "@rlfactory/toolkit";
 
 const OPTIONS = {
@@ -21,13 +21,6 @@ const OPTIONS = {
   "idle-timeout-ms": { type: "string" },
 } as const;
 
-function positiveInt(flag: string, text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${flag} must be a positive integer`);
-  return n;
-}
-
 export async function runEnvServeCommand(argv: string[]): Promise<number> {
   let parsed: ReturnType<
     typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true }>
@@ -41,10 +34,10 @@ export async function runEnvServeCommand(argv: string[]): Promise<number> {
   if (positionals.length !== 1) throw new UsageError(`rlf env serve needs one BUNDLE`);
   if (values.stdio !== true && values.http === undefined)
     throw new UsageError(`choose --stdio or --http PORT`);
-  const workers = positiveInt("workers", values.workers);
-  const callTimeoutS = positiveInt("call-timeout-s", values["call-timeout-s"]);
-  const maxEpisodes = positiveInt("max-episodes", values["max-episodes"]);
-  const idleTimeoutMs = positiveInt("idle-timeout-ms", values["idle-timeout-ms"]);
+  const workers = positiveIntArg(values.workers, "--workers");
+  const callTimeoutS = positiveIntArg(values["call-timeout-s"], "--call-timeout-s");
+  const maxEpisodes = positiveIntArg(values["max-episodes"], "--max-episodes");
+  const idleTimeoutMs = positiveIntArg(values["idle-timeout-ms"], "--idle-timeout-ms");
 
   const bundle = await readBundle(positionals[0] as string);
   const name = values.name ?? "ftrl";

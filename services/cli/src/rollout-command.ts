@@ -5,7 +5,7 @@ import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { Trajectory } from "@rlfactory/contracts";
-import { UsageError } from "@rlfactory/kit/command-line";
+import { positiveIntArg, UsageError } from "@rlfactory/kit/command-line";
 import {
   appendTrajectoriesJsonl,
   createRolloutEngine,
@@ -140,11 +140,4 @@ export function allFailed(trajectories: readonly Trajectory[]): { reason: string
     groups.set(key, group);
   }
   return [...groups.values()].reduce((best, next) => (next.count > best.count ? next : best));
-}
-
-function positiveIntArg(text: string | undefined, flag: string): number | undefined {
-  if (text === undefined) return undefined;
-  const n = Number(text);
-  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${flag} must be a positive integer`);
-  return n;
 }

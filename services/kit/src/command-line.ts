@@ -14,6 +14,14 @@ export function portArg(text: string, flag: string): number {
   return port;
 }
 
+/** `text` as a positive integer (undefined when the flag was not given), else a UsageError naming `flag`. */
+export function positiveIntArg(text: string | undefined, flag: string): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a positive integer`);
+  return n;
+}
+
 /** Runs `stop` once on SIGINT/SIGTERM, then exits; a second signal exits at once. */
 export function stopOnSignals(stop: () => Promise<void>): void {
   let stopping = false;

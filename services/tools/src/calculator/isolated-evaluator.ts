@@ -15,7 +15,7 @@
 // after repeated full collections, so a cap close to the loaded size fails ordinary expressions.
 
 import { availableParallelism } from "node:os";
-import { WorkerPool } from "@rlfactory/kit/worker-pool";
+import { WorkerPool, type WorkerPoolStats } from "@rlfactory/kit/worker-pool";
 import { SHARED_CALLER } from "../fair-scheduling/caller-identity.ts";
 import { EvaluationReply, type EvaluationRequest, type NumberMode } from "./evaluation-messages.ts";
 
@@ -40,16 +40,7 @@ export interface IsolatedEvaluatorOptions {
 export type EvaluationOutcome = { ok: true; result: number | string } | { ok: false; error: string };
 
 /** How busy the pool is: for tests and diagnostics. */
-export interface EvaluatorStats {
-  workers: number;
-  busy: number;
-  queued: number;
-  /** Workers started since the pool was made, replacements included. */
-  workersStarted: number;
-  /** Live workers that are loaded (ready for an expression). */
-  loaded: number;
-  /** Workers that died before they were ready (each retried on a fresh worker). */
-  startFailures: number;
+export interface EvaluatorStats extends WorkerPoolStats {
   /** The largest JS heap in use (MiB) a live worker last reported, or 0 before any is ready. */
   heapUsedMb: number;
 }
