@@ -99,6 +99,17 @@ describe("WorkerPool", { timeout: 60_000 }, () => {
     expect(workers.stats()).toMatchObject({ workersStarted: 3, startFailures: 3 });
   });
 
+  it("lets a loading worker finish loading before close stops it", async () => {
+    // Stopping a thread while it reads its modules can abort the whole process; close waits instead.
+    const mark = new SharedArrayBuffer(4);
+    const workers = pool({ workers: 1, warmUpTask: { mark } });
+    const warming = workers.warmUp();
+    await workers.close();
+    await warming;
+    expect(Atomics.load(new Int32Array(mark), 0)).toBe(1);
+    expect(await workers.run({ echo: "after close" })).toEqual({ status: "closed" });
+  });
+
   it("refuses a pool without workers", () => {
     expect(() => pool({ workers: 0 })).toThrow("workers must be a positive integer");
   });

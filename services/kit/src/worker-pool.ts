@@ -62,6 +62,22 @@ export interface WorkerPoolStats {
 /** The caller of tasks that name none. */
 export const SHARED_CALLER = "shared";
 const DEFAULT_START_ATTEMPTS = 3;
+/** How long `close` lets a loading worker finish loading before it stops it anyway. */
+const LOADING_GRACE_MS = 30_000;
+
+/** Resolves when `promise` settles or after `ms`, whichever comes first. */
+async function settledWithin(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const elapsed = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  try {
+    await Promise.race([promise.then(noop, noop), elapsed]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+const noop = () => {};
 
 interface Job<T, R> {
   task: T;
@@ -166,7 +182,10 @@ export class WorkerPool<T, R> {
     });
   }
 
-  /** Answers queued tasks `closed` and stops every worker (running tasks are answered `closed`). */
+  /**
+   * Answers queued tasks `closed` and stops every worker (running tasks are answered `closed`); a
+   * worker still loading is stopped once it has loaded.
+   */
   async close(): Promise<void> {
     this.closed = true;
     for (let next = this.queue.take(); next !== undefined; next = this.queue.take()) {
@@ -174,6 +193,10 @@ export class WorkerPool<T, R> {
     }
     await Promise.all(
       this.slots.map(async (slot) => {
+        // A worker stopped while it loads its modules can abort the whole process (Node calls back
+        // into the stopped thread from a file read still in flight: nodejs/node#38418), so a loading
+        // worker is let finish loading, for at most LOADING_GRACE_MS, before it is stopped.
+        if (slot.starting !== undefined && !slot.loaded) await settledWithin(slot.starting, LOADING_GRACE_MS);
         const pool = slot.pool;
         this.reset(slot);
         await pool?.destroy();
