@@ -78,7 +78,7 @@ export async function startGateway(
     );
     let adminUrl: string | undefined;
     if (config.admin.enabled) {
-      mcp = createMcpEndpoint({ invoker, catalog, episodes, auth, log });
+      mcp = createMcpEndpoint({ invoker, catalog, episodes, auth, log, host: config.admin.host });
       admin = buildAdminApp({
         mcp,
         invoker,

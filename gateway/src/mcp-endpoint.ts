@@ -7,9 +7,11 @@
 // and receives notifications/tools/list_changed on its GET stream.
 //
 // Auth: with API keys configured, every request (each 2026 request, each request of a 2025 session)
-// must carry `authorization: Bearer KEY`, as gRPC calls do; otherwise it is answered 401.
+// must carry `authorization: Bearer KEY`, as gRPC calls do; otherwise it is answered 401. On a
+// loopback admin interface a request must also name a loopback host in its `Host` header (403
+// otherwise): a web page whose DNS name rebinds to 127.0.0.1 cannot drive the tools.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { toNodeHandler } from "@modelcontextprotocol/node";
+import { localhostHostValidation, toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler, isLegacyRequest } from "@modelcontextprotocol/server";
 import { LegacyHttpSessions, LiveInstances, serveStdioEndpoint } from "@rlfactory/toolkit";
 import type { ApiKeyAuth } from "./auth.ts";
@@ -21,8 +23,11 @@ export interface McpEndpoint {
   close(): Promise<void>;
 }
 
-export function createMcpEndpoint(deps: McpServerDeps & { auth: ApiKeyAuth }): McpEndpoint {
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
+
+export function createMcpEndpoint(deps: McpServerDeps & { auth: ApiKeyAuth; host: string }): McpEndpoint {
   const { log } = deps;
+  const validateHost = LOOPBACK.has(deps.host) ? localhostHostValidation() : undefined;
   const live = new LiveInstances();
   const createInstance = () => createGatewayMcpServer(deps);
   const legacy = new LegacyHttpSessions(createInstance, live);
@@ -43,6 +48,7 @@ export function createMcpEndpoint(deps: McpServerDeps & { auth: ApiKeyAuth }): M
   );
   return {
     async handle(req, res) {
+      if (validateHost !== undefined && !validateHost(req, res)) return;
       if (!deps.auth.check(req.headers.authorization)) {
         res.writeHead(401, { "content-type": "application/json", "www-authenticate": "Bearer" }).end(
           JSON.stringify({

@@ -4,6 +4,7 @@
 // gateway's own: API keys, deadlines, the result cache; episodes through the reserved tools.
 import { execFile } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import {
@@ -242,6 +243,28 @@ describe("2026-07-28 over plain HTTP", () => {
     );
     expect(call.status).toBe(200);
     expect((await answer(call)).result?.structuredContent).toEqual({ value: "plain" });
+  });
+
+  it("a Host header naming another site (DNS rebinding) is refused on the loopback endpoint", async () => {
+    const url = new URL(mcpUrl);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: "/mcp",
+          method: "POST",
+          headers: { host: "evil.example:80", "content-type": "application/json" },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on("error", reject);
+      req.end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: envelope } }));
+    });
+    expect(status).toBe(403);
   });
 
   it("without the API key: 401", async () => {
