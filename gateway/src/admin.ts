@@ -2,7 +2,6 @@
 // call tools for callers without gRPC — through the same invoker, so the same policy stack.
 import { type Context, propagation, ROOT_CONTEXT, SpanKind, trace } from "@opentelemetry/api";
 import { httpCallerGone } from "@rlfactory/kit";
-import type { Content } from "@rlfactory/proto/types/Content";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from "fastify";
 import type { Logger } from "pino";
 import type { Registry } from "prom-client";
@@ -13,6 +12,8 @@ import { type Episodes, MAX_EPISODE_ID_LENGTH } from "./episodes.ts";
 import { httpStatusFor, isGatewayError, shortMessage, truncate } from "./errors.ts";
 import { toWireResult, toWireTool } from "./grpc-server.ts";
 import type { CallOutcome, Invoker } from "./invoker.ts";
+import { toJsonContent } from "./json-content.ts";
+import type { McpEndpoint } from "./mcp-endpoint.ts";
 import type { UpstreamPolicies } from "./policies.ts";
 import type { Upstream } from "./upstream.ts";
 
@@ -30,6 +31,8 @@ export interface AdminDeps {
   bodyLimitBytes: number;
   /** Where a 5xx's cause (error and stack) goes: the caller sees only "internal gateway error". */
   log?: Logger;
+  /** The northbound MCP endpoint served at `/mcp` (mcp-endpoint.ts). */
+  mcp?: McpEndpoint;
 }
 
 const CallBody = z
@@ -78,6 +81,27 @@ export function buildAdminApp(deps: AdminDeps): FastifyInstance {
     }
     return reply.code(statusCode).send(errorBody(httpErrorCode(statusCode), shortMessage(err.message)));
   });
+
+  // `/mcp` is served by the MCP SDK from the raw request, before fastify parses a body.
+  const mcp = deps.mcp;
+  if (mcp) {
+    app.addHook("onRequest", async (req, reply) => {
+      if (req.url.split("?")[0] !== "/mcp") return;
+      reply.hijack();
+      await mcp.handle(req.raw, reply.raw).catch((err: unknown) => {
+        deps.log?.error({ err }, "mcp (northbound) request failed");
+        if (!reply.raw.headersSent)
+          reply.raw.writeHead(500, { "content-type": "application/json" }).end(
+            JSON.stringify({
+              jsonrpc: "2.0",
+              error: { code: -32_603, message: "Internal error" },
+              id: null,
+            }),
+          );
+        else reply.raw.end();
+      });
+    });
+  }
 
   app.get("/healthz", async () => ({ status: "ok" }));
 
@@ -263,33 +287,4 @@ export function toJsonResult(o: CallOutcome) {
     content: (content ?? []).map(toJsonContent),
     structured_content: structured_content_json ? JSON.parse(structured_content_json) : undefined,
   };
-}
-
-function toJsonContent(c: Content): Record<string, unknown> {
-  if (c.text) return { type: "text", text: c.text.text };
-  if (c.image) return { type: "image", data: b64(c.image.data), mimeType: c.image.mime_type };
-  if (c.audio) return { type: "audio", data: b64(c.audio.data), mimeType: c.audio.mime_type };
-  if (c.resource) {
-    const r = c.resource;
-    return {
-      type: "resource",
-      resource: { uri: r.uri, mimeType: r.mime_type, text: r.text, blob: b64(r.blob) },
-    };
-  }
-  if (c.resource_link) {
-    const l = c.resource_link;
-    return {
-      type: "resource_link",
-      uri: l.uri,
-      name: l.name,
-      description: l.description,
-      mimeType: l.mime_type,
-    };
-  }
-  return { type: "unknown" };
-}
-
-function b64(data: Buffer | Uint8Array | string | undefined): string {
-  if (data === undefined) return "";
-  return typeof data === "string" ? data : Buffer.from(data).toString("base64");
 }

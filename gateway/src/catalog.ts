@@ -72,6 +72,7 @@ export class Catalog {
     new Ajv2020({ strict: false, allErrors: false, validateSchema: false, logger: false }),
   );
   #log: Logger;
+  #changeListeners = new Set<() => void>();
 
   constructor(servers: ServerConfig[], log: Logger) {
     this.#servers = new Map(servers.map((s) => [s.name, s]));
@@ -82,6 +83,12 @@ export class Catalog {
   track(upstream: Upstream): void {
     this.refresh(upstream, upstream.tools());
     upstream.on("tools", (tools) => this.refresh(upstream, tools));
+  }
+
+  /** Calls `listener` after every refresh of a server's tools (the northbound MCP list_changed); returns its removal. */
+  onChange(listener: () => void): () => void {
+    this.#changeListeners.add(listener);
+    return () => this.#changeListeners.delete(listener);
   }
 
   get(name: string): CatalogEntry | undefined {
@@ -144,6 +151,7 @@ export class Catalog {
       names.push(name);
     }
     this.#byServer.set(server.name, names);
+    for (const listener of this.#changeListeners) listener();
   }
 
   #compile(name: string, tool: Tool): (args: Record<string, unknown>) => string | undefined {

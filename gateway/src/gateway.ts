@@ -10,6 +10,7 @@ import { Episodes } from "./episodes.ts";
 import { type GrpcServerHandle, startGrpcServer } from "./grpc-server.ts";
 import { InstancePool } from "./instance-pool.ts";
 import { Invoker } from "./invoker.ts";
+import { createMcpEndpoint, type McpEndpoint, serveMcpStdio } from "./mcp-endpoint.ts";
 import { createMetrics } from "./metrics.ts";
 import { UpstreamPolicies } from "./policies.ts";
 import { GATEWAY_SERVICE } from "./proto.ts";
@@ -26,6 +27,8 @@ export interface GatewayHandle {
   episodes: Episodes;
   upstreams: readonly Upstream[];
   cache: ResultCache;
+  /** Serves the gateway's MCP server on this process's stdin/stdout until stdin closes. */
+  serveMcpStdio(): Promise<void>;
   /** Resolves when every upstream is ready, or rejects after timeoutMs naming the ones that are not. */
   waitReady(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -33,9 +36,15 @@ export interface GatewayHandle {
 
 export async function startGateway(
   config: GatewayConfig,
-  opts: { log?: Logger } = {},
+  opts: {
+    log?: Logger /** Default logger on stderr (stdout carries `--mcp-stdio`). */;
+    logToStderr?: boolean;
+  } = {},
 ): Promise<GatewayHandle> {
-  const log = opts.log ?? pino({ name: "rlf-gateway", level: process.env.LOG_LEVEL ?? "info" });
+  const logOptions = { name: "rlf-gateway", level: process.env.LOG_LEVEL ?? "info" };
+  const log =
+    opts.log ??
+    (opts.logToStderr ? pino(logOptions, pino.destination({ dest: 2, sync: true })) : pino(logOptions));
   const cache = await createResultCache(config.cache, log);
   // A server run as one process per episode is its instance pool (instance-pool.ts).
   const upstreams: Upstream[] = config.servers.map((s) =>
@@ -61,6 +70,7 @@ export async function startGateway(
 
   let grpc: GrpcServerHandle | undefined;
   let admin: ReturnType<typeof buildAdminApp> | undefined;
+  let mcp: McpEndpoint | undefined;
   try {
     grpc = await startGrpcServer(
       { invoker, catalog, episodes, auth, maxBatchSize: config.maxBatchSize, log },
@@ -68,7 +78,9 @@ export async function startGateway(
     );
     let adminUrl: string | undefined;
     if (config.admin.enabled) {
+      mcp = createMcpEndpoint({ invoker, catalog, episodes, auth, log, host: config.admin.host });
       admin = buildAdminApp({
+        mcp,
         invoker,
         catalog,
         episodes,
@@ -91,6 +103,7 @@ export async function startGateway(
 
     const started = grpc;
     const startedAdmin = admin;
+    const startedMcp = mcp;
     return {
       grpcPort: grpc.port,
       grpcAddress,
@@ -100,11 +113,12 @@ export async function startGateway(
       episodes,
       upstreams,
       cache,
+      serveMcpStdio: () => serveMcpStdio({ invoker, catalog, episodes, log }),
       waitReady: (timeoutMs = 30_000) => waitReady(upstreams, timeoutMs),
       async close() {
         started.health.setStatus("", "NOT_SERVING");
         started.health.setStatus(GATEWAY_SERVICE, "NOT_SERVING");
-        await Promise.all([started.close(), startedAdmin?.close()]);
+        await Promise.all([started.close(), startedMcp?.close(), startedAdmin?.close()]);
         episodes.close();
         await Promise.all(upstreams.map((u) => u.close()));
         await cache.close();
@@ -112,6 +126,7 @@ export async function startGateway(
     };
   } catch (err) {
     await grpc?.close(0);
+    await mcp?.close();
     await admin?.close();
     episodes.close();
     await Promise.all(upstreams.map((u) => u.close()));

@@ -16,6 +16,16 @@ export {
 export { decodeEpisodeId, type EpisodeRef, Episodes, encodeEpisodeId } from "./episodes.ts";
 export { type CallErrorCode, GatewayError, isGatewayError } from "./errors.ts";
 export { type GatewayHandle, startGateway } from "./gateway.ts";
+export {
+  CACHE_META_KEY,
+  DEADLINE_META_KEY,
+  EPISODE_ARG,
+  EPISODE_END_TOOL,
+  EPISODE_FORK_TOOL,
+  EPISODE_SNAPSHOT_TOOL,
+  EPISODE_START_TOOL,
+  TRAJECTORY_META_KEY,
+} from "./mcp-server.ts";
 export { BREAKER_STATES, type BreakerState } from "./policies.ts";
 export { GATEWAY_SERVICE, loadGatewayProto } from "./proto.ts";
 export { UPSTREAM_STATES, type UpstreamState } from "./upstream.ts";

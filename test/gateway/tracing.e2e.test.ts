@@ -3,7 +3,9 @@
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { type ChildGateway, ROOT, spawnGateway, testbedStdio } from "@rlfactory/test-support/gateway-harness";
+import { newClient } from "@rlfactory/test-support/mcp-client";
 import { type OtlpReceiver, startOtlpReceiver } from "@rlfactory/test-support/otlp-receiver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -90,6 +92,33 @@ describe("tracing across caller, gateway and tool server", () => {
       10_000,
     );
     expect(spans[0]?.attributes["error.type"]).toBe("tool_error");
+  });
+
+  it("an MCP client's tools/call through /mcp continues the trace named by _meta.traceparent", async () => {
+    const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+    const callerSpanId = "00f067aa0ba902b7";
+    const client = newClient("2026-07-28");
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${gw.adminUrl}/mcp`)));
+    try {
+      const r = await client.callTool({
+        name: "testbed__sleep",
+        arguments: { ms: 5 },
+        _meta: { traceparent: `00-${traceId}-${callerSpanId}-01` },
+      });
+      expect(r.isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+    const spans = await receiver.waitFor((s) => s.traceId === traceId, 10_000, 3);
+    const server = spans.find((s) => s.parentSpanId === callerSpanId);
+    expect(server).toMatchObject({
+      name: "tools/call testbed__sleep",
+      kind: "SERVER",
+      serviceName: "rlf-gateway",
+    });
+    // the upstream MCP call is the gateway span's child: the same path as a gRPC CallTool
+    const upstream = spans.find((s) => s.parentSpanId === server?.spanId);
+    expect(upstream).toMatchObject({ name: "tools/call sleep", kind: "CLIENT" });
   });
 
   // Last: it stops the gateway.

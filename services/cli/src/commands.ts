@@ -26,8 +26,8 @@ const SERVE = "(--stdio | --http PORT [--host H])";
 export const COMMANDS: readonly Command[] = [
   {
     name: "gateway",
-    summary: "run the tool gateway (gRPC + admin HTTP)",
-    usage: "gateway --config FILE [--grpc-port PORT] [--admin-port PORT]",
+    summary: "run the tool gateway (gRPC + admin HTTP + MCP at /mcp)",
+    usage: "gateway --config FILE [--grpc-port PORT] [--admin-port PORT] [--mcp-stdio]",
     load: async () => (await import("./gateway-command.ts")).runGatewayCommand,
   },
   {
