@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const ENVS = join(ROOT, "test/support/python/verifiers");
 
-export function haveVerifiers(what: string): boolean {
+function haveVerifiers(what: string): boolean {
   const lib = join(BFCL_VENV, "lib");
   const installed = (python: string) =>
     existsSync(join(lib, python, "site-packages/verifiers/v1/taskset.py"));

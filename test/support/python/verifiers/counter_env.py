@@ -51,12 +51,19 @@ class CounterTask(vf.Task[CounterData, CounterState, CounterTaskConfig]):
 
 class CounterConfig(vf.TasksetConfig):
     targets: list[int] = [3, 5]
+    first_step: int | None = None
+    """The amount the prompt's last line asks for (``call: {"amount": N}``, what the simulated LLM's
+    ``converse`` policy calls the tool with); default the target."""
     task: CounterTaskConfig = CounterTaskConfig()
 
 
 class CounterTaskset(vf.Taskset[CounterTask, CounterConfig]):
+    def prompt(self, target: int) -> str:
+        step = self.config.first_step if self.config.first_step is not None else target
+        return f'Count to {target} with the add tool.\ncall: {{"amount": {step}}}'
+
     def load(self) -> list[CounterTask]:
         return [
-            CounterTask(CounterData(id=f"count-to-{t}", prompt=f"Count to {t} with the add tool.", target=t), self.config.task)
+            CounterTask(CounterData(id=f"count-to-{t}", prompt=self.prompt(t), target=t), self.config.task)
             for t in self.config.targets
         ]
