@@ -29,6 +29,7 @@ import importlib
 import inspect
 import json
 import sys
+import typing
 
 _LOOP = None
 
@@ -67,12 +68,9 @@ def tool_schema(fn):
     """A tool's input schema from its signature, and the pydantic model that validates its arguments."""
     import pydantic
 
-    hints = {}
     try:
-        import typing
-
         hints = typing.get_type_hints(fn)
-    except Exception:
+    except Exception:  # an annotation that does not resolve: the signature's own annotations
         hints = {}
     fields = {}
     for name, param in inspect.signature(fn).parameters.items():
@@ -251,7 +249,9 @@ def tasks_main(argv):
     for task in taskset:
         data = json.loads(task.data.model_dump_json(exclude_none=True))
         prompt = task.data.prompt
-        prompt = prompt if isinstance(prompt, str) or prompt is None else [json.loads(m.model_dump_json()) for m in prompt]
+        prompt = (
+            prompt if isinstance(prompt, str) or prompt is None else [json.loads(m.model_dump_json()) for m in prompt]
+        )
         line = {
             "idx": task.data.idx,
             "id": task.data.id,
