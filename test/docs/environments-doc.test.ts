@@ -177,7 +177,7 @@ describe("docs/environments.md", () => {
         }
       }
       const tests = bring.flatMap((r) => links(r["tested by"]!));
-      expect(tests.length).toBe(17);
+      expect(tests.length).toBe(18);
     });
   });
 });
