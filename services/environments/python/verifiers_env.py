@@ -24,7 +24,6 @@ returns the class served, one instance per episode (a verifiers rollout):
 """
 
 import asyncio
-import copy
 import importlib
 import inspect
 import json
@@ -163,7 +162,7 @@ class VerifiersEpisode:
                 members[name] = make_tool(slot, fn.__name__, name, fn)
         return type("Verifiers", (cls,), members)
 
-    def __init__(self, task=None, _state=None):
+    def __init__(self, task=None):
         from verifiers.v1.state import State, state_cls
 
         self._task_ref = task
@@ -172,7 +171,7 @@ class VerifiersEpisode:
             self._state_cls = state_cls(type(self._task))
         else:
             self._state_cls = state_cls(type(self._templates[0])) if self._templates else State
-        self._state = _state if _state is not None else self._state_cls()
+        self._state = self._state_cls()
         self._toolsets = []
         for template in self._templates:
             toolset = type(template)(template.config)
@@ -231,7 +230,9 @@ class VerifiersEpisode:
         """A fork: fresh toolsets for the same task, and a deep copy of the rollout's state."""
         if self._fork == "refuse":
             raise failure("FORK_REFUSED", "this verifiers environment is served with --fork refuse")
-        return type(self)(self._task_ref, _state=copy.deepcopy(self._state.model_copy(deep=True)))
+        clone = type(self)(self._task_ref)
+        clone._state = self._state.model_copy(deep=True)
+        return clone
 
 
 def concrete_config(taskset_cls):
