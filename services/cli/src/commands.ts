@@ -67,7 +67,7 @@ export const COMMANDS: readonly Command[] = [
   {
     name: "env",
     summary: "serve, import or build stateful environments",
-    usage: "env python|openenv|bfcl|gym|textarena|serve|import-ftrl|build ...",
+    usage: "env python|openenv|verifiers|bfcl|gym|textarena|serve|import-ftrl|build ...",
     subcommands: [
       {
         name: "python",
@@ -84,6 +84,15 @@ export const COMMANDS: readonly Command[] = [
         details:
           "NAME: echo_env or coding_env (OpenEnv's repository layout). Episode config: reset()'s keyword arguments ({seed, episode_id, ...}); snapshot: {state, observation, reward, done, steps, actions}; fork replays the episode's actions on a fresh instance (FORK_REFUSED when a replayed step observes something else). Needs `npm run setup:environments` (openenv in the environments venv). docs/environments.md.",
         load: async () => (await import("./env-openenv-command.ts")).runEnvOpenEnvCommand,
+      },
+      {
+        name: "verifiers",
+        summary:
+          "serve a verifiers Taskset (tools, per-rollout state, rubric) or a Toolset as an environment",
+        usage: `env verifiers --taskset MODULE:CLASS|--toolset MODULE:CLASS [--config JSON] [--path DIR]... [--venv DIR] [--fork copy|refuse] [--workers N] [--memory-mb N] [--name NAME] [--max-episodes N] [--idle-timeout-ms N] ${SERVE}`,
+        details:
+          "Tools: the toolsets' @vf.tool methods, named as verifiers advertises them (<prefix>_<tool>). Episode config {\"task\": IDX or ID} (a taskset; `rlf data verifiers` writes the tasks); each episode is a fresh rollout State. Snapshot: {state, task, rewards, metrics, reward}, the task's rubric (@vf.reward/@vf.metric) scored on the state; `env_reward` reads reward. Fork copies the state onto fresh toolsets. The server name is --name, default verifiers. Needs `npm run setup:environments`. docs/environments.md.",
+        load: async () => (await import("./env-verifiers-command.ts")).runEnvVerifiersCommand,
       },
       {
         name: "bfcl",
@@ -134,7 +143,7 @@ export const COMMANDS: readonly Command[] = [
   {
     name: "data",
     summary: "prepare datasets: corpora and rollout tasks, and engine datasets",
-    usage: "data hotpotqa|bfcl|ftrl|export ...",
+    usage: "data hotpotqa|bfcl|ftrl|verifiers|export ...",
     subcommands: [
       {
         name: "hotpotqa",
@@ -157,6 +166,15 @@ export const COMMANDS: readonly Command[] = [
           "data ftrl --in TASKS --bundle BUNDLE --out TASKS.jsonl [--server NAME] [--data-source NAME] [--system FILE]",
         details: "The default server is ftrl.",
         load: async () => (await import("./data-ftrl-command.ts")).runDataFtrlCommand,
+      },
+      {
+        name: "verifiers",
+        summary: "a verifiers Taskset's tasks as rollout tasks in episodes of `rlf env verifiers`",
+        usage:
+          "data verifiers --taskset MODULE:CLASS --out TASKS.jsonl [--config JSON] [--path DIR]... [--venv DIR] [--server NAME] [--data-source NAME]",
+        details:
+          'Each task: its prompt, the environment {"server": NAME, "config": {"task": IDX}}, its data in extra_info.verifiers. The default server is verifiers.',
+        load: async () => (await import("./data-verifiers-command.ts")).runDataVerifiersCommand,
       },
       {
         name: "export",

@@ -40,7 +40,7 @@ describe("rlf data: usage errors", () => {
     );
     await expect(runBfcl(["--bogus", "1"])).rejects.toThrow(UsageError);
     await expect(main(["data", "squad"])).rejects.toThrow(
-      /rlf data needs one of hotpotqa, bfcl, ftrl, export \(got "squad"\)/,
+      /rlf data needs one of hotpotqa, bfcl, ftrl, verifiers, export \(got "squad"\)/,
     );
   });
 });

@@ -199,4 +199,23 @@ describe("rlf env usage", () => {
       },
     );
   });
+  it("refuses rlf env verifiers without one of --taskset / --toolset, a --config that is not an object, another --fork", async () => {
+    for (const args of [["--stdio"], ["--taskset", "a:B", "--toolset", "a:C", "--stdio"]])
+      expect(await rlfFails("env", "verifiers", ...args)).toMatchObject({
+        code: 2,
+        stderr: expect.stringContaining("needs --taskset MODULE:CLASS or --toolset MODULE:CLASS (one)"),
+      });
+    expect(
+      await rlfFails("env", "verifiers", "--taskset", "a:B", "--config", "[1]", "--stdio"),
+    ).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("--config must be a JSON object"),
+    });
+    expect(
+      await rlfFails("env", "verifiers", "--taskset", "a:B", "--fork", "replay", "--stdio"),
+    ).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("--fork must be copy or refuse"),
+    });
+  });
 });

@@ -87,7 +87,7 @@ describe("rlf help", () => {
     const result = await rlf("env", "nonsense");
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(
-      'rlf env needs one of python, openenv, bfcl, gym, textarena, serve, import-ftrl, build (got "nonsense")',
+      'rlf env needs one of python, openenv, verifiers, bfcl, gym, textarena, serve, import-ftrl, build (got "nonsense")',
     );
     expect(result.stderr).toContain("rlf env build --config FILE --out DIR");
   });

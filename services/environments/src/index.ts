@@ -20,3 +20,10 @@ export {
   WORKER_SCRIPT,
   type WorkerEvent,
 } from "./python-environment-host.ts";
+export {
+  readVerifiersTasks,
+  startVerifiersHost,
+  VERIFIERS_ADAPTER,
+  type VerifiersHostOptions,
+  type VerifiersTask,
+} from "./verifiers-environment.ts";
