@@ -1,4 +1,4 @@
-// Wires the gateway together: upstreams → catalog → policies → invoker → gRPC + admin HTTP.
+// Wires the gateway together: upstreams (MCP servers, model servers) → catalog → policies → invoker → gRPC + admin HTTP.
 import type { Logger } from "pino";
 import { pino } from "pino";
 import { buildAdminApp } from "./admin.ts";
@@ -11,6 +11,7 @@ import { type GrpcServerHandle, startGrpcServer } from "./grpc-server.ts";
 import { InstancePool } from "./instance-pool.ts";
 import { Invoker } from "./invoker.ts";
 import { createMetrics } from "./metrics.ts";
+import { ModelUpstream } from "./model-upstream.ts";
 import { UpstreamPolicies } from "./policies.ts";
 import { GATEWAY_SERVICE } from "./proto.ts";
 import { createUpstream, type Upstream } from "./upstream.ts";
@@ -38,8 +39,13 @@ export async function startGateway(
   const log = opts.log ?? pino({ name: "rlf-gateway", level: process.env.LOG_LEVEL ?? "info" });
   const cache = await createResultCache(config.cache, log);
   // A server run as one process per episode is its instance pool (instance-pool.ts).
+  // A model server's tools are prompt templates over a chat endpoint (model-upstream.ts).
   const upstreams: Upstream[] = config.servers.map((s) =>
-    s.isolation ? new InstancePool(s, log) : createUpstream(s, log),
+    s.isolation
+      ? new InstancePool(s, log)
+      : s.transport.kind === "model"
+        ? new ModelUpstream(s, log)
+        : createUpstream(s, log),
   );
   const policies = new Map(config.servers.map((s) => [s.name, new UpstreamPolicies(s.upstream)]));
   for (const [server, p] of policies) {
