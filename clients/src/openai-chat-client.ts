@@ -168,16 +168,30 @@ export interface OpenAiChatClientOptions {
   apiKey?: string;
   /** One attempt's limit (absent: only the caller's signal ends it). */
   timeoutMs?: number;
-  /** The fetch to use (a keep-alive pool's, say); default the global one. */
-  fetch?: typeof fetch;
+  /**
+   * How a request is sent (a keep-alive pool's undici `request`, say); default the global fetch. It
+   * rejects only when no answer came; any status resolves.
+   */
+  post?: ChatPost;
 }
+
+/** One POST: the answer's status and body text. */
+export type ChatPost = (
+  url: string,
+  init: { headers: Record<string, string>; body: string; signal?: AbortSignal },
+) => Promise<{ status: number; text: string }>;
+
+const fetchPost: ChatPost = async (url, init) => {
+  const res = await fetch(url, { method: "POST", ...init });
+  return { status: res.status, text: await res.text() };
+};
 
 /** One OpenAI-compatible endpoint; `complete` makes exactly one HTTP attempt. */
 export class OpenAiChatClient {
   readonly url: string;
   readonly #headers: Record<string, string>;
   readonly #timeoutMs: number | undefined;
-  readonly #fetch: typeof fetch;
+  readonly #post: ChatPost;
 
   constructor(options: OpenAiChatClientOptions) {
     this.url = chatCompletionsUrl(options.baseUrl);
@@ -187,7 +201,7 @@ export class OpenAiChatClient {
       ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}),
     };
     this.#timeoutMs = options.timeoutMs;
-    this.#fetch = options.fetch ?? fetch;
+    this.#post = options.post ?? fetchPost;
   }
 
   /** One attempt; rejects only with OpenAiChatError. */
@@ -202,14 +216,11 @@ export class OpenAiChatClient {
     let status: number;
     let text: string;
     try {
-      const res = await this.#fetch(this.url, {
-        method: "POST",
+      ({ status, text } = await this.#post(this.url, {
         headers: this.#headers,
         body: JSON.stringify(chatCompletionBody(request)),
         ...(signal ? { signal } : {}),
-      });
-      status = res.status;
-      text = await res.text();
+      }));
     } catch (err) {
       if (caller?.aborted) throw new OpenAiChatError("cancelled", `${this.url}: cancelled`, { cause: err });
       if (timer?.aborted)
@@ -247,8 +258,10 @@ export class OpenAiChatClient {
 }
 
 function networkReason(err: unknown): string {
-  const cause = (err as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
-  if (typeof cause?.code === "string") return cause.code;
-  if (typeof cause?.message === "string") return cause.message;
+  // fetch puts the network error in `cause`; undici's request() throws it itself.
+  for (const e of [(err as { cause?: unknown } | null)?.cause, err]) {
+    const code = (e as { code?: unknown } | null)?.code;
+    if (typeof code === "string" && code !== "") return code;
+  }
   return err instanceof Error ? err.message : String(err);
 }

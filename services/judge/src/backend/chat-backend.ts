@@ -14,6 +14,7 @@
 
 import {
   type ChatCompletion,
+  type ChatPost,
   isOpenAiChatError,
   OpenAiChatClient,
   type OpenAiChatRequest,
@@ -33,7 +34,7 @@ import {
   timeout,
   wrap,
 } from "cockatiel";
-import { Agent, fetch as undiciFetch } from "undici";
+import { Agent, request as httpRequest } from "undici";
 import { z } from "zod";
 import { JudgeError } from "../judge-types.ts";
 import type { ChatBackend, ChatBackendRequest, ChatBackendResponse } from "./chat-backend-types.ts";
@@ -173,9 +174,11 @@ export function createChatBackend(config: BackendConfig): ChatBackendPool {
     return key;
   }
 
-  // Every endpoint's client shares the one keep-alive agent.
-  const pooledFetch = ((url: string, init: RequestInit) =>
-    undiciFetch(url, { ...(init as object), dispatcher: agent })) as unknown as typeof fetch;
+  // Every endpoint's client posts with undici's request() on the one keep-alive agent.
+  const post: ChatPost = async (url, init) => {
+    const res = await httpRequest(url, { dispatcher: agent, method: "POST", ...init });
+    return { status: res.statusCode, text: await res.body.text() };
+  };
 
   async function attempt(
     request: OpenAiChatRequest,
@@ -191,7 +194,7 @@ export function createChatBackend(config: BackendConfig): ChatBackendPool {
       const key = apiKey();
       const client = new OpenAiChatClient({
         baseUrl: server,
-        fetch: pooledFetch,
+        post,
         ...(key === undefined ? {} : { apiKey: key }),
       });
       let answer: ChatCompletion;
