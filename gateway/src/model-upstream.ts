@@ -19,6 +19,7 @@ import { CALLER_META_KEY, USAGE_META_KEY } from "@rlfactory/proto/mcp-meta";
 import type { Logger } from "pino";
 import type { ModelServer, ModelTool, ServerConfig } from "./config.ts";
 import { GatewayError } from "./errors.ts";
+import { createPooledFetch } from "./http-fetch.ts";
 import { renderTemplate } from "./prompt-template.ts";
 import { TrajectoryBudgets } from "./trajectory-budget.ts";
 import type { Upstream, UpstreamCallOptions, UpstreamState } from "./upstream.ts";
@@ -33,6 +34,8 @@ export class ModelUpstream extends EventEmitter implements Upstream {
   readonly #client: OpenAiChatClient;
   readonly #tools: Map<string, ModelTool>;
   readonly #listed: Tool[];
+  /** undici request() on a keep-alive pool, without HTTP timeouts: the call's deadline ends a request. */
+  readonly #http = createPooledFetch();
   #state: UpstreamState = "connecting";
 
   constructor(config: ServerConfig, log: Logger) {
@@ -43,6 +46,10 @@ export class ModelUpstream extends EventEmitter implements Upstream {
     const { endpoint } = this.#server;
     this.#client = new OpenAiChatClient({
       baseUrl: endpoint.baseUrl,
+      post: async (url, init) => {
+        const res = await this.#http.fetch(url, { method: "POST", ...init });
+        return { status: res.status, text: await res.text() };
+      },
       ...(endpoint.apiKey === undefined ? {} : { apiKey: endpoint.apiKey }),
     });
     this.budgets = new TrajectoryBudgets(config.name, this.#server.budget);
@@ -79,6 +86,7 @@ export class ModelUpstream extends EventEmitter implements Upstream {
   async close(): Promise<void> {
     this.#state = "closed";
     this.emit("state", this.#state);
+    await this.#http.close().catch(() => {});
   }
 
   async callTool(
