@@ -59,6 +59,16 @@ function builtRecord(overrides: Partial<Trajectory> = {}): Trajectory {
     error_code: "parse_error",
     is_error: true,
   });
+  b.recordToolCall({
+    name: "writer__summarise",
+    arguments: { text: "a long text", max_words: 5 },
+    result: "short",
+    latency_ms: 3,
+    error_code: null,
+    is_error: false,
+    turn: 0,
+    usage: { prompt_tokens: 41, completion_tokens: 2, cost_usd: 0.000123, model: "sim-writer" },
+  });
   b.appendSampled([30], [-1e-9]);
   b.setReward(0.75, { em: 1, format: 0.5 });
   b.addTiming("generate_ms", 40.25);

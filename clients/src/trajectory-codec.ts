@@ -103,6 +103,7 @@ function toolCallToProto(c: ToolCallRecord): ProtoToolCall {
   };
   if (c.error_code !== null) out.error_code = c.error_code;
   if (c.turn !== undefined) out.turn = c.turn;
+  if (c.usage !== undefined) out.usage = c.usage;
   return out;
 }
 
@@ -189,6 +190,10 @@ function toolCallFromProto(p: ProtoToolCallOut): ToolCallRecord {
     is_error: p.is_error,
   };
   if (p.turn !== undefined) call.turn = p.turn;
+  if (p.usage != null) {
+    const { prompt_tokens, completion_tokens, cost_usd, model } = p.usage;
+    call.usage = { prompt_tokens, completion_tokens, model, ...(cost_usd == null ? {} : { cost_usd }) };
+  }
   return call;
 }
 

@@ -59,6 +59,14 @@ export const turnSchema = z.object({
     .describe("Weight version the sampler reported for this turn (sampled turns, async engines)."),
 });
 
+/** What one tool call spent on a model (a model tool): tokens, and cost where a price is configured. */
+export const toolCallUsageSchema = z.object({
+  prompt_tokens: nonNegInt,
+  completion_tokens: nonNegInt,
+  cost_usd: z.number().finite().min(0).optional().describe("USD, from the tool server's configured price."),
+  model: z.string().describe("The model that answered."),
+});
+
 export const toolCallRecordSchema = z.object({
   name: z.string(),
   arguments: z.unknown(),
@@ -72,6 +80,11 @@ export const toolCallRecordSchema = z.object({
     ),
   is_error: z.boolean(),
   turn: nonNegInt.optional().describe("Index into `turns` of the sampled turn that made the call."),
+  usage: toolCallUsageSchema
+    .optional()
+    .describe(
+      "What the call spent on a model (a model tool); absent when it spent nothing (a cache hit, a program tool).",
+    ),
 });
 
 export const trajectoryStatusSchema = z.enum(["completed", "truncated", "aborted", "failed"]);
@@ -220,5 +233,6 @@ export const trajectorySchema = z
 
 export type Turn = z.infer<typeof turnSchema>;
 export type ToolCallRecord = z.infer<typeof toolCallRecordSchema>;
+export type ToolCallUsage = z.infer<typeof toolCallUsageSchema>;
 export type TrajectoryStatus = z.infer<typeof trajectoryStatusSchema>;
 export type Trajectory = z.infer<typeof trajectorySchema>;

@@ -18,6 +18,7 @@ import {
 import JSON5 from "json5";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { templatePlaceholders } from "./prompt-template.ts";
 
 const positiveInt = z.number().int().positive();
 const nonNegativeInt = z.number().int().min(0);
@@ -136,8 +137,51 @@ const HttpServerInput = z.object({
   ...ServerCommon,
 });
 
+/** One tool of a model server: a prompt template over the tool's arguments (docs/gateway.md#model-tools). */
+const ModelToolInput = z
+  .object({
+    description: z.string().optional(),
+    /** The tool's arguments, a JSON Schema object (`type: object`); `{{name}}` in messages names one of its properties. */
+    input_schema: z.looseObject({ type: z.literal("object") }),
+    /** The chat sent for one call; `{{arg}}` is replaced by the argument's value (text as is, anything else as JSON). */
+    messages: z
+      .array(z.object({ role: z.enum(["system", "user", "assistant"]), content: z.string() }).strict())
+      .min(1),
+    /** Overrides of the endpoint's sampling for this tool. */
+    max_tokens: positiveInt.optional(),
+    temperature: z.number().min(0).max(2).optional(),
+  })
+  .strict();
+
+const ModelServerInput = z.object({
+  kind: z.literal("model"),
+  /** An OpenAI-compatible chat-completions endpoint. */
+  endpoint: z
+    .object({
+      /** The API root (`http://host:8000/v1`). */
+      base_url: z.url({ protocol: /^https?$/ }),
+      model: z.string().min(1),
+      /** Name of the environment variable holding the API key (`Authorization: Bearer`), read at start. */
+      api_key_env: z.string().min(1).optional(),
+      temperature: z.number().min(0).max(2).optional(),
+      /** Completion tokens per call at most. */
+      max_tokens: positiveInt.optional(),
+      /** USD per million tokens; with it every call reports its cost. */
+      price_per_million_tokens: z
+        .object({ prompt: z.number().finite().min(0), completion: z.number().finite().min(0) })
+        .strict()
+        .optional(),
+    })
+    .strict(),
+  /** Per trajectory (the call's trajectory id), over all of this server's tools: past it, BUDGET_EXCEEDED. */
+  trajectory_budget: z.object({ calls: positiveInt, tokens: positiveInt }).partial().strict().optional(),
+  /** The tools, by name. */
+  model_tools: z.record(z.string(), ModelToolInput),
+  ...ServerCommon,
+});
+
 /** Our format: unknown keys are typos and rejected. */
-const ServerInput = z.union([StdioServerInput.strict(), HttpServerInput.strict()]);
+const ServerInput = z.union([StdioServerInput.strict(), HttpServerInput.strict(), ModelServerInput.strict()]);
 /** `mcpServers` blocks from other clients carry their own extra keys (autoApprove, timeout, ...): ignored. */
 const ForeignServerInput = z.union([StdioServerInput, HttpServerInput]);
 
@@ -226,7 +270,34 @@ export interface UpstreamPolicy {
 export type Transport =
   | { kind: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd: string | undefined }
   | { kind: "http"; url: string; headers: Record<string, string> }
-  | { kind: "sse"; url: string; headers: Record<string, string> };
+  | { kind: "sse"; url: string; headers: Record<string, string> }
+  | ModelServer;
+
+/** A model server (`kind: model`): tools that are prompt templates over an OpenAI-compatible endpoint. */
+export interface ModelServer {
+  kind: "model";
+  endpoint: {
+    baseUrl: string;
+    model: string;
+    /** Read from `api_key_env` when the config is loaded. */
+    apiKey: string | undefined;
+    temperature: number | undefined;
+    maxTokens: number | undefined;
+    price: { prompt: number; completion: number } | undefined;
+  };
+  /** Per trajectory, over all of the server's tools; undefined: no limit. */
+  budget: { calls: number | undefined; tokens: number | undefined };
+  tools: ModelTool[];
+}
+
+export interface ModelTool {
+  name: string;
+  description: string;
+  inputSchema: { type: "object"; [key: string]: unknown };
+  messages: { role: "system" | "user" | "assistant"; content: string }[];
+  maxTokens: number | undefined;
+  temperature: number | undefined;
+}
 
 /** The `{workdir}` placeholder: each per-episode instance's own directory. */
 export const WORKDIR_PLACEHOLDER = "{workdir}";
@@ -404,7 +475,7 @@ export function normaliseConfig(
     if (seen.has(name)) throw new ConfigError(`server "${name}" is defined twice`);
     seen.add(name);
     if (server.disabled) continue;
-    const transport = toTransport(server, baseDir);
+    const transport = "kind" in server ? toModelServer(name, server, env) : toTransport(server, baseDir);
     const isolation =
       "episodes" in server ? toIsolation(name, server.episodes, transport, baseDir) : undefined;
     servers.push({
@@ -477,7 +548,58 @@ function pickToolPolicy(p: ToolPolicyInput | undefined): ToolPolicyInput | undef
   return Object.fromEntries(TOOL_POLICY_KEYS.map((k) => [k, p[k]])) as ToolPolicyInput;
 }
 
-function toTransport(server: z.infer<typeof ServerInput>, baseDir: string): Transport {
+function toModelServer(
+  name: string,
+  server: z.infer<typeof ModelServerInput>,
+  env: Readonly<Record<string, string | undefined>>,
+): ModelServer {
+  const e = server.endpoint;
+  let apiKey: string | undefined;
+  if (e.api_key_env !== undefined) {
+    apiKey = env[e.api_key_env];
+    if (!apiKey)
+      throw new ConfigError(
+        `server "${name}": the API key variable ${e.api_key_env} (endpoint.api_key_env) is not set`,
+      );
+  }
+  const tools = Object.entries(server.model_tools).map(([tool, t]): ModelTool => {
+    const properties = Object.keys((t.input_schema.properties as Record<string, unknown> | undefined) ?? {});
+    const unknown = t.messages
+      .flatMap((m) => templatePlaceholders(m.content))
+      .filter((p) => !properties.includes(p));
+    if (unknown.length > 0)
+      throw new ConfigError(
+        `server "${name}": tool "${tool}" uses {{${unknown[0]}}}, which is not a property of its input_schema`,
+      );
+    return {
+      name: tool,
+      description: t.description ?? "",
+      inputSchema: t.input_schema as ModelTool["inputSchema"],
+      messages: t.messages,
+      maxTokens: t.max_tokens,
+      temperature: t.temperature,
+    };
+  });
+  if (tools.length === 0) throw new ConfigError(`server "${name}": model_tools is empty`);
+  return {
+    kind: "model",
+    endpoint: {
+      baseUrl: e.base_url,
+      model: e.model,
+      apiKey,
+      temperature: e.temperature,
+      maxTokens: e.max_tokens,
+      price: e.price_per_million_tokens,
+    },
+    budget: { calls: server.trajectory_budget?.calls, tokens: server.trajectory_budget?.tokens },
+    tools,
+  };
+}
+
+function toTransport(
+  server: z.infer<typeof StdioServerInput> | z.infer<typeof HttpServerInput>,
+  baseDir: string,
+): Transport {
   if ("command" in server) {
     return {
       kind: "stdio",

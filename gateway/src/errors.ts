@@ -140,6 +140,7 @@ export function grpcStatusFor(code: CallErrorCode): GrpcStatus {
     case "ARGUMENTS_TOO_LARGE":
     case "OUTPUT_TOO_LARGE":
     case "RATE_LIMITED":
+    case "BUDGET_EXCEEDED":
       return GrpcStatus.RESOURCE_EXHAUSTED;
     case "CANCELLED":
       return GrpcStatus.CANCELLED;
@@ -164,6 +165,7 @@ export function httpStatusFor(code: CallErrorCode): number {
     case "OUTPUT_TOO_LARGE":
       return 413;
     case "RATE_LIMITED":
+    case "BUDGET_EXCEEDED":
       return 429;
     case "TIMEOUT":
       return 504;

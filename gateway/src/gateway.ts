@@ -1,4 +1,4 @@
-// Wires the gateway together: upstreams → catalog → policies → invoker → gRPC + admin HTTP.
+// Wires the gateway together: upstreams (MCP servers, model servers) → catalog → policies → invoker → gRPC + admin HTTP.
 import type { Logger } from "pino";
 import { pino } from "pino";
 import { buildAdminApp } from "./admin.ts";
@@ -12,6 +12,7 @@ import { InstancePool } from "./instance-pool.ts";
 import { Invoker } from "./invoker.ts";
 import { createMcpEndpoint, type McpEndpoint, serveMcpStdio } from "./mcp-endpoint.ts";
 import { createMetrics } from "./metrics.ts";
+import { ModelUpstream } from "./model-upstream.ts";
 import { UpstreamPolicies } from "./policies.ts";
 import { GATEWAY_SERVICE } from "./proto.ts";
 import { createUpstream, type Upstream } from "./upstream.ts";
@@ -47,8 +48,13 @@ export async function startGateway(
     (opts.logToStderr ? pino(logOptions, pino.destination({ dest: 2, sync: true })) : pino(logOptions));
   const cache = await createResultCache(config.cache, log);
   // A server run as one process per episode is its instance pool (instance-pool.ts).
+  // A model server's tools are prompt templates over a chat endpoint (model-upstream.ts).
   const upstreams: Upstream[] = config.servers.map((s) =>
-    s.isolation ? new InstancePool(s, log) : createUpstream(s, log),
+    s.isolation
+      ? new InstancePool(s, log)
+      : s.transport.kind === "model"
+        ? new ModelUpstream(s, log)
+        : createUpstream(s, log),
   );
   const policies = new Map(config.servers.map((s) => [s.name, new UpstreamPolicies(s.upstream)]));
   for (const [server, p] of policies) {

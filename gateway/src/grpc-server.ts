@@ -219,6 +219,7 @@ export function toWireResult(o: CallOutcome): ToolResult {
     cache_hit: o.cacheHit,
     attempts: o.attempts,
     truncated: o.output?.truncated ?? false,
+    ...(o.output?.usage ? { usage: o.output.usage } : {}),
   };
 }
 

@@ -139,6 +139,8 @@ export class Invoker extends EventEmitter<InvokerEvents> {
         this.#episodes?.record(req.episodeId, entry, parsed, result);
       }
       output = toWireOutput(result, entry.policy.maxOutputBytes, entry.name);
+      // A cache hit spent nothing: the usage stored with the result was the first call's.
+      if (stats.cacheHit) delete output.usage;
     } catch (err) {
       error = toGatewayError(err, req.name);
       // The caller sees only "internal gateway error": the cause (error and stack) goes to the log.

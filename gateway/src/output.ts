@@ -4,7 +4,10 @@
 // structured JSON cannot be cut meaningfully, so a result whose non-text part alone exceeds the cap
 // fails with OUTPUT_TOO_LARGE.
 import type { CallToolResult } from "@modelcontextprotocol/client";
+import { USAGE_META_KEY } from "@rlfactory/proto/mcp-meta";
 import type { Content } from "@rlfactory/proto/types/Content";
+import type { ModelUsage } from "@rlfactory/proto/types/ModelUsage";
+import { z } from "zod";
 import { GatewayError } from "./errors.ts";
 
 export interface WireOutput {
@@ -12,6 +15,23 @@ export interface WireOutput {
   structuredContentJson: string;
   isError: boolean;
   truncated: boolean;
+  /** What the call spent on a model, as the tool reported it (`_meta` USAGE_META_KEY). */
+  usage?: ModelUsage;
+}
+
+const usageMetaSchema = z.object({
+  prompt_tokens: z.number().int().nonnegative(),
+  completion_tokens: z.number().int().nonnegative(),
+  cost_usd: z.number().finite().nonnegative().optional(),
+  model: z.string(),
+});
+
+/** The usage a result reports in `_meta`, or undefined (none, or not of the agreed shape). */
+export function usageOf(result: CallToolResult): ModelUsage | undefined {
+  const parsed = usageMetaSchema.safeParse(result._meta?.[USAGE_META_KEY]);
+  if (!parsed.success) return undefined;
+  const { cost_usd, ...rest } = parsed.data;
+  return { ...rest, ...(cost_usd === undefined ? {} : { cost_usd }) };
 }
 
 export const truncationMarker = (shown: number, total: number) =>
@@ -56,7 +76,14 @@ export function toWireOutput(result: CallToolResult, maxBytes: number, toolName:
     textBudget = 0;
     content.push({ text: { text: cut + truncationMarker(Buffer.byteLength(cut), textBytes) } });
   }
-  return { content, structuredContentJson, isError: result.isError === true, truncated };
+  const usage = usageOf(result);
+  return {
+    content,
+    structuredContentJson,
+    isError: result.isError === true,
+    truncated,
+    ...(usage ? { usage } : {}),
+  };
 }
 
 function blockBytes(b: Block): number {

@@ -14,3 +14,10 @@ export const UNAVAILABLE_META_KEY = "rlfactory/unavailable";
  * callers (the SQL server's fair queue) can tell a gateway's many callers apart.
  */
 export const CALLER_META_KEY = "rlfactory/caller";
+
+/**
+ * The `_meta` key of a `tools/call` result saying what the call spent on a model:
+ * `{prompt_tokens, completion_tokens, cost_usd?, model}`. The gateway's model tools write it; the
+ * gateway returns it as ToolResult.usage (never for a cache hit: nothing was spent).
+ */
+export const USAGE_META_KEY = "rlfactory/usage";

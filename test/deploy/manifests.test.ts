@@ -76,7 +76,7 @@ function flagValue(args: readonly string[], flag: string): string | undefined {
 /** The URL the gateway config reaches server `name` at (undefined for a stdio server). */
 function upstreamUrl(config: GatewayConfig, name: string): string | undefined {
   const transport = config.servers.find((s) => s.name === name)?.transport;
-  return transport && transport.kind !== "stdio" ? transport.url : undefined;
+  return transport && (transport.kind === "http" || transport.kind === "sse") ? transport.url : undefined;
 }
 
 function portOf(url: string): number {

@@ -78,4 +78,16 @@ describe("docs/gateway.md", () => {
     actual.delete("defaults.idempotent");
     expect(Object.fromEntries(stated)).toEqual(Object.fromEntries(actual));
   });
+
+  it("gives model-server examples (here and in tools.md) that load, templates checked against their schemas", () => {
+    const examples = [
+      fencedBlockAfter(doc, "### Model tools (`kind: model`)", "yaml"),
+      fencedBlockAfter(readDoc("docs/tools.md"), "### Model tools", "yaml"),
+    ];
+    for (const text of examples) {
+      const config = normaliseConfig(parseYaml(text), ".", { env: { WRITER_API_KEY: "a-test-key" } });
+      const writer = config.servers.find((s) => s.name === "writer");
+      expect(writer?.transport).toMatchObject({ kind: "model", tools: [{ name: "summarise" }] });
+    }
+  });
 });

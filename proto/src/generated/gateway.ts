@@ -13,6 +13,7 @@ import type { ForkEpisodeResponse as _rlfactory_v1_ForkEpisodeResponse, ForkEpis
 import type { ImageContent as _rlfactory_v1_ImageContent, ImageContent__Output as _rlfactory_v1_ImageContent__Output } from './rlfactory/v1/ImageContent.ts';
 import type { ListToolsRequest as _rlfactory_v1_ListToolsRequest, ListToolsRequest__Output as _rlfactory_v1_ListToolsRequest__Output } from './rlfactory/v1/ListToolsRequest.ts';
 import type { ListToolsResponse as _rlfactory_v1_ListToolsResponse, ListToolsResponse__Output as _rlfactory_v1_ListToolsResponse__Output } from './rlfactory/v1/ListToolsResponse.ts';
+import type { ModelUsage as _rlfactory_v1_ModelUsage, ModelUsage__Output as _rlfactory_v1_ModelUsage__Output } from './rlfactory/v1/ModelUsage.ts';
 import type { ResourceLink as _rlfactory_v1_ResourceLink, ResourceLink__Output as _rlfactory_v1_ResourceLink__Output } from './rlfactory/v1/ResourceLink.ts';
 import type { SnapshotEpisodeRequest as _rlfactory_v1_SnapshotEpisodeRequest, SnapshotEpisodeRequest__Output as _rlfactory_v1_SnapshotEpisodeRequest__Output } from './rlfactory/v1/SnapshotEpisodeRequest.ts';
 import type { SnapshotEpisodeResponse as _rlfactory_v1_SnapshotEpisodeResponse, SnapshotEpisodeResponse__Output as _rlfactory_v1_SnapshotEpisodeResponse__Output } from './rlfactory/v1/SnapshotEpisodeResponse.ts';
@@ -46,6 +47,7 @@ export interface ProtoGrpcType {
       ImageContent: MessageTypeDefinition<_rlfactory_v1_ImageContent, _rlfactory_v1_ImageContent__Output>
       ListToolsRequest: MessageTypeDefinition<_rlfactory_v1_ListToolsRequest, _rlfactory_v1_ListToolsRequest__Output>
       ListToolsResponse: MessageTypeDefinition<_rlfactory_v1_ListToolsResponse, _rlfactory_v1_ListToolsResponse__Output>
+      ModelUsage: MessageTypeDefinition<_rlfactory_v1_ModelUsage, _rlfactory_v1_ModelUsage__Output>
       ResourceLink: MessageTypeDefinition<_rlfactory_v1_ResourceLink, _rlfactory_v1_ResourceLink__Output>
       SnapshotEpisodeRequest: MessageTypeDefinition<_rlfactory_v1_SnapshotEpisodeRequest, _rlfactory_v1_SnapshotEpisodeRequest__Output>
       SnapshotEpisodeResponse: MessageTypeDefinition<_rlfactory_v1_SnapshotEpisodeResponse, _rlfactory_v1_SnapshotEpisodeResponse__Output>

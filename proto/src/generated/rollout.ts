@@ -16,6 +16,7 @@ import type { Task as _rlfactory_v1_Task, Task__Output as _rlfactory_v1_Task__Ou
 import type { TaskEnvironment as _rlfactory_v1_TaskEnvironment, TaskEnvironment__Output as _rlfactory_v1_TaskEnvironment__Output } from './rlfactory/v1/TaskEnvironment.ts';
 import type { TaskTurn as _rlfactory_v1_TaskTurn, TaskTurn__Output as _rlfactory_v1_TaskTurn__Output } from './rlfactory/v1/TaskTurn.ts';
 import type { ToolCallRecord as _rlfactory_v1_ToolCallRecord, ToolCallRecord__Output as _rlfactory_v1_ToolCallRecord__Output } from './rlfactory/v1/ToolCallRecord.ts';
+import type { ToolCallUsage as _rlfactory_v1_ToolCallUsage, ToolCallUsage__Output as _rlfactory_v1_ToolCallUsage__Output } from './rlfactory/v1/ToolCallUsage.ts';
 import type { ToolNames as _rlfactory_v1_ToolNames, ToolNames__Output as _rlfactory_v1_ToolNames__Output } from './rlfactory/v1/ToolNames.ts';
 import type { Trajectory as _rlfactory_v1_Trajectory, Trajectory__Output as _rlfactory_v1_Trajectory__Output } from './rlfactory/v1/Trajectory.ts';
 import type { TrajectoryGroup as _rlfactory_v1_TrajectoryGroup, TrajectoryGroup__Output as _rlfactory_v1_TrajectoryGroup__Output } from './rlfactory/v1/TrajectoryGroup.ts';
@@ -44,6 +45,7 @@ export interface ProtoGrpcType {
       TaskEnvironment: MessageTypeDefinition<_rlfactory_v1_TaskEnvironment, _rlfactory_v1_TaskEnvironment__Output>
       TaskTurn: MessageTypeDefinition<_rlfactory_v1_TaskTurn, _rlfactory_v1_TaskTurn__Output>
       ToolCallRecord: MessageTypeDefinition<_rlfactory_v1_ToolCallRecord, _rlfactory_v1_ToolCallRecord__Output>
+      ToolCallUsage: MessageTypeDefinition<_rlfactory_v1_ToolCallUsage, _rlfactory_v1_ToolCallUsage__Output>
       ToolNames: MessageTypeDefinition<_rlfactory_v1_ToolNames, _rlfactory_v1_ToolNames__Output>
       Trajectory: MessageTypeDefinition<_rlfactory_v1_Trajectory, _rlfactory_v1_Trajectory__Output>
       TrajectoryGroup: MessageTypeDefinition<_rlfactory_v1_TrajectoryGroup, _rlfactory_v1_TrajectoryGroup__Output>

@@ -7,7 +7,8 @@ cache, retry, breaker, bulkhead):
     GET  /v1/tools[?server=NAME]      -> {"tools": [{name, description, input_schema_json, ...}]}
     POST /v1/tools/{name}:call        {"arguments", "deadline_ms", "trajectory_id", "call_id", "cache"}
                                       -> {name, content: [MCP blocks], is_error, error_code, error_message,
-                                          latency_ms, cache_hit, attempts, truncated, structured_content}
+                                          latency_ms, cache_hit, attempts, truncated, structured_content,
+                                          usage?: {prompt_tokens, completion_tokens, cost_usd?, model}}
 
 Two outcomes are kept apart, as in the gateway: a tool's own failure (`is_error`, the model should see
 the message) and a failure of the call (`error_code` other than OK: timeout, unavailable, ...; HTTP
@@ -51,6 +52,9 @@ class ToolCallResult:
     truncated: bool = False
     cache_hit: bool = False
     structured_content: Any = None
+    #: What the call spent on a model (a model tool): prompt_tokens, completion_tokens, model, cost_usd
+    #: with a configured price. None for other tools and for a cache hit.
+    usage: dict[str, Any] | None = None
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property
@@ -82,6 +86,7 @@ class ToolCallResult:
             truncated=bool(raw.get("truncated", False)),
             cache_hit=bool(raw.get("cache_hit", False)),
             structured_content=raw.get("structured_content"),
+            usage=raw.get("usage"),
             raw=raw,
         )
 

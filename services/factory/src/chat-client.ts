@@ -1,8 +1,10 @@
-// The pipeline's one LLM client: OpenAI chat completions, a JSON reply parsed by a zod schema. A
+// The pipeline's one LLM client: OpenAI chat completions (the repository's OpenAiChatClient), a JSON
+// reply parsed by a zod schema. A
 // transport failure (refused, 5xx, 429, deadline) is retried with backoff (cockatiel); a malformed
 // reply (not JSON, wrong shape) is asked again with the problem in the conversation, a bounded number
 // of times, then rejected with its reason. Token usage is counted per call.
 import { createHash } from "node:crypto";
+import { isOpenAiChatError, OpenAiChatClient } from "@rlfactory/clients/openai-chat-client";
 import { ExponentialBackoff, handleWhen, retry } from "cockatiel";
 import { z } from "zod";
 import type { BuildConfig } from "./build-config.ts";
@@ -38,8 +40,6 @@ export class MalformedReplyError extends Error {
   }
 }
 
-class RetryableHttpError extends Error {}
-
 export interface ChatJsonRequest<T> {
   /** The stage's instructions (its first line names the stage). */
   system: string;
@@ -54,11 +54,6 @@ export interface ChatJsonResult<T> {
   value: T;
   usage: TokenUsage;
 }
-
-const completionSchema = z.object({
-  choices: z.array(z.object({ message: z.object({ content: z.string().nullable().optional() }) })).min(1),
-  usage: z.object({ prompt_tokens: z.number(), completion_tokens: z.number() }).partial().optional(),
-});
 
 /** The JSON object in a reply: the whole text, the first fenced block, or the outermost braces. */
 export function extractJson(text: string): unknown {
@@ -87,22 +82,25 @@ export class ChatClient {
   private readonly endpoint: BuildConfig["endpoint"];
   private readonly seed: number;
   private readonly maxReplyRetries: number;
-  private readonly apiKey: string | undefined;
+  private readonly client: OpenAiChatClient;
 
   constructor(config: Pick<BuildConfig, "endpoint" | "seed" | "max_reply_retries">) {
     this.endpoint = config.endpoint;
     this.seed = config.seed;
     this.maxReplyRetries = config.max_reply_retries;
     const env = config.endpoint.api_key_env;
-    if (env !== undefined) {
-      this.apiKey = process.env[env];
-      if (!this.apiKey) throw new EndpointError(`the API key variable ${env} is not set`);
-    }
+    const apiKey = env === undefined ? undefined : process.env[env];
+    if (env !== undefined && !apiKey) throw new EndpointError(`the API key variable ${env} is not set`);
+    this.client = new OpenAiChatClient({
+      baseUrl: config.endpoint.base_url,
+      timeoutMs: config.endpoint.timeout_ms,
+      ...(apiKey ? { apiKey } : {}),
+    });
   }
 
   /** Asks until the reply parses (at most 1 + max_reply_retries times); throws MalformedReplyError. */
   async json<T>(request: ChatJsonRequest<T>): Promise<ChatJsonResult<T>> {
-    const messages: { role: string; content: string }[] = [
+    const messages: { role: "system" | "user" | "assistant"; content: string }[] = [
       { role: "system", content: request.system },
       { role: "user", content: JSON.stringify(request.input) },
     ];
@@ -133,66 +131,33 @@ export class ChatClient {
   }
 
   private async complete(
-    messages: { role: string; content: string }[],
+    messages: { role: "system" | "user" | "assistant"; content: string }[],
     seed: number,
   ): Promise<{ content: string; usage: TokenUsage }> {
     const { endpoint } = this;
-    const body = {
-      model: endpoint.model,
-      messages,
-      temperature: endpoint.temperature,
-      max_tokens: endpoint.max_tokens,
-      seed,
-      ...(endpoint.json_mode ? { response_format: { type: "json_object" } } : {}),
-    };
     const policy = retry(
-      handleWhen((err) => err instanceof RetryableHttpError),
+      // A deadline counts as a transport failure here: the build's endpoint may be slow to warm up.
+      handleWhen((err) => isOpenAiChatError(err) && (err.retryable || err.kind === "timeout")),
       {
         maxAttempts: endpoint.http_retries,
         backoff: new ExponentialBackoff({ initialDelay: 250, maxDelay: 5000 }),
       },
     );
-    const url = `${endpoint.base_url.replace(/\/+$/, "")}/chat/completions`;
-    let text: string;
     try {
-      text = await policy.execute(async () => {
-        let res: Response;
-        try {
-          res = await fetch(url, {
-            method: "POST",
-            headers: {
-              "content-type": "application/json",
-              ...(this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {}),
-            },
-            body: JSON.stringify(body),
-            signal: AbortSignal.timeout(endpoint.timeout_ms),
-          });
-        } catch (err) {
-          throw new RetryableHttpError(`${url}: ${(err as Error).message}`);
-        }
-        const answer = await res.text();
-        if (res.status === 429 || res.status >= 500)
-          throw new RetryableHttpError(`${url}: HTTP ${res.status} ${answer.slice(0, 200)}`);
-        if (!res.ok) throw new EndpointError(`${url}: HTTP ${res.status} ${answer.slice(0, 300)}`);
-        return answer;
-      });
+      const completion = await policy.execute(() =>
+        this.client.complete({
+          model: endpoint.model,
+          messages,
+          temperature: endpoint.temperature,
+          max_tokens: endpoint.max_tokens,
+          seed,
+          ...(endpoint.json_mode ? { response_format: { type: "json_object" as const } } : {}),
+        }),
+      );
+      return { content: completion.text, usage: { ...completion.usage, requests: 1 } };
     } catch (err) {
-      if (err instanceof RetryableHttpError) throw new EndpointError(err.message);
+      if (isOpenAiChatError(err)) throw new EndpointError(err.message, { cause: err });
       throw err;
     }
-    let completion: z.infer<typeof completionSchema>;
-    try {
-      completion = completionSchema.parse(JSON.parse(text));
-    } catch (err) {
-      throw new EndpointError(`${url}: not a chat completion: ${(err as Error).message.slice(0, 300)}`);
-    }
-    return {
-      content: completion.choices[0]?.message.content ?? "",
-      usage: {
-        prompt_tokens: completion.usage?.prompt_tokens ?? 0,
-        completion_tokens: completion.usage?.completion_tokens ?? 0,
-        requests: 1,
-      },
-    };
   }
 }

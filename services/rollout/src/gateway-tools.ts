@@ -12,6 +12,7 @@
 
 import { type ServiceError, status } from "@grpc/grpc-js";
 import { type GatewayClient, resultText } from "@rlfactory/clients";
+import type { ToolCallUsage } from "@rlfactory/contracts";
 import { raceAbort } from "./inference/cancellation.ts";
 
 export interface ToolCallInput {
@@ -32,6 +33,8 @@ export interface ToolCallOutcome {
   text: string;
   /** The tool's structured result (MCP `structuredContent`), or null. */
   structured: unknown | null;
+  /** What the call spent on a model (a model tool; never for a cache hit). */
+  usage?: ToolCallUsage;
 }
 
 /** A call's outcome as the loop records it: with its tool name and the latency the gateway measured. */
@@ -117,6 +120,7 @@ export function gatewayTools(client: GatewayClient): GatewayTools {
         text: ok ? resultText(r) : r.error_message,
         structured: ok ? structuredOf(r.structured_content_json) : null,
         latencyMs: Number(r.latency_ms),
+        ...(r.usage ? { usage: usageOf(r.usage) } : {}),
       };
     });
   }
@@ -167,6 +171,17 @@ function rpcCode(err: ServiceError): string {
     default: // UNAVAILABLE (nothing listens, connection lost), UNKNOWN, ...
       return "UNAVAILABLE";
   }
+}
+
+function usageOf(
+  u: NonNullable<Awaited<ReturnType<GatewayClient["callTools"]>>[number]["usage"]>,
+): ToolCallUsage {
+  return {
+    prompt_tokens: u.prompt_tokens,
+    completion_tokens: u.completion_tokens,
+    model: u.model,
+    ...(u.cost_usd == null ? {} : { cost_usd: u.cost_usd }),
+  };
 }
 
 function structuredOf(json: string): unknown {

@@ -45,6 +45,16 @@ function scored(): Trajectory {
     is_error: true,
     turn: t0,
   });
+  b.recordToolCall({
+    name: "writer__summarise",
+    arguments: { text: "a long text", max_words: 3 },
+    result: "A short one.",
+    latency_ms: 41.5,
+    error_code: null,
+    is_error: false,
+    turn: t0,
+    usage: { prompt_tokens: 57, completion_tokens: 4, cost_usd: 0.0000117, model: "gpt-4o-mini" },
+  });
   b.appendObservation([198, 151_644, 872]);
   b.appendSampled([9707, 151_645], [-0.5, 0], { policyVersion: "8" });
   b.setReward(0.75, { bfcl_state: 1, ftrl_solve: 0.5 });

@@ -282,7 +282,8 @@ export namespace rlfactory {
             ARGUMENTS_TOO_LARGE = 11,
             EPISODE_NOT_FOUND = 12,
             EPISODE_LOST = 13,
-            UNSUPPORTED = 14
+            UNSUPPORTED = 14,
+            BUDGET_EXCEEDED = 15
         }
 
         interface IToolResult {
@@ -297,6 +298,7 @@ export namespace rlfactory {
             cache_hit?: (boolean|null);
             attempts?: (number|null);
             truncated?: (boolean|null);
+            usage?: (rlfactory.v1.IModelUsage|null);
         }
 
         class ToolResult implements IToolResult {
@@ -312,10 +314,31 @@ export namespace rlfactory {
             public cache_hit: boolean;
             public attempts: number;
             public truncated: boolean;
+            public usage?: (rlfactory.v1.IModelUsage|null);
             public static encode(message: rlfactory.v1.IToolResult, writer?: $protobuf.Writer): $protobuf.Writer;
             public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): rlfactory.v1.ToolResult;
             public static fromObject(object: { [k: string]: any }): rlfactory.v1.ToolResult;
             public static toObject(message: rlfactory.v1.ToolResult, options?: $protobuf.IConversionOptions): { [k: string]: any };
+            public toJSON(): { [k: string]: any };
+        }
+
+        interface IModelUsage {
+            prompt_tokens?: (number|null);
+            completion_tokens?: (number|null);
+            cost_usd?: (number|null);
+            model?: (string|null);
+        }
+
+        class ModelUsage implements IModelUsage {
+            constructor(properties?: rlfactory.v1.IModelUsage);
+            public prompt_tokens: number;
+            public completion_tokens: number;
+            public cost_usd?: (number|null);
+            public model: string;
+            public static encode(message: rlfactory.v1.IModelUsage, writer?: $protobuf.Writer): $protobuf.Writer;
+            public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): rlfactory.v1.ModelUsage;
+            public static fromObject(object: { [k: string]: any }): rlfactory.v1.ModelUsage;
+            public static toObject(message: rlfactory.v1.ModelUsage, options?: $protobuf.IConversionOptions): { [k: string]: any };
             public toJSON(): { [k: string]: any };
         }
 

@@ -1938,6 +1938,7 @@ export const rlfactory = $root.rlfactory = (() => {
             values[valuesById[12] = "EPISODE_NOT_FOUND"] = 12;
             values[valuesById[13] = "EPISODE_LOST"] = 13;
             values[valuesById[14] = "UNSUPPORTED"] = 14;
+            values[valuesById[15] = "BUDGET_EXCEEDED"] = 15;
             return values;
         })();
 
@@ -1962,6 +1963,15 @@ export const rlfactory = $root.rlfactory = (() => {
             ToolResult.prototype.cache_hit = false;
             ToolResult.prototype.attempts = 0;
             ToolResult.prototype.truncated = false;
+            ToolResult.prototype.usage = null;
+
+            let $oneOfFields;
+
+            // Virtual OneOf for proto3 optional field
+            Object.defineProperty(ToolResult.prototype, "_usage", {
+                get: $util.oneOfGetter($oneOfFields = ["usage"]),
+                set: $util.oneOfSetter($oneOfFields)
+            });
 
             ToolResult.encode = function encode(message, writer, q) {
                 if (!writer)
@@ -1993,6 +2003,8 @@ export const rlfactory = $root.rlfactory = (() => {
                     writer.uint32(80).uint32(message.attempts);
                 if (message.truncated != null && Object.hasOwnProperty.call(message, "truncated"))
                     writer.uint32(88).bool(message.truncated);
+                if (message.usage != null && Object.hasOwnProperty.call(message, "usage"))
+                    $root.rlfactory.v1.ModelUsage.encode(message.usage, writer.uint32(98).fork(), q + 1).ldelim();
                 return writer;
             };
 
@@ -2063,6 +2075,10 @@ export const rlfactory = $root.rlfactory = (() => {
                         }
                     case 11: {
                             message.truncated = reader.bool();
+                            break;
+                        }
+                    case 12: {
+                            message.usage = $root.rlfactory.v1.ModelUsage.decode(reader, reader.uint32(), undefined, long + 1);
                             break;
                         }
                     default:
@@ -2173,6 +2189,10 @@ export const rlfactory = $root.rlfactory = (() => {
                 case 14:
                     message.error_code = 14;
                     break;
+                case "BUDGET_EXCEEDED":
+                case 15:
+                    message.error_code = 15;
+                    break;
                 }
                 if (object.error_message != null)
                     message.error_message = String(object.error_message);
@@ -2184,6 +2204,11 @@ export const rlfactory = $root.rlfactory = (() => {
                     message.attempts = object.attempts >>> 0;
                 if (object.truncated != null)
                     message.truncated = Boolean(object.truncated);
+                if (object.usage != null) {
+                    if (!$util.isObject(object.usage))
+                        throw TypeError(".rlfactory.v1.ToolResult.usage: object expected");
+                    message.usage = $root.rlfactory.v1.ModelUsage.fromObject(object.usage, long + 1);
+                }
                 return message;
             };
 
@@ -2234,6 +2259,11 @@ export const rlfactory = $root.rlfactory = (() => {
                     object.attempts = message.attempts;
                 if (message.truncated != null && Object.hasOwnProperty.call(message, "truncated"))
                     object.truncated = message.truncated;
+                if (message.usage != null && Object.hasOwnProperty.call(message, "usage")) {
+                    object.usage = $root.rlfactory.v1.ModelUsage.toObject(message.usage, options, q + 1);
+                    if (options.oneofs)
+                        object._usage = "usage";
+                }
                 return object;
             };
 
@@ -2242,6 +2272,153 @@ export const rlfactory = $root.rlfactory = (() => {
             };
 
             return ToolResult;
+        })();
+
+        v1.ModelUsage = (function() {
+
+            function ModelUsage(properties) {
+                if (properties)
+                    for (let keys = Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            }
+
+            ModelUsage.prototype.prompt_tokens = 0;
+            ModelUsage.prototype.completion_tokens = 0;
+            ModelUsage.prototype.cost_usd = null;
+            ModelUsage.prototype.model = "";
+
+            let $oneOfFields;
+
+            // Virtual OneOf for proto3 optional field
+            Object.defineProperty(ModelUsage.prototype, "_cost_usd", {
+                get: $util.oneOfGetter($oneOfFields = ["cost_usd"]),
+                set: $util.oneOfSetter($oneOfFields)
+            });
+
+            ModelUsage.encode = function encode(message, writer, q) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (message.prompt_tokens != null && Object.hasOwnProperty.call(message, "prompt_tokens"))
+                    writer.uint32(8).uint32(message.prompt_tokens);
+                if (message.completion_tokens != null && Object.hasOwnProperty.call(message, "completion_tokens"))
+                    writer.uint32(16).uint32(message.completion_tokens);
+                if (message.cost_usd != null && Object.hasOwnProperty.call(message, "cost_usd"))
+                    writer.uint32(25).double(message.cost_usd);
+                if (message.model != null && Object.hasOwnProperty.call(message, "model"))
+                    writer.uint32(34).string(message.model);
+                return writer;
+            };
+
+            ModelUsage.decode = function decode(reader, length, error, long) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (long === undefined)
+                    long = 0;
+                if (long > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                let end, message;
+                if (length === undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = new $root.rlfactory.v1.ModelUsage();
+                while (reader.pos < end) {
+                    let tag = reader.uint32();
+                    if (tag === error)
+                        break;
+                    switch (tag >>> 3) {
+                    case 1: {
+                            message.prompt_tokens = reader.uint32();
+                            break;
+                        }
+                    case 2: {
+                            message.completion_tokens = reader.uint32();
+                            break;
+                        }
+                    case 3: {
+                            message.cost_usd = reader.double();
+                            break;
+                        }
+                    case 4: {
+                            message.model = reader.string();
+                            break;
+                        }
+                    default:
+                        reader.skipType(tag & 7, long);
+                        break;
+                    }
+                }
+                if (length !== undefined) {
+                    if (reader.pos !== end)
+                        throw RangeError("index out of range");
+                    reader.len = length;
+                }
+                return message;
+            };
+
+            ModelUsage.fromObject = function fromObject(object, long) {
+                if (object instanceof $root.rlfactory.v1.ModelUsage)
+                    return object;
+                if (!$util.isObject(object))
+                    throw TypeError(".rlfactory.v1.ModelUsage: object expected");
+                if (long === undefined)
+                    long = 0;
+                if (long > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                let message = new $root.rlfactory.v1.ModelUsage();
+                if (object.prompt_tokens != null)
+                    message.prompt_tokens = object.prompt_tokens >>> 0;
+                if (object.completion_tokens != null)
+                    message.completion_tokens = object.completion_tokens >>> 0;
+                if (object.cost_usd != null)
+                    message.cost_usd = Number(object.cost_usd);
+                if (object.model != null)
+                    message.model = String(object.model);
+                return message;
+            };
+
+            ModelUsage.toObject = function toObject(message, options, q) {
+                if (!options)
+                    options = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                let object = {};
+                if (options.defaults) {
+                    object.prompt_tokens = 0;
+                    object.completion_tokens = 0;
+                    object.model = "";
+                }
+                if (message.prompt_tokens != null && Object.hasOwnProperty.call(message, "prompt_tokens"))
+                    object.prompt_tokens = message.prompt_tokens;
+                if (message.completion_tokens != null && Object.hasOwnProperty.call(message, "completion_tokens"))
+                    object.completion_tokens = message.completion_tokens;
+                if (message.cost_usd != null && Object.hasOwnProperty.call(message, "cost_usd")) {
+                    object.cost_usd = options.json && !isFinite(message.cost_usd) ? String(message.cost_usd) : message.cost_usd;
+                    if (options.oneofs)
+                        object._cost_usd = "cost_usd";
+                }
+                if (message.model != null && Object.hasOwnProperty.call(message, "model"))
+                    object.model = message.model;
+                return object;
+            };
+
+            ModelUsage.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            return ModelUsage;
         })();
 
         v1.Content = (function() {

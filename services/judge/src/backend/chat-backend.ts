@@ -12,6 +12,13 @@
 // at once (more wait in a queue, never rejected); vLLM and SGLang batch concurrent requests on the
 // server (continuous batching), which is where batching pays.
 
+import {
+  type ChatCompletion,
+  type ChatPost,
+  isOpenAiChatError,
+  OpenAiChatClient,
+  type OpenAiChatRequest,
+} from "@rlfactory/clients/openai-chat-client";
 import { EndpointPool, type EndpointStatus, type PoolEndpoint, raceSignal } from "@rlfactory/kit";
 import {
   BrokenCircuitError,
@@ -31,12 +38,6 @@ import { Agent, request as httpRequest } from "undici";
 import { z } from "zod";
 import { JudgeError } from "../judge-types.ts";
 import type { ChatBackend, ChatBackendRequest, ChatBackendResponse } from "./chat-backend-types.ts";
-import {
-  type ChatCompletionBody,
-  chatCompletionBody,
-  chatCompletionResponseSchema,
-  shortErrorMessage,
-} from "./openai-chat-wire.ts";
 
 /** A base URL, normalised: no trailing slash, no trailing `/v1` (we append `/v1/chat/completions`). */
 const baseUrlSchema = z
@@ -159,24 +160,28 @@ export function createChatBackend(config: BackendConfig): ChatBackendPool {
   const attemptTimeout = timeout(config.timeout_ms, TimeoutStrategy.Cooperative); // 4. each attempt (aborts its signal)
   const policy = wrap(limit, breaker, retries, attemptTimeout);
 
-  function headers(): Record<string, string> {
-    const h: Record<string, string> = { "content-type": "application/json", accept: "application/json" };
-    if (config.api_key_env) {
-      const key = process.env[config.api_key_env];
-      if (!key) {
-        throw new AttemptError(
-          "BACKEND_UNAVAILABLE",
-          `the API key variable ${config.api_key_env} (api_key_env) is not set`,
-          { retryable: false, unhealthy: false },
-        );
-      }
-      h.authorization = `Bearer ${key}`;
+  /** The API key, read per call (a rotated key is picked up); unset: the request fails at once. */
+  function apiKey(): string | undefined {
+    if (!config.api_key_env) return undefined;
+    const key = process.env[config.api_key_env];
+    if (!key) {
+      throw new AttemptError(
+        "BACKEND_UNAVAILABLE",
+        `the API key variable ${config.api_key_env} (api_key_env) is not set`,
+        { retryable: false, unhealthy: false },
+      );
     }
-    return h;
+    return key;
   }
 
+  // Every endpoint's client posts with undici's request() on the one keep-alive agent.
+  const post: ChatPost = async (url, init) => {
+    const res = await httpRequest(url, { dispatcher: agent, method: "POST", ...init });
+    return { status: res.statusCode, text: await res.body.text() };
+  };
+
   async function attempt(
-    body: ChatCompletionBody,
+    request: OpenAiChatRequest,
     attemptSignal: AbortSignal,
     requestSignal: AbortSignal,
     tried: Set<string>,
@@ -186,48 +191,37 @@ export function createChatBackend(config: BackendConfig): ChatBackendPool {
     tried.add(server);
     pool.begin(endpoint);
     try {
-      const res = await httpRequest(`${server}/v1/chat/completions`, {
-        dispatcher: agent,
-        method: "POST",
-        headers: headers(),
-        body: JSON.stringify(body),
-        signal: attemptSignal,
+      const key = apiKey();
+      const client = new OpenAiChatClient({
+        baseUrl: server,
+        post,
+        ...(key === undefined ? {} : { apiKey: key }),
       });
-      const text = await res.body.text();
-      const status = res.statusCode;
-      if (status >= 500) pool.failed(endpoint);
-      else if (status !== 429) pool.succeeded(endpoint); // a 429 is busy, not broken
-      if (status < 200 || status >= 300) {
-        const transient = status >= 500 || status === 429;
-        throw new AttemptError("BACKEND_ERROR", `${server} answered ${status}: ${shortErrorMessage(text)}`, {
-          retryable: transient,
-          unhealthy: transient,
-        });
-      }
-      let json: unknown;
+      let answer: ChatCompletion;
       try {
-        json = JSON.parse(text);
-      } catch {
-        json = undefined;
+        answer = await client.complete(request, { signal: attemptSignal });
+      } catch (err) {
+        if (!isOpenAiChatError(err) || err.kind === "cancelled") throw err;
+        if (err.kind === "http") {
+          const status = err.status ?? 0;
+          if (status >= 500) pool.failed(endpoint);
+          else if (status !== 429) pool.succeeded(endpoint); // a 429 is busy, not broken
+          throw new AttemptError("BACKEND_ERROR", err.message, {
+            retryable: err.retryable,
+            unhealthy: err.retryable,
+          });
+        }
+        if (err.kind === "bad_response") {
+          pool.succeeded(endpoint);
+          throw new AttemptError("BACKEND_ERROR", `${server} gave a bad response: ${err.message}`, {
+            retryable: false,
+            unhealthy: true,
+          });
+        }
+        throw err;
       }
-      const parsed = chatCompletionResponseSchema.safeParse(json);
-      if (!parsed.success) {
-        throw new AttemptError(
-          "BACKEND_ERROR",
-          `${server} gave a bad response (no choices or no message content): ${shortErrorMessage(text)}`,
-          { retryable: false, unhealthy: true },
-        );
-      }
-      const answer = parsed.data;
-      return {
-        text: answer.choices[0]?.message.content ?? "",
-        model: answer.model ?? config.model,
-        usage: {
-          prompt_tokens: answer.usage?.prompt_tokens ?? 0,
-          completion_tokens: answer.usage?.completion_tokens ?? 0,
-        },
-        server,
-      };
+      pool.succeeded(endpoint);
+      return { text: answer.text, model: answer.model, usage: answer.usage, server };
     } catch (err) {
       if (err instanceof JudgeError) throw err;
       if (requestSignal.aborted) {
@@ -243,15 +237,10 @@ export function createChatBackend(config: BackendConfig): ChatBackendPool {
         });
       }
       pool.failed(endpoint);
-      const e = err as { code?: string; message?: string };
-      throw new AttemptError(
-        "BACKEND_UNAVAILABLE",
-        `cannot reach ${server}: ${e.code ?? e.message ?? String(err)}`,
-        {
-          retryable: true,
-          unhealthy: true,
-        },
-      );
+      throw new AttemptError("BACKEND_UNAVAILABLE", (err as Error).message ?? String(err), {
+        retryable: true,
+        unhealthy: true,
+      });
     } finally {
       pool.end(endpoint);
     }
@@ -299,7 +288,7 @@ export function createChatBackend(config: BackendConfig): ChatBackendPool {
     async complete(request: ChatBackendRequest): Promise<ChatBackendResponse> {
       const signal = request.signal ? AbortSignal.any([request.signal, closing.signal]) : closing.signal;
       if (signal.aborted) throw toJudgeError(undefined, signal, 0);
-      const body = chatCompletionBody(config.model, request, config.json_schema);
+      const body = chatRequest(config.model, request, config.json_schema);
       let attempts = 0;
       const tried = new Set<string>();
       const run = policy.execute(({ signal: attemptSignal }) => {
@@ -319,5 +308,29 @@ export function createChatBackend(config: BackendConfig): ChatBackendPool {
       closing.abort();
       await agent.destroy();
     },
+  };
+}
+
+/** The request sent for one judge request; `response_format` only when `useJsonSchema` and it has a schema. */
+function chatRequest(model: string, request: ChatBackendRequest, useJsonSchema: boolean): OpenAiChatRequest {
+  return {
+    model,
+    messages: request.messages,
+    temperature: request.temperature,
+    max_tokens: request.max_tokens,
+    ...(request.top_p === undefined ? {} : { top_p: request.top_p }),
+    ...(request.seed === undefined ? {} : { seed: request.seed }),
+    ...(useJsonSchema && request.jsonSchema
+      ? {
+          response_format: {
+            type: "json_schema" as const,
+            json_schema: {
+              name: request.jsonSchema.name,
+              schema: request.jsonSchema.schema,
+              strict: true as const,
+            },
+          },
+        }
+      : {}),
   };
 }

@@ -1,26 +1,21 @@
 // TextSampler over an OpenAI-compatible `POST /v1/chat/completions`: messages in, text out. For
-// evaluating endpoints that cannot return tokens (hosted APIs); never trainable.
+// evaluating endpoints that cannot return tokens (hosted APIs); never trainable. The wire form (body,
+// answer schema) is the repository's one OpenAI chat client's; the HTTP attempt is this engine's
+// transport (server pool, retries, timeouts), shared with the token-level engines.
 //
 // Sends model, messages, temperature, top_p, max_tokens, stop (omitted when empty: some providers
 // reject an empty list), seed; reads choices[0].message.content and finish_reason ("length" → length,
 // "content_filter" → abort, anything else — "stop", "tool_calls" — → stop).
-import { z } from "zod";
+import {
+  chatCompletionBody,
+  chatCompletionResponseSchema,
+  readChatCompletion,
+} from "@rlfactory/clients/openai-chat-client";
 import { HttpTransport, type SamplerOptions } from "./http-transport.ts";
 import { ServedModel } from "./served-model.ts";
 import type { ChatGenerateRequest, ChatGenerateResult, FinishReason, TextSampler } from "./types.ts";
 
 const PATH = "/v1/chat/completions";
-
-const chatCompletionSchema = z.looseObject({
-  choices: z
-    .array(
-      z.looseObject({
-        message: z.looseObject({ content: z.string().nullish() }),
-        finish_reason: z.string().nullish(),
-      }),
-    )
-    .min(1),
-});
 
 export class ChatCompletionsSampler implements TextSampler {
   readonly trainable = false as const;
@@ -40,22 +35,22 @@ export class ChatCompletionsSampler implements TextSampler {
     const { data, server } = await this.transport.call({
       method: "POST",
       path: PATH,
-      body: {
+      body: chatCompletionBody({
         model,
-        messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
+        messages: request.messages,
         temperature: s.temperature,
         top_p: s.top_p,
         max_tokens: s.max_tokens,
-        ...(s.stop.length > 0 && { stop: s.stop }),
+        stop: s.stop,
         seed: s.seed,
-      },
-      schema: chatCompletionSchema,
+      }),
+      schema: chatCompletionResponseSchema,
       ...(request.signal !== undefined && { signal: request.signal }),
     });
-    const choice = data.choices[0]!;
+    const completion = readChatCompletion(data, model);
     return {
-      text: choice.message.content ?? "",
-      finishReason: chatFinishReason(choice.finish_reason),
+      text: completion.text,
+      finishReason: chatFinishReason(completion.finishReason),
       server,
       latencyMs: performance.now() - started,
     };

@@ -56,6 +56,7 @@ function record(o: Observed): Omit<ToolCallRecord, "turn"> {
         latency_ms: o.outcome.latencyMs,
         error_code: failed ? o.outcome.errorCode : o.outcome.isError ? TOOL_ERROR_CODE : null,
         is_error: failed || o.outcome.isError,
+        ...(o.outcome.usage ? { usage: o.outcome.usage } : {}),
       };
     }
     case "malformed":

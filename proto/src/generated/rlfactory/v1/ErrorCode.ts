@@ -65,6 +65,11 @@ export const ErrorCode = {
    * `fork: refuse`, or one without a snapshot tool asked for a snapshot.
    */
   UNSUPPORTED: 'UNSUPPORTED',
+  /**
+   * The call's trajectory has spent its budget on this server (a model tool's calls or tokens per
+   * trajectory, `trajectory_budget`); the call was not made.
+   */
+  BUDGET_EXCEEDED: 'BUDGET_EXCEEDED',
 } as const;
 
 /**
@@ -147,6 +152,12 @@ export type ErrorCode =
    */
   | 'UNSUPPORTED'
   | 14
+  /**
+   * The call's trajectory has spent its budget on this server (a model tool's calls or tokens per
+   * trajectory, `trajectory_budget`); the call was not made.
+   */
+  | 'BUDGET_EXCEEDED'
+  | 15
 
 /**
  * Why a call failed (as opposed to the tool reporting an error in its result).

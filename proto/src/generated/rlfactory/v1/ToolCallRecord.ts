@@ -1,5 +1,6 @@
 // Original file: proto/rlfactory/v1/rollout.proto
 
+import type { ToolCallUsage as _rlfactory_v1_ToolCallUsage, ToolCallUsage__Output as _rlfactory_v1_ToolCallUsage__Output } from '../../rlfactory/v1/ToolCallUsage.ts';
 
 /**
  * One tool call the policy made and what it got back.
@@ -30,8 +31,13 @@ export interface ToolCallRecord {
    * Index into Trajectory.turns of the sampled turn that made the call. Absent: unknown.
    */
   'turn'?: (number);
+  /**
+   * What the call spent on a model (a model tool); absent when it spent nothing it reported.
+   */
+  'usage'?: (_rlfactory_v1_ToolCallUsage | null);
   '_error_code'?: "error_code";
   '_turn'?: "turn";
+  '_usage'?: "usage";
 }
 
 /**
@@ -63,6 +69,11 @@ export interface ToolCallRecord__Output {
    * Index into Trajectory.turns of the sampled turn that made the call. Absent: unknown.
    */
   'turn'?: (number);
+  /**
+   * What the call spent on a model (a model tool); absent when it spent nothing it reported.
+   */
+  'usage'?: (_rlfactory_v1_ToolCallUsage__Output | null);
   '_error_code'?: "error_code";
   '_turn'?: "turn";
+  '_usage'?: "usage";
 }

@@ -2,6 +2,7 @@
 
 import type { Content as _rlfactory_v1_Content, Content__Output as _rlfactory_v1_Content__Output } from '../../rlfactory/v1/Content.ts';
 import type { ErrorCode as _rlfactory_v1_ErrorCode, ErrorCode__Output as _rlfactory_v1_ErrorCode__Output } from '../../rlfactory/v1/ErrorCode.ts';
+import type { ModelUsage as _rlfactory_v1_ModelUsage, ModelUsage__Output as _rlfactory_v1_ModelUsage__Output } from '../../rlfactory/v1/ModelUsage.ts';
 
 export interface ToolResult {
   /**
@@ -42,6 +43,12 @@ export interface ToolResult {
    * Text content was cut at the output cap; a marker is appended to the cut text.
    */
   'truncated'?: (boolean);
+  /**
+   * What the call spent on a model (a model tool's tokens and, with a configured price, cost). Absent
+   * for tools that report none, and for a cache hit (nothing was spent).
+   */
+  'usage'?: (_rlfactory_v1_ModelUsage | null);
+  '_usage'?: "usage";
 }
 
 export interface ToolResult__Output {
@@ -83,4 +90,10 @@ export interface ToolResult__Output {
    * Text content was cut at the output cap; a marker is appended to the cut text.
    */
   'truncated': (boolean);
+  /**
+   * What the call spent on a model (a model tool's tokens and, with a configured price, cost). Absent
+   * for tools that report none, and for a cache hit (nothing was spent).
+   */
+  'usage'?: (_rlfactory_v1_ModelUsage__Output | null);
+  '_usage'?: "usage";
 }
