@@ -75,7 +75,7 @@ describe("examples/research-agent", () => {
     expect(summary).toMatch(/^You said: Summarise: \S/);
     const titles = sources?.split("\n") ?? [];
     expect(titles.length).toBeGreaterThan(0);
-    titles.forEach((t, i) => expect(t).toMatch(new RegExp(`^\\[${i + 1}\\] ".+"$`)));
+    for (const [i, t] of titles.entries()) expect(t).toMatch(new RegExp(`^\\[${i + 1}\\] ".+"$`));
     expect(answer).toContain("Doctor Strange");
 
     // three model calls of the sub-agent: search, summarise, answer; one of the writer
