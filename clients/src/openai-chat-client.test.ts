@@ -78,6 +78,7 @@ describe("OpenAiChatClient", () => {
       finishReason: "stop",
       model: "served-model",
       usage: { prompt_tokens: 12, completion_tokens: 3 },
+      toolCalls: [],
     });
     expect(seen).toHaveLength(1);
     expect(seen[0]?.url).toBe("/v1/chat/completions");
@@ -99,7 +100,62 @@ describe("OpenAiChatClient", () => {
       finishReason: null,
       model: "m",
       usage: { prompt_tokens: 0, completion_tokens: 0 },
+      toolCalls: [],
     });
+  });
+
+  it("offers tools, sends back an assistant's tool calls and a tool's answer, and reads the calls made", async () => {
+    reply = json(200, {
+      model: "m",
+      choices: [
+        {
+          message: {
+            content: null,
+            tool_calls: [
+              {
+                id: "c1",
+                type: "function",
+                function: { name: "search__search", arguments: '{"query":"x"}' },
+              },
+              // some servers send the arguments as an object, and no id
+              { type: "function", function: { name: "calc", arguments: { e: "1+1" } } },
+            ],
+          },
+          finish_reason: "tool_calls",
+        },
+      ],
+    });
+    seen.length = 0;
+    const tools = [
+      { type: "function" as const, function: { name: "search__search", parameters: { type: "object" } } },
+    ];
+    const call = {
+      id: "c0",
+      type: "function" as const,
+      function: { name: "search__search", arguments: "{}" },
+    };
+    const answer = await new OpenAiChatClient({ baseUrl: base }).complete({
+      model: "m",
+      messages: [
+        { role: "user", content: "q" },
+        { role: "assistant", content: "", tool_calls: [call] },
+        { role: "tool", content: "r", tool_call_id: "c0" },
+      ],
+      tools,
+    });
+    expect(seen[0]?.body).toMatchObject({
+      tools,
+      messages: [
+        { role: "user", content: "q" },
+        { role: "assistant", content: "", tool_calls: [call] },
+        { role: "tool", content: "r", tool_call_id: "c0" },
+      ],
+    });
+    expect([answer.text, answer.finishReason]).toEqual(["", "tool_calls"]);
+    expect(answer.toolCalls).toEqual([
+      { id: "c1", type: "function", function: { name: "search__search", arguments: '{"query":"x"}' } },
+      { id: "call_1", type: "function", function: { name: "calc", arguments: '{"e":"1+1"}' } },
+    ]);
   });
 
   it("types each failure: error status (its own message; 5xx and 429 retryable), bad answer, timeout, cancel, unreachable", async () => {

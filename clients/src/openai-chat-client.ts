@@ -11,6 +11,23 @@ import { z } from "zod";
 export interface OpenAiChatMessage {
   role: string;
   content: string;
+  /** An assistant message's tool calls (sent back to the model on the next request). */
+  tool_calls?: readonly OpenAiToolCall[];
+  /** A `tool` message: the call it answers. */
+  tool_call_id?: string;
+}
+
+/** A function tool offered to the model (OpenAI `tools[]`). */
+export interface OpenAiTool {
+  type: "function";
+  function: { name: string; description?: string; parameters?: Record<string, unknown> };
+}
+
+/** One tool call the model made (OpenAI `message.tool_calls[]`; `arguments` is JSON text). */
+export interface OpenAiToolCall {
+  id: string;
+  type: "function";
+  function: { name: string; arguments: string };
 }
 
 /** What one request asks; absent fields are not sent (the server's defaults apply). */
@@ -23,6 +40,9 @@ export interface OpenAiChatRequest {
   /** Omitted when empty: some providers reject an empty list. */
   stop?: readonly string[];
   seed?: number;
+  /** Functions the model may call; omitted when empty. */
+  tools?: readonly OpenAiTool[];
+  tool_choice?: "auto" | "none" | "required";
   response_format?:
     | { type: "json_object" }
     | { type: "json_schema"; json_schema: { name: string; schema: Record<string, unknown>; strict: true } };
@@ -42,17 +62,25 @@ export interface ChatCompletion {
   /** The model that answered (the request's when the answer names none). */
   model: string;
   usage: ChatUsage;
+  /** The first choice's tool calls (empty when it made none). */
+  toolCalls: OpenAiToolCall[];
 }
 
 /** The JSON body sent for one request (`stream: false`; undefined fields and an empty `stop` left out). */
 export function chatCompletionBody(request: OpenAiChatRequest): Record<string, unknown> {
-  const { stop, messages, ...rest } = request;
+  const { stop, messages, tools, ...rest } = request;
   const body: Record<string, unknown> = {
     ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)),
-    messages: messages.map((m) => ({ role: m.role, content: m.content })),
+    messages: messages.map((m) => ({
+      role: m.role,
+      content: m.content,
+      ...(m.tool_calls !== undefined && m.tool_calls.length > 0 ? { tool_calls: m.tool_calls } : {}),
+      ...(m.tool_call_id === undefined ? {} : { tool_call_id: m.tool_call_id }),
+    })),
     stream: false,
   };
   if (stop !== undefined && stop.length > 0) body.stop = [...stop];
+  if (tools !== undefined && tools.length > 0) body.tools = [...tools];
   return body;
 }
 
@@ -62,7 +90,21 @@ export const chatCompletionResponseSchema = z.looseObject({
   choices: z
     .array(
       z.looseObject({
-        message: z.looseObject({ content: z.string().nullish() }),
+        message: z.looseObject({
+          content: z.string().nullish(),
+          tool_calls: z
+            .array(
+              z.looseObject({
+                id: z.string().nullish(),
+                function: z.looseObject({
+                  name: z.string(),
+                  // OpenAI sends JSON text; some servers send the object itself
+                  arguments: z.union([z.string(), z.record(z.string(), z.unknown())]).nullish(),
+                }),
+              }),
+            )
+            .nullish(),
+        }),
         finish_reason: z.string().nullish(),
       }),
     )
@@ -87,6 +129,17 @@ export function readChatCompletion(answer: ChatCompletionResponse, requestedMode
       prompt_tokens: answer.usage?.prompt_tokens ?? 0,
       completion_tokens: answer.usage?.completion_tokens ?? 0,
     },
+    toolCalls: (choice?.message.tool_calls ?? []).map((c, i) => ({
+      id: c.id || `call_${i}`,
+      type: "function" as const,
+      function: {
+        name: c.function.name,
+        arguments:
+          typeof c.function.arguments === "string"
+            ? c.function.arguments
+            : JSON.stringify(c.function.arguments ?? {}),
+      },
+    })),
   };
 }
 

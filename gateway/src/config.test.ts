@@ -434,3 +434,61 @@ describe("gateway config: one process per episode (a server entry's episodes:)",
     expect(config.servers[0]?.transport).toMatchObject({ cwd: "{workdir}/repo" });
   });
 });
+
+describe("gateway config: agent servers (kind: agent)", () => {
+  const endpoint = { base_url: "http://127.0.0.1:9/v1", model: "m" };
+  const ask = (extra: Record<string, unknown> = {}) => ({
+    input_schema: { type: "object", properties: { q: { type: "string" } } },
+    messages: [{ role: "user", content: "{{q}}" }],
+    tools: ["search__search"],
+    ...extra,
+  });
+  const agent = (tools: Record<string, unknown>, more: Record<string, unknown> = {}) => ({
+    kind: "agent",
+    endpoint,
+    agent_tools: tools,
+    ...more,
+  });
+
+  it("fills the defaults: 8 steps, no token budget, no transcript, no trajectory budget", () => {
+    const [server] = normaliseConfig({ servers: { research: agent({ ask: ask() }) } }).servers;
+    expect(server?.transport).toMatchObject({
+      kind: "agent",
+      endpoint: { baseUrl: endpoint.base_url, model: "m" },
+      budget: { calls: undefined, tokens: undefined },
+      tools: [
+        { name: "ask", tools: ["search__search"], maxSteps: 8, tokenBudget: undefined, transcript: false },
+      ],
+    });
+  });
+
+  it("refuses an agent tool that lists its own server's tools, or another agent's without allow_agent_tools", () => {
+    expect(() =>
+      normaliseConfig({ servers: { research: agent({ ask: ask({ tools: ["research__ask"] }) }) } }),
+    ).toThrow(/lists research__ask, a tool of its own server/);
+    const other = agent({ deep: ask() });
+    expect(() =>
+      normaliseConfig({
+        servers: { research: agent({ ask: ask({ tools: ["other__deep"] }) }), other },
+      }),
+    ).toThrow(/other__deep, an agent tool: set allow_agent_tools: true/);
+    const allowed = normaliseConfig({
+      servers: { research: agent({ ask: ask({ tools: ["other__deep"], allow_agent_tools: true }) }), other },
+    });
+    expect(allowed.servers).toHaveLength(2);
+  });
+
+  it("refuses a placeholder that is not an argument, an empty tool list and unknown keys", () => {
+    expect(() =>
+      normaliseConfig({
+        servers: { research: agent({ ask: ask({ messages: [{ role: "user", content: "{{x}}" }] }) }) },
+      }),
+    ).toThrow(/uses \{\{x\}\}/);
+    expect(() => normaliseConfig({ servers: { research: agent({ ask: ask({ tools: [] }) }) } })).toThrow(
+      ConfigError,
+    );
+    expect(() => normaliseConfig({ servers: { research: agent({ ask: ask({ maxSteps: 3 }) }) } })).toThrow(
+      /use "max_steps"/,
+    );
+  });
+});

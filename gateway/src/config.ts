@@ -153,35 +153,67 @@ const ModelToolInput = z
   })
   .strict();
 
+/** An OpenAI-compatible chat-completions endpoint (model and agent servers). */
+const EndpointInput = z
+  .object({
+    /** The API root (`http://host:8000/v1`). */
+    base_url: z.url({ protocol: /^https?$/ }),
+    model: z.string().min(1),
+    /** Name of the environment variable holding the API key (`Authorization: Bearer`), read at start. */
+    api_key_env: z.string().min(1).optional(),
+    temperature: z.number().min(0).max(2).optional(),
+    /** Completion tokens per call at most. */
+    max_tokens: positiveInt.optional(),
+    /** USD per million tokens; with it every call reports its cost. */
+    price_per_million_tokens: z
+      .object({ prompt: z.number().finite().min(0), completion: z.number().finite().min(0) })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+/** Per trajectory (the call's trajectory id), over all of a server's tools: past it, BUDGET_EXCEEDED. */
+const TrajectoryBudgetInput = z.object({ calls: positiveInt, tokens: positiveInt }).partial().strict();
+
 const ModelServerInput = z.object({
   kind: z.literal("model"),
-  /** An OpenAI-compatible chat-completions endpoint. */
-  endpoint: z
-    .object({
-      /** The API root (`http://host:8000/v1`). */
-      base_url: z.url({ protocol: /^https?$/ }),
-      model: z.string().min(1),
-      /** Name of the environment variable holding the API key (`Authorization: Bearer`), read at start. */
-      api_key_env: z.string().min(1).optional(),
-      temperature: z.number().min(0).max(2).optional(),
-      /** Completion tokens per call at most. */
-      max_tokens: positiveInt.optional(),
-      /** USD per million tokens; with it every call reports its cost. */
-      price_per_million_tokens: z
-        .object({ prompt: z.number().finite().min(0), completion: z.number().finite().min(0) })
-        .strict()
-        .optional(),
-    })
-    .strict(),
-  /** Per trajectory (the call's trajectory id), over all of this server's tools: past it, BUDGET_EXCEEDED. */
-  trajectory_budget: z.object({ calls: positiveInt, tokens: positiveInt }).partial().strict().optional(),
+  endpoint: EndpointInput,
+  trajectory_budget: TrajectoryBudgetInput.optional(),
   /** The tools, by name. */
   model_tools: z.record(z.string(), ModelToolInput),
   ...ServerCommon,
 });
 
+/** One tool of an agent server: a sub-agent over some of the gateway's tools (docs/gateway.md#agent-tools). */
+const AgentToolInput = ModelToolInput.extend({
+  /** Gateway tools (`server__tool`) the sub-agent may call, resolved in the catalog at call time. */
+  tools: z.array(z.string().min(1)).min(1),
+  /** Model calls at most (each may call tools); a run that has not answered by then is BUDGET_EXCEEDED. */
+  max_steps: positiveInt.optional(),
+  /** Tokens (prompt + completion, all model calls of one run) at most; past it, BUDGET_EXCEEDED. */
+  token_budget: positiveInt.optional(),
+  /** Also return the sub-agent's messages as the result's structured content. */
+  transcript: z.boolean().optional(),
+  /** May `tools` name another agent server's tools (never this server's own). */
+  allow_agent_tools: z.boolean().optional(),
+}).strict();
+
+const AgentServerInput = z.object({
+  kind: z.literal("agent"),
+  endpoint: EndpointInput,
+  trajectory_budget: TrajectoryBudgetInput.optional(),
+  /** The tools, by name. */
+  agent_tools: z.record(z.string(), AgentToolInput),
+  ...ServerCommon,
+});
+
 /** Our format: unknown keys are typos and rejected. */
-const ServerInput = z.union([StdioServerInput.strict(), HttpServerInput.strict(), ModelServerInput.strict()]);
+const ServerInput = z.union([
+  StdioServerInput.strict(),
+  HttpServerInput.strict(),
+  ModelServerInput.strict(),
+  AgentServerInput.strict(),
+]);
 /** `mcpServers` blocks from other clients carry their own extra keys (autoApprove, timeout, ...): ignored. */
 const ForeignServerInput = z.union([StdioServerInput, HttpServerInput]);
 
@@ -271,24 +303,49 @@ export type Transport =
   | { kind: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd: string | undefined }
   | { kind: "http"; url: string; headers: Record<string, string> }
   | { kind: "sse"; url: string; headers: Record<string, string> }
-  | ModelServer;
+  | ModelServer
+  | AgentServer;
+
+/** An OpenAI-compatible chat-completions endpoint. */
+export interface ModelEndpoint {
+  baseUrl: string;
+  model: string;
+  /** Read from `api_key_env` when the config is loaded. */
+  apiKey: string | undefined;
+  temperature: number | undefined;
+  maxTokens: number | undefined;
+  price: { prompt: number; completion: number } | undefined;
+}
 
 /** A model server (`kind: model`): tools that are prompt templates over an OpenAI-compatible endpoint. */
 export interface ModelServer {
   kind: "model";
-  endpoint: {
-    baseUrl: string;
-    model: string;
-    /** Read from `api_key_env` when the config is loaded. */
-    apiKey: string | undefined;
-    temperature: number | undefined;
-    maxTokens: number | undefined;
-    price: { prompt: number; completion: number } | undefined;
-  };
+  endpoint: ModelEndpoint;
   /** Per trajectory, over all of the server's tools; undefined: no limit. */
   budget: { calls: number | undefined; tokens: number | undefined };
   tools: ModelTool[];
 }
+
+/** An agent server (`kind: agent`): tools that each run a sub-agent over some of the gateway's tools. */
+export interface AgentServer {
+  kind: "agent";
+  endpoint: ModelEndpoint;
+  /** Per trajectory, over all of the server's tools (the sub-agents' model tokens); undefined: no limit. */
+  budget: { calls: number | undefined; tokens: number | undefined };
+  tools: AgentTool[];
+}
+
+export interface AgentTool extends ModelTool {
+  /** Gateway tool names the sub-agent may call. */
+  tools: string[];
+  maxSteps: number;
+  /** Tokens per run; undefined: no limit but the trajectory's. */
+  tokenBudget: number | undefined;
+  transcript: boolean;
+}
+
+/** An agent tool's steps when `max_steps` is not set. */
+export const DEFAULT_AGENT_MAX_STEPS = 8;
 
 export interface ModelTool {
   name: string;
@@ -475,7 +532,12 @@ export function normaliseConfig(
     if (seen.has(name)) throw new ConfigError(`server "${name}" is defined twice`);
     seen.add(name);
     if (server.disabled) continue;
-    const transport = "kind" in server ? toModelServer(name, server, env) : toTransport(server, baseDir);
+    const transport =
+      "kind" in server
+        ? server.kind === "model"
+          ? toModelServer(name, server, env)
+          : toAgentServer(name, server, env)
+        : toTransport(server, baseDir);
     const isolation =
       "episodes" in server ? toIsolation(name, server.episodes, transport, baseDir) : undefined;
     servers.push({
@@ -492,6 +554,8 @@ export function normaliseConfig(
       upstream: mergeUpstreamPolicy(defaultsUpstream, server.policy),
     });
   }
+
+  checkAgentTools(input.servers ?? {});
 
   const fromEnv = input.auth?.api_keys_env
     ? apiKeysFromEnv(input.auth.api_keys_env, env[input.auth.api_keys_env])
@@ -548,12 +612,11 @@ function pickToolPolicy(p: ToolPolicyInput | undefined): ToolPolicyInput | undef
   return Object.fromEntries(TOOL_POLICY_KEYS.map((k) => [k, p[k]])) as ToolPolicyInput;
 }
 
-function toModelServer(
+function toEndpoint(
   name: string,
-  server: z.infer<typeof ModelServerInput>,
+  e: z.infer<typeof EndpointInput>,
   env: Readonly<Record<string, string | undefined>>,
-): ModelServer {
-  const e = server.endpoint;
+): ModelEndpoint {
   let apiKey: string | undefined;
   if (e.api_key_env !== undefined) {
     apiKey = env[e.api_key_env];
@@ -562,38 +625,99 @@ function toModelServer(
         `server "${name}": the API key variable ${e.api_key_env} (endpoint.api_key_env) is not set`,
       );
   }
-  const tools = Object.entries(server.model_tools).map(([tool, t]): ModelTool => {
-    const properties = Object.keys((t.input_schema.properties as Record<string, unknown> | undefined) ?? {});
-    const unknown = t.messages
-      .flatMap((m) => templatePlaceholders(m.content))
-      .filter((p) => !properties.includes(p));
-    if (unknown.length > 0)
-      throw new ConfigError(
-        `server "${name}": tool "${tool}" uses {{${unknown[0]}}}, which is not a property of its input_schema`,
-      );
-    return {
-      name: tool,
-      description: t.description ?? "",
-      inputSchema: t.input_schema as ModelTool["inputSchema"],
-      messages: t.messages,
-      maxTokens: t.max_tokens,
-      temperature: t.temperature,
-    };
-  });
+  return {
+    baseUrl: e.base_url,
+    model: e.model,
+    apiKey,
+    temperature: e.temperature,
+    maxTokens: e.max_tokens,
+    price: e.price_per_million_tokens,
+  };
+}
+
+function toModelTool(name: string, tool: string, t: z.infer<typeof ModelToolInput>): ModelTool {
+  const properties = Object.keys((t.input_schema.properties as Record<string, unknown> | undefined) ?? {});
+  const unknown = t.messages
+    .flatMap((m) => templatePlaceholders(m.content))
+    .filter((p) => !properties.includes(p));
+  if (unknown.length > 0)
+    throw new ConfigError(
+      `server "${name}": tool "${tool}" uses {{${unknown[0]}}}, which is not a property of its input_schema`,
+    );
+  return {
+    name: tool,
+    description: t.description ?? "",
+    inputSchema: t.input_schema as ModelTool["inputSchema"],
+    messages: t.messages,
+    maxTokens: t.max_tokens,
+    temperature: t.temperature,
+  };
+}
+
+function toModelServer(
+  name: string,
+  server: z.infer<typeof ModelServerInput>,
+  env: Readonly<Record<string, string | undefined>>,
+): ModelServer {
+  const tools = Object.entries(server.model_tools).map(([tool, t]) => toModelTool(name, tool, t));
   if (tools.length === 0) throw new ConfigError(`server "${name}": model_tools is empty`);
   return {
     kind: "model",
-    endpoint: {
-      baseUrl: e.base_url,
-      model: e.model,
-      apiKey,
-      temperature: e.temperature,
-      maxTokens: e.max_tokens,
-      price: e.price_per_million_tokens,
-    },
+    endpoint: toEndpoint(name, server.endpoint, env),
     budget: { calls: server.trajectory_budget?.calls, tokens: server.trajectory_budget?.tokens },
     tools,
   };
+}
+
+function toAgentServer(
+  name: string,
+  server: z.infer<typeof AgentServerInput>,
+  env: Readonly<Record<string, string | undefined>>,
+): AgentServer {
+  const tools = Object.entries(server.agent_tools).map(
+    ([tool, t]): AgentTool => ({
+      ...toModelTool(name, tool, t),
+      tools: t.tools,
+      maxSteps: t.max_steps ?? DEFAULT_AGENT_MAX_STEPS,
+      tokenBudget: t.token_budget,
+      transcript: t.transcript ?? false,
+    }),
+  );
+  if (tools.length === 0) throw new ConfigError(`server "${name}": agent_tools is empty`);
+  return {
+    kind: "agent",
+    endpoint: toEndpoint(name, server.endpoint, env),
+    budget: { calls: server.trajectory_budget?.calls, tokens: server.trajectory_budget?.tokens },
+    tools,
+  };
+}
+
+/**
+ * An agent tool never calls its own server's tools (no recursion into itself), and calls another agent
+ * server's tools only with `allow_agent_tools: true`.
+ */
+function checkAgentTools(servers: Record<string, z.infer<typeof ServerInput>>): void {
+  const agents = new Set(
+    Object.entries(servers)
+      .filter(([, s]) => "kind" in s && s.kind === "agent")
+      .map(([n]) => n),
+  );
+  for (const [name, server] of Object.entries(servers)) {
+    if (!("kind" in server) || server.kind !== "agent") continue;
+    for (const [tool, t] of Object.entries(server.agent_tools)) {
+      for (const target of t.tools) {
+        const targetServer = target.split("__", 1)[0] ?? "";
+        if (targetServer === name)
+          throw new ConfigError(
+            `server "${name}": tool "${tool}" lists ${target}, a tool of its own server (an agent never calls itself)`,
+          );
+        if (agents.has(targetServer) && t.allow_agent_tools !== true)
+          throw new ConfigError(
+            `server "${name}": tool "${tool}" lists ${target}, an agent tool: set allow_agent_tools: true to let it call one`,
+          );
+      }
+    }
+  }
 }
 
 function toTransport(

@@ -1,7 +1,8 @@
-// Wires the gateway together: upstreams (MCP servers, model servers) → catalog → policies → invoker → gRPC + admin HTTP.
+// Wires the gateway together: upstreams (MCP servers, model servers, agent servers) → catalog → policies → invoker → gRPC + admin HTTP.
 import type { Logger } from "pino";
 import { pino } from "pino";
 import { buildAdminApp } from "./admin.ts";
+import { AgentUpstream } from "./agent-upstream.ts";
 import { ApiKeyAuth, describeAuthMode } from "./auth.ts";
 import { createResultCache, type ResultCache } from "./cache.ts";
 import { Catalog } from "./catalog.ts";
@@ -49,12 +50,15 @@ export async function startGateway(
   const cache = await createResultCache(config.cache, log);
   // A server run as one process per episode is its instance pool (instance-pool.ts).
   // A model server's tools are prompt templates over a chat endpoint (model-upstream.ts).
+  // An agent server's tools run sub-agents over the gateway's own tools (agent-upstream.ts).
   const upstreams: Upstream[] = config.servers.map((s) =>
     s.isolation
       ? new InstancePool(s, log)
       : s.transport.kind === "model"
         ? new ModelUpstream(s, log)
-        : createUpstream(s, log),
+        : s.transport.kind === "agent"
+          ? new AgentUpstream(s, log)
+          : createUpstream(s, log),
   );
   const policies = new Map(config.servers.map((s) => [s.name, new UpstreamPolicies(s.upstream)]));
   for (const [server, p] of policies) {
@@ -67,6 +71,17 @@ export async function startGateway(
   // Before the upstreams start: it follows each stdio server's process generation from the first spawn.
   const episodes = new Episodes(config.servers, upstreams, catalog, log);
   const invoker = new Invoker(catalog, cache, policies, log, episodes);
+  // A sub-agent's tool calls take the request path every caller's take (policies, spans, metrics).
+  for (const u of upstreams) {
+    if (!(u instanceof AgentUpstream)) continue;
+    u.attach({
+      tool: (name) => {
+        const entry = catalog.get(name);
+        return entry ? { server: entry.server, tool: entry.tool } : undefined;
+      },
+      call: (req, ctx, span) => invoker.call(req, ctx, span),
+    });
+  }
   const metrics = createMetrics({ invoker, catalog, upstreams, policies, episodes });
   const auth = new ApiKeyAuth(config.apiKeys);
   log.info({ auth: auth.enabled ? "api_keys" : "off" }, describeAuthMode(config));

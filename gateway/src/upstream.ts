@@ -298,7 +298,8 @@ export class McpUpstream extends EventEmitter implements Upstream {
 
   #transport(): Transport {
     const t = this.#config.transport;
-    if (t.kind === "model") throw new Error(`server "${this.name}" is a model server, not an MCP server`);
+    if (t.kind === "model" || t.kind === "agent")
+      throw new Error(`server "${this.name}" is a ${t.kind} server, not an MCP server`);
     if (t.kind === "stdio") {
       const transport = new CoalescingStdioClientTransport({
         command: t.command,

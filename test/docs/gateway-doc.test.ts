@@ -90,4 +90,19 @@ describe("docs/gateway.md", () => {
       expect(writer?.transport).toMatchObject({ kind: "model", tools: [{ name: "summarise" }] });
     }
   });
+
+  it("gives agent-server examples (here and in tools.md) that load", () => {
+    const examples = [
+      fencedBlockAfter(doc, "### Agent tools (`kind: agent`)", "yaml"),
+      fencedBlockAfter(readDoc("docs/tools.md"), "### Agent tools", "yaml"),
+    ];
+    for (const text of examples) {
+      const config = normaliseConfig(parseYaml(text), ".");
+      const research = config.servers.find((s) => s.name === "research");
+      expect(research?.transport).toMatchObject({
+        kind: "agent",
+        tools: [{ name: "ask", tools: ["search__search", "writer__summarise"], maxSteps: 4 }],
+      });
+    }
+  });
 });

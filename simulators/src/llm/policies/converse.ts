@@ -1,5 +1,5 @@
 // `converse` (Hermes, multi-turn conversations): answers each user message. A user message holding
-// `call: {JSON arguments}` gets one call of --tool with those arguments; the tool results get the
+// `call: {JSON arguments}` gets one call of --tool with those arguments (`call NAME: {…}` calls NAME); the tool results get the
 // plain-text reply `Result: …`; any other user message gets `You said: <message>`, and one holding
 // `answer: X` gets `<answer>X</answer>`. It never calls a tool twice for one user message, so every
 // user turn ends with a reply that has no tool call (the rollout loop then appends the next user turn).
@@ -7,7 +7,7 @@
 import type { Policy } from "./policy.ts";
 import { hermesCall, withThink } from "./turn-text.ts";
 
-const CALL = /call:\s*(\{.*\})\s*$/m;
+const CALL = /call(?:\s+([A-Za-z0-9_.-]+))?:\s*(\{.*\})\s*$/m;
 const ANSWER = /answer:\s*(.+?)\s*$/m;
 
 export const conversePolicy: Policy = {
@@ -27,11 +27,12 @@ export const conversePolicy: Policy = {
     if (call !== null) {
       let args: Record<string, string | number>;
       try {
-        args = JSON.parse(call[1]!) as Record<string, string | number>;
+        args = JSON.parse(call[2]!) as Record<string, string | number>;
       } catch {
-        args = { input: call[1]! };
+        args = { input: call[2]! };
       }
-      return { text: withThink(ctx, "I call the tool.", hermesCall(ctx.options.tool, args)), ends: true };
+      const tool = call[1] ?? ctx.options.tool;
+      return { text: withThink(ctx, "I call the tool.", hermesCall(tool, args)), ends: true };
     }
     const answer = ANSWER.exec(content);
     if (answer !== null)

@@ -9,6 +9,8 @@ import { solveTaskSchema } from "./solve-tasks.ts";
 export const policyOptionsSchema = z.object({
   /** Tool the Hermes-format policies call (`server__tool`). */
   tool: z.string().min(1).default("search__search"),
+  /** `research`: the tool it summarises the passages with (`{"text": …}`); absent: it quotes the top passage. */
+  summarise: z.string().min(1).optional(),
   /** `parallel-calls`: tool calls per turn. */
   calls: z.int().min(1).max(64).default(2),
   /** `parallel-calls`: turns with calls before the answer (0: answer on the first turn). */

@@ -6,6 +6,7 @@ import { parallelCallsPolicy } from "./parallel-calls.ts";
 import type { Policy } from "./policy.ts";
 import { ramblePolicy } from "./ramble.ts";
 import { replayPolicy } from "./replay.ts";
+import { researchPolicy } from "./research.ts";
 import { searchR1Policy } from "./search-r1.ts";
 import { searchThenAnswerPolicy } from "./search-then-answer.ts";
 import { solvePolicy } from "./solve.ts";
@@ -20,6 +21,7 @@ const POLICIES: readonly Policy[] = [
   conversePolicy,
   replayPolicy,
   solvePolicy,
+  researchPolicy,
 ];
 
 export const SIMULATED_POLICY_NAMES: readonly string[] = Object.freeze(POLICIES.map((p) => p.name));
