@@ -7,6 +7,7 @@
 //   npm run bench -- learn --out FILE.json                     (test/bench/learn.ts: TRL GRPO, SmolLM2, CPU)
 //   npm run bench -- real-inference --vllm URL --out FILE.json (test/bench/real-inference.ts; a running vLLM)
 //   npm run bench -- cli-startup --out FILE.json [--runs 5]     (test/bench/cli-startup.ts: rlf's start-up CPU)
+//   npm run bench -- ftrl-replay --ftrl DIR --out FILE.json    (test/bench/ftrl-replay.ts: FTRL's τ-bench, byte for byte)
 //
 // `gateway` measures, in one run on loopback, each at concurrency 1 and 64:
 //   raw_grpc          a raw grpc-js unary echo (the floor any gRPC service pays)
@@ -185,6 +186,7 @@ const USAGE = `usage: npm run bench -- gateway --out FILE.json [--requests N] [-
        npm run bench -- learn --out FILE.json [--model-dir DIR] [--steps 30] [--eval-tasks 100]   (options: test/bench/learn.ts)
        npm run bench -- real-inference --vllm URL --out FILE.json   (options: test/bench/real-inference.ts)
        npm run bench -- cli-startup --out FILE.json [--runs 5] [--hotpotqa FILE]
+       npm run bench -- ftrl-replay --ftrl DIR --out FILE.json [--environments retail,airline] [--show N]
 `;
 
 const [which, ...rest] = process.argv.slice(2);
@@ -241,6 +243,16 @@ if (which === "gateway") {
   const { benchCliStartup, cliStartupBenchArgs } = await import("./cli-startup.ts");
   const { out, options } = cliStartupBenchArgs(rest);
   await benchCliStartup(out, options);
+} else if (which === "ftrl-replay") {
+  const { benchFtrlReplay, ftrlReplayBenchArgs } = await import("./ftrl-replay.ts");
+  let parsed: ReturnType<typeof ftrlReplayBenchArgs>;
+  try {
+    parsed = ftrlReplayBenchArgs(rest);
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n`);
+    process.exit(2);
+  }
+  process.exit(await benchFtrlReplay(parsed.out, parsed.options));
 } else {
   process.stderr.write(USAGE);
   process.exit(2);
