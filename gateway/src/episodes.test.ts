@@ -390,24 +390,33 @@ describe("the admin API's episode routes", () => {
 });
 
 describe("SnapshotEpisode", () => {
-  it("holds the state to max_output_bytes with OUTPUT_TOO_LARGE naming the limit; the episode goes on", async () => {
+  it("holds the state to 16 MiB by default, or tools.episode_snapshot's max_output_bytes, with OUTPUT_TOO_LARGE naming the limit; the episode goes on", async () => {
     const env = new FakeEnvironment("env");
+    // A 2 MiB state (a database environment's) passes the default although outputs are held to 1 MiB.
     const { episodes } = gatewayOver(env, { url: "http://127.0.0.1:9/mcp" });
     const id = await episodes.start("env", "{}", 0, ROOT_CONTEXT);
     env.held.set(decodeEpisodeId(id).handle, { blob: "x".repeat(2 * 1024 * 1024) });
-    const err = await episodes.snapshot(id, ROOT_CONTEXT).catch((e: unknown) => e);
+    const state = JSON.parse(await episodes.snapshot(id, ROOT_CONTEXT)) as Record<string, string>;
+    expect(state.blob?.length).toBe(2 * 1024 * 1024);
+
+    const tight = gatewayOver(env, {
+      url: "http://127.0.0.1:9/mcp",
+      tools: { episode_snapshot: { max_output_bytes: 1024 * 1024 } },
+    });
+    const tightId = await tight.episodes.start("env", "{}", 0, ROOT_CONTEXT);
+    env.held.set(decodeEpisodeId(tightId).handle, { blob: "x".repeat(2 * 1024 * 1024) });
+    const err = await tight.episodes.snapshot(tightId, ROOT_CONTEXT).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: "OUTPUT_TOO_LARGE" });
     expect((err as Error).message).toMatch(
-      /state is 2097163 bytes; the limit is 1048576 \(max_output_bytes\)/,
+      /state is 2097163 bytes; the limit is 1048576 \(tools\.episode_snapshot\.max_output_bytes\)/,
     );
-    expect(episodes.liveCounts().get("env")).toBe(1);
+    expect(tight.episodes.liveCounts().get("env")).toBe(1);
 
-    const roomy = gatewayOver(env, {
-      url: "http://127.0.0.1:9/mcp",
-      tools: { episode_snapshot: { max_output_bytes: 4 * 1024 * 1024 } },
+    env.held.set(decodeEpisodeId(id).handle, { blob: "x".repeat(17 * 1024 * 1024) });
+    await expect(episodes.snapshot(id, ROOT_CONTEXT)).rejects.toMatchObject({
+      code: "OUTPUT_TOO_LARGE",
+      message: expect.stringContaining("the limit is 16777216"),
     });
-    const state = JSON.parse(await roomy.episodes.snapshot(id, ROOT_CONTEXT)) as Record<string, string>;
-    expect(state.blob?.length).toBe(2 * 1024 * 1024);
   });
 
   it("answers the environment server's own state limit OUTPUT_TOO_LARGE", async () => {

@@ -266,16 +266,12 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
         state = JSON.stringify(structured.state ?? null);
       }
       this.touch(id);
-      // A state is output like any tool's: held to the server's max_output_bytes (or episode_snapshot's).
-      const limit = mergeToolPolicy(
-        s.config.toolPolicy,
-        s.config.toolOverrides[EPISODE_SNAPSHOT_TOOL],
-      ).maxOutputBytes;
+      const limit = episodeStateLimit(s.config);
       const bytes = Buffer.byteLength(state, "utf8");
       if (bytes > limit)
         throw new GatewayError(
           "OUTPUT_TOO_LARGE",
-          `${s.config.name}__${EPISODE_SNAPSHOT_TOOL}: the episode's state is ${bytes} bytes; the limit is ${limit} (max_output_bytes)`,
+          `${s.config.name}__${EPISODE_SNAPSHOT_TOOL}: the episode's state is ${bytes} bytes; the limit is ${limit} (tools.${EPISODE_SNAPSHOT_TOOL}.max_output_bytes)`,
         );
       return state;
     });
@@ -698,6 +694,19 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
       },
     );
   }
+}
+
+/** The environment servers' own bound on a state (`maxSnapshotBytes`), the gateway's default too. */
+export const EPISODE_STATE_DEFAULT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * The most bytes an episode's state (SnapshotEpisode) may have: `tools.episode_snapshot.max_output_bytes`
+ * when set, else the larger of the server's `max_output_bytes` and 16 MiB. A state is not what a model
+ * reads, and a database environment's (τ-bench retail: 1.2 MB) is over the 1 MiB that bounds outputs.
+ */
+function episodeStateLimit(config: ServerConfig): number {
+  const set = config.toolOverrides[EPISODE_SNAPSHOT_TOOL]?.maxOutputBytes;
+  return set ?? Math.max(config.toolPolicy.maxOutputBytes, EPISODE_STATE_DEFAULT_BYTES);
 }
 
 function endedError(id: string): GatewayError {

@@ -44,8 +44,6 @@ const RLF = join(ROOT, "services/cli/src/main.ts");
 const REPLAY = join(ROOT, "test/support/python/ftrl_replay.py");
 /** `rollout.max_snapshot_bytes`' default: a τ-bench database (2 MB and more) is stored as a diff under it. */
 const MAX_SNAPSHOT_BYTES = 262_144;
-/** The gateway's cap on a snapshot of these servers (retail's database is 1.2 MB as compact JSON, airline's 2.9 MB). */
-const SNAPSHOT_OUTPUT_BYTES = 16 * 1024 * 1024;
 const run = promisify(execFile);
 
 export const FTRL_REPLAY_USAGE =
@@ -313,8 +311,6 @@ export async function benchFtrlReplay(out: string, options: FtrlReplayOptions): 
         {
           command: process.execPath,
           args: [RLF, "env", "serve", join(dir, `${env}.bundle`), "--name", env, "--stdio"],
-          // a τ-bench database is over the default 1 MiB output cap: a snapshot of it needs more
-          tools: { episode_snapshot: { max_output_bytes: SNAPSHOT_OUTPUT_BYTES } },
         },
       ]),
     ),
