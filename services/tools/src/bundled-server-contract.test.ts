@@ -100,7 +100,6 @@ describe("the bundled tool server registry", () => {
 
 describe.each(TOOL_SERVER_NAMES)("bundled tool server %s", (name) => {
   const testCase = CASES[name];
-  // biome-ignore lint/style/noNonNullAssertion: every name of TOOL_SERVER_NAMES has its entry
   const entry = bundledToolServer(name)!;
   let serving: HttpServing;
   let client: Client;
