@@ -1,0 +1,123 @@
+// Images through a real gateway: `rlf tool image --stdio` as its upstream, called over gRPC, through the
+// rollout's gateway adapter and the admin HTTP route. The result is an MCP image block with its mime
+// type and the rotated size; a repeat is a cache hit (counted in /metrics) whose image is the same
+// bytes; an image past the server's `max_image_bytes` is OUTPUT_TOO_LARGE naming the limit.
+import { randomBytes } from "node:crypto";
+import { crc32, deflateSync } from "node:zlib";
+import { gatewayTools } from "@rlfactory/rollout";
+import { type InProcessGateway, RLF, startTestGateway } from "@rlfactory/test-support/gateway-harness";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const MAX_IMAGE_BYTES = 8_192;
+
+/** A width x height RGB PNG whose pixels come from `pixel` (a tiny encoder: filter 0 on every row). */
+function png(
+  width: number,
+  height: number,
+  pixel: (x: number, y: number) => [number, number, number],
+): Buffer {
+  const raw = Buffer.alloc(height * (1 + 3 * width));
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) raw.set(pixel(x, y), y * (1 + 3 * width) + 1 + 3 * x);
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+    const out = Buffer.alloc(12 + data.length);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc32(body), 8 + data.length);
+    return out;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", deflateSync(raw)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
+}
+
+/** A PNG's width and height, from its header. */
+const sizeOf = (bytes: Uint8Array) => {
+  const b = Buffer.from(bytes);
+  return [b.readUInt32BE(16), b.readUInt32BE(20)];
+};
+
+describe("image content through the gateway, from `rlf tool image`", () => {
+  let gw: InProcessGateway;
+  beforeAll(async () => {
+    gw = await startTestGateway({
+      servers: {
+        image: {
+          command: process.execPath,
+          args: [RLF, "tool", "image", "--stdio"],
+          policy: { cache: "auto", max_image_bytes: MAX_IMAGE_BYTES },
+        },
+      },
+    });
+  }, 60_000);
+  afterAll(() => gw?.stop());
+
+  const wide = png(6, 3, (x) => [x * 40, 0, 255 - x * 40]).toString("base64");
+  const rotate = { name: "image__rotate", arguments_json: JSON.stringify({ image: wide, degrees: 90 }) };
+
+  it("answers an image block of the right type and size; the repeat is a cache hit with the same bytes", async () => {
+    const first = await gw.client.callTool(rotate);
+    expect(first.error_code).toBe("OK");
+    const image = first.content.find((c) => c.image)?.image;
+    expect(image?.mime_type).toBe("image/png");
+    expect(sizeOf(image?.data ?? new Uint8Array())).toEqual([3, 6]);
+    expect(first.cache_hit).toBe(false);
+
+    const again = await gw.client.callTool(rotate);
+    expect(again.cache_hit).toBe(true);
+    expect(again.attempts).toBe(0);
+    expect(Buffer.from(again.content.find((c) => c.image)?.image?.data ?? [])).toEqual(
+      Buffer.from(image?.data ?? []),
+    );
+    const metrics = await (await fetch(`${gw.gateway.adminUrl}/metrics`)).text();
+    expect(metrics).toMatch(/rlf_gateway_cache_requests_total\{server="image",result="hit"\} 1\n/);
+  });
+
+  it("reaches the rollout's gateway adapter and the admin route as the same image", async () => {
+    const [outcome] = await gatewayTools(gw.client).callTools(
+      [{ name: "image__crop", arguments: { image: wide, x: 1, y: 0, width: 2, height: 3 } }],
+      { trajectoryId: "img/0", deadlineMs: 10_000 },
+    );
+    expect(outcome?.errorCode).toBe("OK");
+    expect(outcome?.images?.map((i) => [i.mimeType, ...sizeOf(i.data)])).toEqual([["image/png", 2, 3]]);
+
+    const res = await fetch(`${gw.gateway.adminUrl}/v1/tools/image__rotate:call`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ arguments: { image: wide, degrees: 90 } }),
+    });
+    const body = (await res.json()) as { content: { type: string; data?: string; mimeType?: string }[] };
+    const block = body.content.find((c) => c.type === "image");
+    expect(block?.mimeType).toBe("image/png");
+    expect(sizeOf(Buffer.from(block?.data ?? "", "base64"))).toEqual([3, 6]);
+  });
+
+  it("refuses an image past max_image_bytes with OUTPUT_TOO_LARGE naming its size and the limit", async () => {
+    // 64x64 of random pixels: a PNG that cannot compress below the limit
+    const noise = randomBytes(64 * 64 * 3);
+    const big = png(
+      64,
+      64,
+      (x, y) => [...noise.subarray(3 * (64 * y + x), 3 * (64 * y + x) + 3)] as [number, number, number],
+    ).toString("base64");
+    const result = await gw.client.callTool({
+      name: "image__rotate",
+      arguments_json: JSON.stringify({ image: big, degrees: 90 }),
+    });
+    expect(result.error_code).toBe("OUTPUT_TOO_LARGE");
+    expect(result.content).toEqual([]);
+    expect(result.error_message).toMatch(
+      new RegExp(
+        `^image__rotate: image 1 \\(image/png, sha256 [0-9a-f]{12}\\) has \\d+ bytes; the limit is ${MAX_IMAGE_BYTES} \\(max_image_bytes\\)$`,
+      ),
+    );
+  });
+});
