@@ -1,6 +1,6 @@
 export { createCalculatorServer } from "./calculator/index.ts";
 export { createCodeServer } from "./code/index.ts";
-export { createImageServer } from "./image/index.ts";
+export { createImageServer, DEFAULT_IMAGE_LIMITS, type ImageLimits } from "./image/index.ts";
 export { ENGLISH_STOP_WORDS } from "./search/english-analyzer.ts";
 export { buildHotpotqaCorpus, createSearchServer, openBm25Retriever } from "./search/index.ts";
 export { createSqlServer } from "./sql/index.ts";
