@@ -2,10 +2,17 @@
 // rollout's gateway adapter and the admin HTTP route. The result is an MCP image block with its mime
 // type and the rotated size; a repeat is a cache hit (counted in /metrics) whose image is the same
 // bytes; an image past the server's `max_image_bytes` is OUTPUT_TOO_LARGE naming the limit.
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { crc32, deflateSync } from "node:zlib";
 import { gatewayTools } from "@rlfactory/rollout";
-import { type InProcessGateway, RLF, startTestGateway } from "@rlfactory/test-support/gateway-harness";
+import {
+  type ChildGateway,
+  type InProcessGateway,
+  RLF,
+  spawnGateway,
+  startTestGateway,
+} from "@rlfactory/test-support/gateway-harness";
+import { type OtlpReceiver, startOtlpReceiver } from "@rlfactory/test-support/otlp-receiver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const MAX_IMAGE_BYTES = 8_192;
@@ -119,5 +126,44 @@ describe("image content through the gateway, from `rlf tool image`", () => {
         `^image__rotate: image 1 \\(image/png, sha256 [0-9a-f]{12}\\) has \\d+ bytes; the limit is ${MAX_IMAGE_BYTES} \\(max_image_bytes\\)$`,
       ),
     );
+  });
+});
+
+describe("an image in the gateway's spans", () => {
+  let receiver: OtlpReceiver;
+  let gw: ChildGateway;
+  beforeAll(async () => {
+    receiver = await startOtlpReceiver();
+    gw = await spawnGateway(
+      { servers: { image: { command: process.execPath, args: [RLF, "tool", "image", "--stdio"] } } },
+      {
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf",
+        OTEL_BSP_SCHEDULE_DELAY: "100",
+      },
+    );
+  }, 60_000);
+  afterAll(async () => {
+    await gw?.stop();
+    await receiver?.close();
+  });
+
+  it("is its hash, size and type: no span attribute carries the image's bytes", async () => {
+    const upload = png(16, 8, (x, y) => [x * 16, y * 32, 128]).toString("base64");
+    const result = await gw.client.callTool({
+      name: "image__rotate",
+      arguments_json: JSON.stringify({ image: upload, degrees: 90 }),
+    });
+    const data = Buffer.from(result.content.find((c) => c.image)?.image?.data ?? []);
+    const [span] = await receiver.waitFor((s) => s.attributes["rlf.image.count"] !== undefined, 15_000);
+    expect(span?.attributes).toMatchObject({
+      "rlf.image.count": 1,
+      "rlf.image.sha256": [createHash("sha256").update(data).digest("hex")],
+      "rlf.image.bytes": [data.length],
+      "rlf.image.mime_type": ["image/png"],
+    });
+    const everything = JSON.stringify(receiver.spans().map((s) => s.attributes));
+    expect(everything).not.toContain(data.toString("base64").slice(0, 40));
+    expect(everything).not.toContain(upload.slice(0, 40));
   });
 });
