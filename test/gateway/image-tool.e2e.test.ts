@@ -1,7 +1,8 @@
-// Images through a real gateway: `rlf tool image --stdio` as its upstream, called over gRPC, through the
-// rollout's gateway adapter and the admin HTTP route. The result is an MCP image block with its mime
-// type and the rotated size; a repeat is a cache hit (counted in /metrics) whose image is the same
-// bytes; an image past the server's `max_image_bytes` is OUTPUT_TOO_LARGE naming the limit.
+// Images through a real gateway: `rlf tool image --stdio` as its upstream, called over gRPC, through
+// the rollout's gateway adapter, the admin HTTP route and the northbound /mcp. The result is an MCP
+// image block with its mime type and the rotated size; a repeat is a cache hit (counted in /metrics)
+// whose image is the same bytes; an image past the server's `max_image_bytes` is OUTPUT_TOO_LARGE
+// naming the limit; the gateway's span carries the image's hash and size, never its bytes.
 import { createHash, randomBytes } from "node:crypto";
 import { crc32, deflateSync } from "node:zlib";
 import { gatewayTools } from "@rlfactory/rollout";
@@ -12,6 +13,7 @@ import {
   spawnGateway,
   startTestGateway,
 } from "@rlfactory/test-support/gateway-harness";
+import { connectHttp } from "@rlfactory/test-support/mcp-client";
 import { type OtlpReceiver, startOtlpReceiver } from "@rlfactory/test-support/otlp-receiver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -88,7 +90,7 @@ describe("image content through the gateway, from `rlf tool image`", () => {
     expect(metrics).toMatch(/rlf_gateway_cache_requests_total\{server="image",result="hit"\} 1\n/);
   });
 
-  it("reaches the rollout's gateway adapter and the admin route as the same image", async () => {
+  it("reaches the rollout's gateway adapter, the admin route and the northbound /mcp as the same image", async () => {
     const [outcome] = await gatewayTools(gw.client).callTools(
       [{ name: "image__crop", arguments: { image: wide, x: 1, y: 0, width: 2, height: 3 } }],
       { trajectoryId: "img/0", deadlineMs: 10_000 },
@@ -105,6 +107,18 @@ describe("image content through the gateway, from `rlf tool image`", () => {
     const block = body.content.find((c) => c.type === "image");
     expect(block?.mimeType).toBe("image/png");
     expect(sizeOf(Buffer.from(block?.data ?? "", "base64"))).toEqual([3, 6]);
+
+    const mcp = await connectHttp(`${gw.gateway.adminUrl}/mcp`, "2025-11-25");
+    try {
+      const result = await mcp.callTool({ name: "image__rotate", arguments: { image: wide, degrees: 90 } });
+      const image = (result.content as { type: string; data?: string; mimeType?: string }[]).find(
+        (c) => c.type === "image",
+      );
+      expect(image?.mimeType).toBe("image/png");
+      expect(image?.data).toBe(block?.data);
+    } finally {
+      await mcp.close();
+    }
   });
 
   it("refuses an image past max_image_bytes with OUTPUT_TOO_LARGE naming its size and the limit", async () => {
