@@ -50,6 +50,9 @@ export async function decodeImage(base64: string, limits: ImageLimits): Promise<
   const bytes = Buffer.from(base64, "base64");
   const format = formatOf(bytes);
   if (!format) throw new ToolError("image is neither PNG nor JPEG");
+  // The size its header states, checked before decoding: a small file may claim a huge canvas.
+  const stated = format === "png" ? pngSize(bytes) : jpegSize(bytes);
+  if (stated) checkPixels(stated, limits);
   let image: JimpInstance;
   try {
     image = (await Jimp.fromBuffer(bytes)) as JimpInstance;
@@ -60,7 +63,25 @@ export async function decodeImage(base64: string, limits: ImageLimits): Promise<
   return { image, format };
 }
 
-export function checkPixels(image: JimpInstance, limits: ImageLimits): void {
+/** Width and height from a PNG's IHDR chunk. */
+function pngSize(bytes: Buffer): { width: number; height: number } | undefined {
+  return bytes.length >= 24 ? { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) } : undefined;
+}
+
+/** Width and height from a JPEG's first start-of-frame marker (SOF0-SOF15 but DHT, JPG, DAC). */
+function jpegSize(bytes: Buffer): { width: number; height: number } | undefined {
+  let at = 2;
+  while (at + 9 < bytes.length) {
+    if (bytes[at] !== 0xff) return undefined;
+    const marker = bytes[at + 1] ?? 0;
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc)
+      return { height: bytes.readUInt16BE(at + 5), width: bytes.readUInt16BE(at + 7) };
+    at += 2 + bytes.readUInt16BE(at + 2);
+  }
+  return undefined;
+}
+
+export function checkPixels(image: { width: number; height: number }, limits: ImageLimits): void {
   const pixels = image.width * image.height;
   if (pixels > limits.maxPixels)
     throw new ToolError(

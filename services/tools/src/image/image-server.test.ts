@@ -162,6 +162,23 @@ describe("image tool server", () => {
       isError: true,
       content: [{ type: "text", text: "image too large: 600x600 is 360000 pixels; the limit is 262144" }],
     });
+    // A valid 8x8 PNG whose header claims 100000x100000: refused from its header, never decoded.
+    const claims = Buffer.from(await plain(8, 8), "base64");
+    claims.writeUInt32BE(100_000, 16);
+    claims.writeUInt32BE(100_000, 20);
+    expect(
+      await client.callTool({ name: "rotate", arguments: { image: claims.toString("base64"), degrees: 90 } }),
+    ).toMatchObject({
+      isError: true,
+      content: [
+        { type: "text", text: "image too large: 100000x100000 is 10000000000 pixels; the limit is 262144" },
+      ],
+    });
+    const jpeg = await plain(600, 600, "image/jpeg");
+    expect(await client.callTool({ name: "rotate", arguments: { image: jpeg, degrees: 90 } })).toMatchObject({
+      isError: true,
+      content: [{ type: "text", text: "image too large: 600x600 is 360000 pixels; the limit is 262144" }],
+    });
     const heavy = Buffer.alloc(70 * 1024, 1).toString("base64");
     const refused = await client.callTool({ name: "rotate", arguments: { image: heavy, degrees: 90 } });
     expect(refused.isError).toBe(true);
