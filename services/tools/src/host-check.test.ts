@@ -1,6 +1,7 @@
 // DNS rebinding, over every bundled tool server (the on-demand ones too) as `rlf tool NAME --http PORT`
 // builds it: on loopback, every HTTP route (/mcp, /healthz and the server's own routes: search's
-// /retrieve, code's /run_code) refuses a request whose Host header names another host with 403, before the route runs.
+// /retrieve, code's /run_code) refuses a request whose Host header names another host with 403,
+// before the route runs.
 import { request } from "node:http";
 import type { HttpServing } from "@rlfactory/toolkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
