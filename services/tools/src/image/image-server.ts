@@ -17,7 +17,7 @@ import {
 } from "./image-codec.ts";
 import { crop, drawText, grid, rotate, zoom } from "./image-ops.ts";
 
-/** The largest side an edit may produce (a zoom or rotation cannot grow an image past the limits). */
+/** Pixel coordinates and sizes (the image itself bounds them further; its pixel limit bounds what an edit makes). */
 const pixel = z.number().int().min(0).max(65_535);
 const side = z.number().int().min(1).max(65_535);
 const HINTS = { readOnlyHint: true, idempotentHint: true, openWorldHint: false } as const;
