@@ -84,6 +84,7 @@ servers:
               "maxArgumentBytes": 1048576,
               "maxArgumentDepth": 64,
               "maxDeadlineMs": 300000,
+              "maxImageBytes": 1048576,
               "maxOutputBytes": 1048576,
               "retry": {
                 "initialDelayMs": 50,
@@ -136,6 +137,7 @@ servers:
               "maxArgumentBytes": 1048576,
               "maxArgumentDepth": 64,
               "maxDeadlineMs": 300000,
+              "maxImageBytes": 1048576,
               "maxOutputBytes": 1048576,
               "retry": {
                 "initialDelayMs": 50,

@@ -43,6 +43,8 @@ const ToolPolicyInput = z
     max_output_bytes: positiveInt,
     /** Calls whose arguments JSON exceeds this are rejected with ARGUMENTS_TOO_LARGE. */
     max_argument_bytes: positiveInt,
+    /** A result with an image block larger than this (decoded bytes) fails with OUTPUT_TOO_LARGE. */
+    max_image_bytes: positiveInt,
     /** Calls whose arguments nest objects/arrays deeper than this are rejected with INVALID_ARGUMENTS. */
     max_argument_depth: positiveInt,
   })
@@ -280,6 +282,8 @@ export interface ToolPolicy {
   retry: { maxAttempts: number; initialDelayMs: number; maxDelayMs: number };
   maxOutputBytes: number;
   maxArgumentBytes: number;
+  /** Largest image block (decoded bytes) a result may carry; beyond it the call fails with OUTPUT_TOO_LARGE. */
+  maxImageBytes: number;
   /** Deepest object/array nesting accepted in arguments (checked before anything recursive sees them). */
   maxArgumentDepth: number;
 }
@@ -414,6 +418,7 @@ export const DEFAULT_TOOL_POLICY: ToolPolicy = {
   retry: { maxAttempts: 3, initialDelayMs: 50, maxDelayMs: 1_000 },
   maxOutputBytes: 1024 * 1024,
   maxArgumentBytes: 1024 * 1024,
+  maxImageBytes: 1024 * 1024,
   maxArgumentDepth: 64,
 };
 
@@ -454,6 +459,7 @@ function toolPolicyOverride(p: ToolPolicyInput | undefined): ToolPolicyOverride 
       : undefined,
     maxOutputBytes: p.max_output_bytes,
     maxArgumentBytes: p.max_argument_bytes,
+    maxImageBytes: p.max_image_bytes,
     maxArgumentDepth: p.max_argument_depth,
   });
 }

@@ -138,7 +138,11 @@ export class Invoker extends EventEmitter<InvokerEvents> {
         // The caller's arguments: a replay sets its own instance's fixed arguments.
         this.#episodes?.record(req.episodeId, entry, parsed, result);
       }
-      output = toWireOutput(result, entry.policy.maxOutputBytes, entry.name);
+      output = toWireOutput(
+        result,
+        { maxBytes: entry.policy.maxOutputBytes, maxImageBytes: entry.policy.maxImageBytes },
+        entry.name,
+      );
       // A cache hit spent nothing: the usage stored with the result was the first call's.
       if (stats.cacheHit) delete output.usage;
     } catch (err) {
@@ -485,6 +489,15 @@ function annotate(span: Span, o: CallOutcome, req: CallRequest): void {
     ...(req.trajectoryId ? { "rlf.trajectory_id": req.trajectoryId } : {}),
     ...(req.episodeId ? { "rlf.episode_id": req.episodeId } : {}),
   });
+  // Images by hash and size only: a span never carries an image's bytes.
+  const images = o.output?.images;
+  if (images)
+    span.setAttributes({
+      "rlf.image.count": images.length,
+      "rlf.image.sha256": images.map((i) => i.sha256),
+      "rlf.image.bytes": images.map((i) => i.bytes),
+      "rlf.image.mime_type": images.map((i) => i.mimeType),
+    });
   if (o.error) {
     span.setAttribute("error.type", o.error.code);
     span.setStatus({ code: SpanStatusCode.ERROR, message: o.error.message });

@@ -2,7 +2,10 @@
 //
 // Text is cut at the cap with a visible marker (the model sees that it was cut); binary blocks and
 // structured JSON cannot be cut meaningfully, so a result whose non-text part alone exceeds the cap
-// fails with OUTPUT_TOO_LARGE.
+// fails with OUTPUT_TOO_LARGE. Image blocks pass through unchanged (bytes and mime type), each held to
+// `max_image_bytes` as well (OUTPUT_TOO_LARGE naming the image's size, hash and the limit); what the
+// logs and spans get of an image is its summary (hash, size, type), never its bytes.
+import { createHash } from "node:crypto";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { USAGE_META_KEY } from "@rlfactory/proto/mcp-meta";
 import type { Content } from "@rlfactory/proto/types/Content";
@@ -17,6 +20,23 @@ export interface WireOutput {
   truncated: boolean;
   /** What the call spent on a model, as the tool reported it (`_meta` USAGE_META_KEY). */
   usage?: ModelUsage;
+  /** The result's images, in content order, by hash and size (for spans and logs). */
+  images?: ImageSummary[];
+}
+
+/** An image block as spans and logs see it: never its bytes. */
+export interface ImageSummary {
+  /** sha256 of the decoded bytes, hex. */
+  sha256: string;
+  bytes: number;
+  mimeType: string;
+}
+
+export interface OutputLimits {
+  /** The whole result (text is cut to fit; the rest must fit). */
+  maxBytes: number;
+  /** Each image block, decoded. */
+  maxImageBytes: number;
 }
 
 const usageMetaSchema = z.object({
@@ -39,7 +59,8 @@ export const truncationMarker = (shown: number, total: number) =>
 
 type Block = CallToolResult["content"][number];
 
-export function toWireOutput(result: CallToolResult, maxBytes: number, toolName: string): WireOutput {
+export function toWireOutput(result: CallToolResult, limits: OutputLimits, toolName: string): WireOutput {
+  const { maxBytes, maxImageBytes } = limits;
   const blocks: Block[] = Array.isArray(result.content) ? result.content : [];
   const structuredContentJson =
     result.structuredContent === undefined ? "" : JSON.stringify(result.structuredContent);
@@ -60,7 +81,24 @@ export function toWireOutput(result: CallToolResult, maxBytes: number, toolName:
   let textBudget = maxBytes - fixedBytes;
   let truncated = false;
   const content: Content[] = [];
+  const images: ImageSummary[] = [];
   for (const b of blocks) {
+    if (b.type === "image") {
+      const data = Buffer.from(b.data, "base64");
+      const image = {
+        sha256: createHash("sha256").update(data).digest("hex"),
+        bytes: data.length,
+        mimeType: b.mimeType,
+      };
+      if (image.bytes > maxImageBytes)
+        throw new GatewayError(
+          "OUTPUT_TOO_LARGE",
+          `${toolName}: image ${images.length + 1} (${image.mimeType}, sha256 ${image.sha256.slice(0, 12)}) has ${image.bytes} bytes; the limit is ${maxImageBytes} (max_image_bytes)`,
+        );
+      images.push(image);
+      content.push({ image: { data, mime_type: b.mimeType } });
+      continue;
+    }
     if (b.type !== "text") {
       content.push(convertBlock(b));
       continue;
@@ -83,6 +121,7 @@ export function toWireOutput(result: CallToolResult, maxBytes: number, toolName:
     isError: result.isError === true,
     truncated,
     ...(usage ? { usage } : {}),
+    ...(images.length > 0 ? { images } : {}),
   };
 }
 

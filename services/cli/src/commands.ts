@@ -38,7 +38,7 @@ export const COMMANDS: readonly Command[] = [
   },
   {
     name: "tool",
-    summary: "run a bundled MCP tool server: search, calculator, code, sql",
+    summary: "run a bundled MCP tool server: search, calculator, code, sql, image",
     usage: `tool NAME [options] ${SERVE}`,
     details: "'rlf tool' lists the servers; 'rlf tool NAME --help' shows that server's options.",
     load: async () => (await import("./tool-command.ts")).runToolCommand,

@@ -2,7 +2,7 @@
 import { parseArgs } from "node:util";
 import { UsageError } from "@rlfactory/kit/command-line";
 import { serveFromArgs } from "@rlfactory/toolkit";
-import { bundledToolServer, toolServers } from "@rlfactory/tools/tool-servers";
+import { bundledToolServer, onDemandToolServers, toolServers } from "@rlfactory/tools/tool-servers";
 
 const SERVE = "(--stdio | --http PORT [--host H])";
 
@@ -20,7 +20,7 @@ export function toolHelp(name: string | undefined): string {
 }
 
 function serverList(): string {
-  return Object.entries(toolServers)
+  return Object.entries({ ...toolServers, ...onDemandToolServers })
     .map(([n, e]) => `  ${n.padEnd(12)} ${e.summary}`)
     .join("\n");
 }

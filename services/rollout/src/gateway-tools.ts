@@ -35,6 +35,14 @@ export interface ToolCallOutcome {
   structured: unknown | null;
   /** What the call spent on a model (a model tool; never for a cache hit). */
   usage?: ToolCallUsage;
+  /** The result's image blocks, in content order, bytes as the tool sent them (absent: none). */
+  images?: ToolImage[];
+}
+
+/** An image a tool answered with (MCP image content). */
+export interface ToolImage {
+  mimeType: string;
+  data: Buffer;
 }
 
 /** A call's outcome as the loop records it: with its tool name and the latency the gateway measured. */
@@ -113,6 +121,7 @@ export function gatewayTools(client: GatewayClient): GatewayTools {
     return results.map((r, i) => {
       const errorCode = String(r.error_code);
       const ok = errorCode === "OK";
+      const images = ok ? imagesOf(r.content) : [];
       return {
         name: calls[i]?.name ?? r.name,
         isError: ok && r.is_error,
@@ -121,6 +130,7 @@ export function gatewayTools(client: GatewayClient): GatewayTools {
         structured: ok ? structuredOf(r.structured_content_json) : null,
         latencyMs: Number(r.latency_ms),
         ...(r.usage ? { usage: usageOf(r.usage) } : {}),
+        ...(images.length > 0 ? { images } : {}),
       };
     });
   }
@@ -138,8 +148,8 @@ export function gatewayTools(client: GatewayClient): GatewayTools {
           },
         );
         // callTools checked that there is one result per call
-        const { isError, errorCode, text, structured } = outcome!;
-        return { isError, errorCode, text, structured };
+        const { isError, errorCode, text, structured, images } = outcome!;
+        return { isError, errorCode, text, structured, ...(images ? { images } : {}) };
       } catch (e) {
         if (!(e instanceof GatewayCallError)) throw e;
         return { isError: false, errorCode: e.code, text: e.message, structured: null };
@@ -182,6 +192,12 @@ function usageOf(
     model: u.model,
     ...(u.cost_usd == null ? {} : { cost_usd: u.cost_usd }),
   };
+}
+
+function imagesOf(content: Awaited<ReturnType<GatewayClient["callTools"]>>[number]["content"]): ToolImage[] {
+  return content.flatMap((c) =>
+    c.image ? [{ mimeType: c.image.mime_type, data: Buffer.from(c.image.data) }] : [],
+  );
 }
 
 function structuredOf(json: string): unknown {

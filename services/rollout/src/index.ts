@@ -34,6 +34,7 @@ export {
   type ToolCaller,
   type ToolCallInput,
   type ToolCallOutcome,
+  type ToolImage,
   type ToolInvoker,
   type ToolOutcome,
 } from "./gateway-tools.ts";

@@ -1,5 +1,5 @@
 // The contract every bundled tool server keeps, run over every entry of the registry
-// (`describe.each(BUNDLED_TOOL_SERVER_NAMES)`), each built from its registry entry with its defaults as
+// and of the on-demand servers (`describe.each(TOOL_SERVER_NAMES)`), each built from its registry entry with its defaults as
 // `rlf tool NAME` builds it: its MCP name is its registry name; over Streamable HTTP (in process) it
 // answers /healthz, lists its tools with object input schemas, answers one call, refuses bad arguments
 // with a typed tool error naming the tool, and an unknown tool with a protocol error; as a child process
@@ -17,6 +17,8 @@ import {
   BUNDLED_TOOL_SERVER_NAMES,
   type BundledToolServerName,
   bundledToolServer,
+  type OnDemandToolServerName,
+  TOOL_SERVER_NAMES,
   type ToolOptionValues,
   toolServers,
 } from "./index.ts";
@@ -30,7 +32,11 @@ interface ServerCase {
   badArguments: Record<string, unknown>;
 }
 
-const CASES: { readonly [N in BundledToolServerName]: ServerCase } = {
+/** A 2x1 PNG (red, blue), base64: the image server's case. */
+const TWO_PIXELS_PNG =
+  "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAAEUlEQVR4AWP4z8Dwn4Hh/38AD/kD/dtv74kAAAAASUVORK5CYII=";
+
+const CASES: { readonly [N in BundledToolServerName | OnDemandToolServerName]: ServerCase } = {
   search: {
     options: {},
     call: { name: "search", arguments: { query: "Scott Derrickson", topk: 1 }, answers: "Scott Derrickson" },
@@ -54,6 +60,11 @@ const CASES: { readonly [N in BundledToolServerName]: ServerCase } = {
       answers: "3",
     },
     badArguments: { db: "pets_1" },
+  },
+  image: {
+    options: {},
+    call: { name: "rotate", arguments: { image: TWO_PIXELS_PNG, degrees: 90 }, answers: "1x2 image/png" },
+    badArguments: { image: "not base64!", degrees: 90 },
   },
 };
 
@@ -87,9 +98,9 @@ describe("the bundled tool server registry", () => {
   });
 });
 
-describe.each(BUNDLED_TOOL_SERVER_NAMES)("bundled tool server %s", (name) => {
+describe.each(TOOL_SERVER_NAMES)("bundled tool server %s", (name) => {
   const testCase = CASES[name];
-  const entry = toolServers[name];
+  const entry = bundledToolServer(name)!;
   let serving: HttpServing;
   let client: Client;
   let toolNames: string[];

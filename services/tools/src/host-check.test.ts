@@ -1,29 +1,35 @@
-// DNS rebinding, over every bundled tool server as `rlf tool NAME --http PORT` builds it: on loopback,
-// every HTTP route (/mcp, /healthz and the server's own routes: search's /retrieve, code's /run_code)
-// refuses a request whose Host header names another host with 403, before the route runs.
+// DNS rebinding, over every bundled tool server (the on-demand ones too) as `rlf tool NAME --http PORT`
+// builds it: on loopback, every HTTP route (/mcp, /healthz and the server's own routes: search's
+// /retrieve, code's /run_code) refuses a request whose Host header names another host with 403,
+// before the route runs.
 import { request } from "node:http";
 import type { HttpServing } from "@rlfactory/toolkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  BUNDLED_TOOL_SERVER_NAMES,
   type BundledToolServerName,
   bundledToolServer,
+  type OnDemandToolServerName,
+  TOOL_SERVER_NAMES,
   type ToolOptionValues,
 } from "./index.ts";
 
-const OPTIONS: { readonly [N in BundledToolServerName]: ToolOptionValues } = {
+type ServerName = BundledToolServerName | OnDemandToolServerName;
+
+const OPTIONS: { readonly [N in ServerName]: ToolOptionValues } = {
   search: {},
   calculator: {},
   code: { concurrency: "1", "uid-base": "61750" },
   sql: {},
+  image: {},
 };
 
 /** Each server's own routes beside /mcp and /healthz, with a body that would otherwise be served. */
-const OWN_ROUTES: { readonly [N in BundledToolServerName]: ReadonlyArray<readonly [string, unknown]> } = {
+const OWN_ROUTES: { readonly [N in ServerName]: ReadonlyArray<readonly [string, unknown]> } = {
   search: [["/retrieve", { queries: ["Scott Derrickson"], topk: 1 }]],
   calculator: [],
   code: [["/run_code", { code: "print('ran')", language: "python" }]],
   sql: [],
+  image: [],
 };
 
 function send(port: number, method: string, path: string, host: string, body?: unknown) {
@@ -50,7 +56,7 @@ function send(port: number, method: string, path: string, host: string, body?: u
   });
 }
 
-describe.each(BUNDLED_TOOL_SERVER_NAMES)("%s over HTTP on loopback", (name) => {
+describe.each(TOOL_SERVER_NAMES)("%s over HTTP on loopback", (name) => {
   let serving: HttpServing;
   beforeAll(async () => {
     const server = await bundledToolServer(name)!.create(OPTIONS[name]);

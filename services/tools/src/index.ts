@@ -1,5 +1,6 @@
 export { createCalculatorServer } from "./calculator/index.ts";
 export { createCodeServer } from "./code/index.ts";
+export { createImageServer, DEFAULT_IMAGE_LIMITS, type ImageLimits } from "./image/index.ts";
 export { ENGLISH_STOP_WORDS } from "./search/english-analyzer.ts";
 export { buildHotpotqaCorpus, createSearchServer, openBm25Retriever } from "./search/index.ts";
 export { createSqlServer } from "./sql/index.ts";
@@ -8,5 +9,8 @@ export {
   BUNDLED_TOOL_SERVER_NAMES,
   type BundledToolServerName,
   bundledToolServer,
+  type OnDemandToolServerName,
+  onDemandToolServers,
+  TOOL_SERVER_NAMES,
   toolServers,
 } from "./tool-servers.ts";

@@ -6,9 +6,10 @@
 // entries only (flags and summaries); a server's code loads when its entry creates one.
 import { calculatorServerEntry } from "./calculator/calculator-entry.ts";
 import { codeServerEntry } from "./code/code-entry.ts";
+import { imageServerEntry } from "./image/image-entry.ts";
 import { searchServerEntry } from "./search/search-entry.ts";
 import { sqlServerEntry } from "./sql/sql-entry.ts";
-import type { BundledToolServer } from "./tool-server-entry.ts";
+import type { BundledToolServer, ToolServerEntry } from "./tool-server-entry.ts";
 
 export const toolServers = Object.freeze({
   search: { ...searchServerEntry, port: 7001 },
@@ -25,7 +26,28 @@ export const BUNDLED_TOOL_SERVER_NAMES = Object.freeze(Object.keys(toolServers))
   ...BundledToolServerName[],
 ];
 
-/** The bundled server called `name`, or undefined (an own entry only: `__proto__` is no server). */
-export function bundledToolServer(name: string): BundledToolServer | undefined {
-  return Object.hasOwn(toolServers, name) ? toolServers[name as BundledToolServerName] : undefined;
+/**
+ * Bundled servers that `rlf tool NAME` runs but `rlf stack` and the deploy files do not serve: no fixed
+ * port, no upstream in the shipped gateway configs. `image` stays here until the rollout's
+ * vision-language path, which needs it, is part of the stack.
+ */
+export const onDemandToolServers = Object.freeze({
+  image: imageServerEntry,
+} as const satisfies Record<string, ToolServerEntry>);
+
+/** An on-demand server's name (`rlf tool NAME`; also its MCP server name). */
+export type OnDemandToolServerName = keyof typeof onDemandToolServers;
+
+/** Every server `rlf tool NAME` runs: the stack's, then the on-demand ones. */
+export const TOOL_SERVER_NAMES = Object.freeze([
+  ...BUNDLED_TOOL_SERVER_NAMES,
+  ...Object.keys(onDemandToolServers),
+]) as readonly (BundledToolServerName | OnDemandToolServerName)[];
+
+/** The server `rlf tool NAME` runs, or undefined (an own entry only: `__proto__` is no server). */
+export function bundledToolServer(name: string): ToolServerEntry | undefined {
+  if (Object.hasOwn(toolServers, name)) return toolServers[name as BundledToolServerName];
+  return Object.hasOwn(onDemandToolServers, name)
+    ? onDemandToolServers[name as OnDemandToolServerName]
+    : undefined;
 }

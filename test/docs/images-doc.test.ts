@@ -1,0 +1,52 @@
+// docs/images.md against the code: its limits are the constants the gateway and the image server use,
+// its tool table lists the server's tools, and its gateway config example loads.
+import { DEFAULT_TOOL_POLICY, normaliseConfig } from "@rlfactory/gateway";
+import { codeSpans, fencedBlockAfter, markdownTable, readDoc } from "@rlfactory/test-support/markdown";
+import { connectHttp } from "@rlfactory/test-support/mcp-client";
+import { createImageServer, DEFAULT_IMAGE_LIMITS } from "@rlfactory/tools";
+import { describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
+
+const doc = readDoc("docs/images.md").replaceAll("\n", " ");
+const stated = (pattern: RegExp) => Number(pattern.exec(doc.replace(/\s+/g, " "))?.[1]?.replaceAll(",", ""));
+
+describe("docs/images.md", () => {
+  it("gives the gateway's default max_image_bytes and max_output_bytes", () => {
+    expect(stated(/`max_image_bytes` \(decoded bytes, default ([\d,]+)\)/)).toBe(
+      DEFAULT_TOOL_POLICY.maxImageBytes,
+    );
+    expect(stated(/`max_output_bytes` \(default ([\d,]+)\)/)).toBe(DEFAULT_TOOL_POLICY.maxOutputBytes);
+  });
+
+  it("gives the image server's own limits", () => {
+    expect(stated(/more than ([\d,]+) bytes \(`--max-image-bytes`\)/)).toBe(
+      DEFAULT_IMAGE_LIMITS.maxImageBytes,
+    );
+    expect(stated(/more than ([\d,]+) pixels \(`--max-pixels`/)).toBe(DEFAULT_IMAGE_LIMITS.maxPixels);
+  });
+
+  it("lists the image server's tools, in its order", async () => {
+    const listed = markdownTable(readDoc("docs/images.md"), "tool").map((r) => codeSpans(r.tool ?? "")[0]);
+    const serving = await createImageServer().serveHttp({ port: 0 });
+    const client = await connectHttp(serving.url, "2025-11-25");
+    try {
+      expect(listed).toEqual((await client.listTools()).tools.map((t) => t.name));
+    } finally {
+      await client.close();
+      await serving.close();
+    }
+  });
+
+  it("has a gateway config example that loads, with the image limits it shows", () => {
+    const config = normaliseConfig(
+      parseYaml(fencedBlockAfter(readDoc("docs/images.md"), "## Limits", "yaml")),
+      ".",
+    );
+    const image = config.servers.find((s) => s.name === "image");
+    expect(image?.toolPolicy).toMatchObject({
+      maxImageBytes: 4_194_304,
+      maxOutputBytes: 8_388_608,
+      cache: "auto",
+    });
+  });
+});
