@@ -59,7 +59,7 @@ export const turnSchema = z.object({
     .describe("Weight version the sampler reported for this turn (sampled turns, async engines)."),
 });
 
-/** What one tool call spent on a model (a model tool): tokens, and cost where a price is configured. */
+/** What one tool call spent on a model (a model tool, or an agent tool's sub-agent): tokens, and cost where a price is configured. */
 export const toolCallUsageSchema = z.object({
   prompt_tokens: nonNegInt,
   completion_tokens: nonNegInt,
@@ -83,7 +83,7 @@ export const toolCallRecordSchema = z.object({
   usage: toolCallUsageSchema
     .optional()
     .describe(
-      "What the call spent on a model (a model tool); absent when it spent nothing (a cache hit, a program tool).",
+      "What the call spent on a model (a model tool, or the sum over an agent tool's sub-agent calls); absent when it spent nothing (a cache hit, a program tool).",
     ),
 });
 
