@@ -82,11 +82,18 @@ export async function openBm25Retriever(opts: Bm25RetrieverOptions): Promise<Ope
       },
       "search index loaded",
     );
-    return { retriever: retrieverFor(opts.corpus, loaded.data, params), built: false, indexDir };
+    const retriever = retrieverFor(opts.corpus, loaded.data, params);
+    if (!retriever.index.savedMaximaUsed) {
+      log.info(
+        { saved: loaded.data.blockMaximaParams, k1: params.k1, b: params.b },
+        "search index block maxima recomputed for these BM25 parameters",
+      );
+    }
+    return { retriever, built: false, indexDir };
   }
   log.info({ corpus: opts.corpus, indexDir, reason: loaded.reason }, "building search index");
   const { mtimeMs } = await stat(opts.corpus); // before reading: a later edit then shows as a change
-  const { data, corpus } = await buildIndex(opts.corpus);
+  const { data, corpus } = await buildIndex(opts.corpus, params);
   try {
     await saveIndex(indexDir, data, { path: opts.corpus, size: corpus.size, mtimeMs, sha256: corpus.sha256 });
   } catch (err) {

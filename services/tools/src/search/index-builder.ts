@@ -2,6 +2,8 @@
 // its (term, tf) pairs appended to a forward list; then postings are laid out per term (sorted
 // terms, ascending doc ids). Peak memory is about twice the final postings.
 
+import { computeBlockMaxima } from "./block-maxima.ts";
+import type { Bm25Params } from "./bm25.ts";
 import { type CorpusScan, scanCorpus } from "./corpus-reader.ts";
 import { analyze } from "./english-analyzer.ts";
 import { GrowableArray } from "./growable-array.ts";
@@ -13,7 +15,8 @@ export interface BuiltIndex {
   corpus: CorpusScan;
 }
 
-export async function buildIndex(corpusPath: string): Promise<BuiltIndex> {
+/** Builds the index of a corpus file; its block maxima are computed for `params`. */
+export async function buildIndex(corpusPath: string, params: Bm25Params): Promise<BuiltIndex> {
   const vocab = new Map<string, number>();
   const docFreq = new GrowableArray<Uint32Array>(Uint32Array);
   const forwardTerms = new GrowableArray<Uint32Array>(Uint32Array, 1 << 16);
@@ -88,19 +91,24 @@ export async function buildIndex(corpusPath: string): Promise<BuiltIndex> {
     }
   }
 
+  const postings = {
+    fieldDocCount,
+    sumTotalTermFreq,
+    postingOffsets,
+    postingDocs,
+    postingTfs,
+    norms: norms.toArray(),
+  };
   return {
     corpus,
     data: {
+      ...postings,
       docCount,
-      fieldDocCount,
-      sumTotalTermFreq,
       termBytes,
       termOffsets,
-      postingOffsets,
-      postingDocs,
-      postingTfs,
-      norms: norms.toArray(),
       docOffsets: docOffsets.toArray(),
+      blockMaxima: computeBlockMaxima(postings, params),
+      blockMaximaParams: { k1: params.k1, b: params.b },
     },
   };
 }
