@@ -1,13 +1,16 @@
-// Persists an inverted index as a directory of raw little-endian typed arrays plus meta.json, and
-// reopens it when the corpus is unchanged: same size and mtime, or (when only the mtime moved) the
+// Saves an index (built out of core by index-builder.ts) as a directory of raw little-endian typed
+// arrays plus meta.json, and reopens it when the corpus is unchanged: same size and mtime, or (when only the mtime moved) the
 // same SHA-256. Writes go to a temporary directory renamed into place, so readers never see half.
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { z } from "zod";
 import { POSTING_BLOCK_SIZE, termBlockStarts } from "./block-maxima.ts";
+import type { Bm25Params } from "./bm25.ts";
+import { type BuiltIndexStats, buildIndexFiles } from "./index-builder.ts";
+import { INDEX_FILES } from "./index-files.ts";
 import type { InvertedIndexData } from "./inverted-index.ts";
 
 /**
@@ -51,45 +54,45 @@ export async function sha256File(path: string): Promise<string> {
   return hash.digest("hex");
 }
 
-const FILES = {
-  termBytes: "terms.bin",
-  termOffsets: "term-offsets.u32",
-  postingOffsets: "posting-offsets.f64",
-  postingDocs: "posting-docs.u32",
-  postingTfs: "posting-tfs",
-  norms: "norms.u8",
-  docOffsets: "doc-offsets.f64",
-  blockMaxima: "block-maxima.f32",
-} as const;
+const FILES = INDEX_FILES;
 
-export async function saveIndex(
+/**
+ * Builds the index of `corpus.path` (out of core, index-builder.ts) into a temporary directory beside
+ * `dir`, writes meta.json, and renames it into place; `corpus.mtimeMs` is the corpus's mtime as read
+ * before the build, so a later edit shows as a change.
+ */
+export async function buildAndSaveIndex(
   dir: string,
-  data: InvertedIndexData,
-  corpus: CorpusFingerprint,
-): Promise<void> {
+  corpus: { path: string; mtimeMs: number },
+  params: Bm25Params,
+  segmentPostings?: number,
+): Promise<BuiltIndexStats> {
   const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
   await mkdir(tmp, { recursive: true });
   try {
-    for (const [key, file] of Object.entries(FILES)) {
-      const array = data[key as keyof typeof FILES];
-      await writeFile(join(tmp, file), new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
-    }
+    const built = await buildIndexFiles(corpus.path, params, tmp, segmentPostings);
+    const { stats } = built;
     const meta: Meta = {
       format: INDEX_FORMAT,
-      corpus,
-      docCount: data.docCount,
-      fieldDocCount: data.fieldDocCount,
-      sumTotalTermFreq: data.sumTotalTermFreq,
-      numTerms: data.termOffsets.length - 1,
-      numPostings: data.postingDocs.length,
-      tfBytes: data.postingTfs.BYTES_PER_ELEMENT === 4 ? 4 : 2,
-      numBlocks: data.blockMaxima.length,
-      blockMaximaParams: data.blockMaximaParams,
+      corpus: {
+        path: corpus.path,
+        size: built.corpus.size,
+        mtimeMs: corpus.mtimeMs,
+        sha256: built.corpus.sha256,
+      },
+      docCount: stats.docCount,
+      fieldDocCount: stats.fieldDocCount,
+      sumTotalTermFreq: stats.sumTotalTermFreq,
+      numTerms: stats.numTerms,
+      numPostings: stats.numPostings,
+      tfBytes: stats.tfBytes,
+      numBlocks: stats.numBlocks,
+      blockMaximaParams: { k1: params.k1, b: params.b },
     };
     await writeFile(join(tmp, "meta.json"), `${JSON.stringify(meta, null, 2)}\n`);
-    await mkdir(dirname(dir), { recursive: true });
     await rm(dir, { recursive: true, force: true });
     await rename(tmp, dir);
+    return stats;
   } catch (err) {
     await rm(tmp, { recursive: true, force: true });
     throw err;
