@@ -21,6 +21,9 @@ import type { TopKHeap } from "./top-k-heap.ts";
 const B = POSTING_BLOCK_SIZE;
 /** Docs per scoring buffer (Lucene's INNER_WINDOW_SIZE). */
 const INNER_WINDOW = 4096;
+/** Per clause, the scores of tf 1..TABLE_TFS for each of the 256 norms are tabulated (no division per posting). */
+const TABLE_TFS = 4;
+const TABLE_SIZE = TABLE_TFS * 256;
 /** Bounds are inflated by this factor before comparing, against float64 rounding in their sums. */
 const SLACK = 1 + 2 ** -36;
 
@@ -55,6 +58,8 @@ export class MaxScoreSearch {
   /** Clauses by ascending window bound; prefix[r] = sum of the bounds of order[0..r]. */
   private order = new Int32Array(8);
   private prefix = new Float64Array(8);
+  /** Clause i's score of (tf, norm) for tf <= TABLE_TFS at [i * TABLE_SIZE + (tf - 1) * 256 + norm]. */
+  private scoreTable = new Float64Array(8 * TABLE_SIZE);
   private readonly windowScores = new Float64Array(INNER_WINDOW);
   private readonly bits = new Uint32Array(INNER_WINDOW / 32);
 
@@ -79,6 +84,21 @@ export class MaxScoreSearch {
     this.shallow[i] = 0;
     this.weight[i] = weight;
     this.order[i] = i;
+    const table = this.scoreTable;
+    const inverseNorms = this.lists.inverseNorms;
+    for (let tf = 1; tf <= TABLE_TFS; tf++) {
+      const row = i * TABLE_SIZE + (tf - 1) * 256;
+      for (let norm = 0; norm < 256; norm++) {
+        table[row + norm] = termScore(weight, tf, inverseNorms[norm] as number);
+      }
+    }
+  }
+
+  /** Clause i's score of a posting (the same float32 value as termScore, from the table when it can). */
+  private score(i: number, tf: number, norm: number): number {
+    return tf <= TABLE_TFS
+      ? (this.scoreTable[i * TABLE_SIZE + (tf - 1) * 256 + norm] as number)
+      : termScore(this.weight[i] as number, tf, this.lists.inverseNorms[norm] as number);
   }
 
   private grow(): void {
@@ -100,6 +120,9 @@ export class MaxScoreSearch {
     const order = new Int32Array(size);
     order.set(this.order);
     this.order = order;
+    const table = new Float64Array(size * TABLE_SIZE);
+    table.set(this.scoreTable);
+    this.scoreTable = table;
   }
 
   /** Last doc id of block j of clause i. */
@@ -216,20 +239,18 @@ export class MaxScoreSearch {
   /** Scores docs [windowMin, upTo) that match an essential clause (order[firstEssential..n)). */
   private scoreWindow(top: TopKHeap, windowMin: number, upTo: number, firstEssential: number): void {
     const n = this.n;
-    const { order, pos, end, weight } = this;
-    const { postingDocs: docs, postingTfs: tfs, norms, inverseNorms } = this.lists;
+    const { order, pos, end } = this;
+    const { postingDocs: docs, postingTfs: tfs, norms } = this.lists;
     if (firstEssential === n - 1) {
       // One essential clause: walk its postings in doc order.
       const i = order[firstEssential] as number;
       this.advance(i, windowMin);
       const e = end[i] as number;
-      const w = weight[i] as number;
       let p = pos[i] as number;
       for (; p < e; p++) {
         const doc = docs[p] as number;
         if (doc >= upTo) break;
-        const s = termScore(w, tfs[p] as number, inverseNorms[norms[doc] as number] as number);
-        this.collect(top, doc, s, firstEssential);
+        this.collect(top, doc, this.score(i, tfs[p] as number, norms[doc] as number), firstEssential);
       }
       pos[i] = p;
       return;
@@ -250,7 +271,6 @@ export class MaxScoreSearch {
       for (let r = firstEssential; r < n; r++) {
         const i = order[r] as number;
         const e = end[i] as number;
-        const w = weight[i] as number;
         let p = pos[i] as number;
         for (; p < e; p++) {
           const doc = docs[p] as number;
@@ -258,8 +278,7 @@ export class MaxScoreSearch {
           const local = doc - innerMin;
           bits[local >>> 5] = (bits[local >>> 5] as number) | (1 << (local & 31));
           windowScores[local] =
-            (windowScores[local] as number) +
-            termScore(w, tfs[p] as number, inverseNorms[norms[doc] as number] as number);
+            (windowScores[local] as number) + this.score(i, tfs[p] as number, norms[doc] as number);
         }
         pos[i] = p;
       }
@@ -285,8 +304,8 @@ export class MaxScoreSearch {
   private collect(top: TopKHeap, doc: number, essentialScore: number, firstEssential: number): void {
     let score = essentialScore;
     if (firstEssential > 0) {
-      const { order, prefix, pos, end, weight } = this;
-      const { postingDocs: docs, postingTfs: tfs, norms, inverseNorms } = this.lists;
+      const { order, prefix, pos, end } = this;
+      const { postingDocs: docs, postingTfs: tfs, norms } = this.lists;
       const min = top.minScore;
       for (let r = firstEssential - 1; r >= 0; r--) {
         if (f((score + (prefix[r] as number)) * SLACK) <= min) return;
@@ -294,11 +313,7 @@ export class MaxScoreSearch {
         this.advance(i, doc);
         const p = pos[i] as number;
         if (p < (end[i] as number) && docs[p] === doc) {
-          score += termScore(
-            weight[i] as number,
-            tfs[p] as number,
-            inverseNorms[norms[doc] as number] as number,
-          );
+          score += this.score(i, tfs[p] as number, norms[doc] as number);
         }
       }
     }
