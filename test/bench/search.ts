@@ -7,6 +7,11 @@
 //   build      index build time (analysis + inversion + save), peak RSS, index bytes in memory and on disk
 //   load       reopening the saved index in a fresh server process: time and that process's RSS
 //   search     in-process query latency (one query of 2-6 Zipf-sampled vocabulary words, top 10)
+//   cpu        CPU-ms per query of the index alone (analysis + pruned top 10; and exhaustive scoring of
+//              the first 200 queries), one thread, after a warm-up pass
+//   lucene     when Java and the Lucene jars are present (lucene-side.ts): Lucene 9.12 builds its index
+//              of the same corpus and runs the same queries in the same run; CPU-ms per query of both,
+//              their ratio, and on how many queries the top 10 (ids, in order) are identical
 //   retrieve   POST /retrieve over HTTP to that server process, one query per request, at concurrency 1 and 16
 import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -17,8 +22,9 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { rngStream } from "@rlfactory/kit";
-import { ENGLISH_STOP_WORDS, openBm25Retriever } from "@rlfactory/tools";
+import { nearestRankPercentile, rngStream } from "@rlfactory/kit";
+import { analyze, DEFAULT_BM25, ENGLISH_STOP_WORDS, openBm25Retriever } from "@rlfactory/tools";
+import { type LuceneReport, luceneClasspath, runLucene } from "./lucene-side.ts";
 import { measure } from "./measure.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -167,8 +173,10 @@ export async function benchSearch(
     const before = process.memoryUsage();
     t0 = performance.now();
     rmSync(indexDir, { recursive: true, force: true });
+    const cpu0 = process.cpuUsage();
     const { retriever, built } = await openBm25Retriever({ corpus, indexDir });
     const buildMs = performance.now() - t0;
+    const buildCpu = process.cpuUsage(cpu0);
     if (!built) throw new Error("expected a fresh index build");
     const peakRss = process.resourceUsage().maxRSS * 1024;
     gc();
@@ -182,7 +190,7 @@ export async function benchSearch(
       data.postingTfs.byteLength +
       data.norms.byteLength +
       data.docOffsets.byteLength +
-      data.docCount * 12; // per-query scratch (scores + touched list)
+      data.blockMaxima.byteLength;
     const diskBytes = dirSize(indexDir);
     log(
       `build: ${round(buildMs / 1000, 1)} s, ${data.postingDocs.length} postings, ${retriever.index.numTerms} terms`,
@@ -204,6 +212,78 @@ export async function benchSearch(
     log(
       `in-process: p50 ${inProcess.p50_ms} ms, p99 ${inProcess.p99_ms} ms, ${inProcess.throughput_per_s}/s`,
     );
+
+    // The index alone, one thread: CPU per query (pruned, and exhaustive on a subset), top 10 ids.
+    const index = retriever.index;
+    const analyzed = queries.map((q) => analyze(q));
+    for (const terms of analyzed) index.search(terms, 10); // warm-up pass
+    const ourHits: string[][] = [];
+    const latencies: number[] = [];
+    const searchCpu0 = process.cpuUsage();
+    const searchStarted = performance.now();
+    for (const terms of analyzed) {
+      const q0 = performance.now();
+      ourHits.push(index.search(terms, 10).map((h) => String(h.doc))); // synthetic ids are line numbers
+      latencies.push(performance.now() - q0);
+    }
+    const searchWallS = (performance.now() - searchStarted) / 1000;
+    const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
+    const ourCpuMs = cpuMs(process.cpuUsage(searchCpu0)) / numQueries;
+    const exhaustiveQueries = analyzed.slice(0, 200);
+    const exhaustiveCpu0 = process.cpuUsage();
+    for (const terms of exhaustiveQueries) index.searchExhaustive(terms, 10);
+    const exhaustiveCpuMs = cpuMs(process.cpuUsage(exhaustiveCpu0)) / exhaustiveQueries.length;
+    const cpu = {
+      cpu_ms_per_query: round(ourCpuMs, 3),
+      p50_ms: round(nearestRankPercentile(latencies, 50) ?? 0, 3),
+      p99_ms: round(nearestRankPercentile(latencies, 99) ?? 0, 3),
+      queries_per_s: round(numQueries / searchWallS, 1),
+      queries_per_cpu_s: round(1000 / ourCpuMs, 1),
+      exhaustive_cpu_ms_per_query: round(exhaustiveCpuMs, 3),
+      exhaustive_queries: exhaustiveQueries.length,
+    };
+    log(`index alone: ${cpu.cpu_ms_per_query} CPU-ms/query (exhaustive ${cpu.exhaustive_cpu_ms_per_query})`);
+
+    let lucene: Record<string, unknown>;
+    const jars = luceneClasspath();
+    if ("missing" in jars) {
+      lucene = { skipped: jars.missing };
+      log(`lucene: skipped (${jars.missing})`);
+    } else {
+      const queriesFile = join(dir, "queries.txt");
+      writeFileSync(queriesFile, `${queries.join("\n")}\n`);
+      rmSync(join(dir, "lucene-index"), { recursive: true, force: true });
+      log("lucene: building its index and running the same queries");
+      const report: LuceneReport = await runLucene(jars.classpath, {
+        corpus,
+        queries: queriesFile,
+        indexDir: join(dir, "lucene-index"),
+        k1: DEFAULT_BM25.k1,
+        b: DEFAULT_BM25.b,
+        topk: 10,
+        out: join(dir, "lucene-report.json"),
+      });
+      let identical = 0;
+      for (const [i, hits] of report.hits.entries()) {
+        if (JSON.stringify(hits.map(([id]) => id)) === JSON.stringify(ourHits[i])) identical++;
+      }
+      const luceneCpuMs = report.search_thread_cpu_ms / report.queries;
+      lucene = {
+        version: report.lucene,
+        java: report.java,
+        build_cpu_s: round(report.build_cpu_s, 1),
+        index_on_disk_mb: round(report.index_bytes / MB, 1),
+        cpu_ms_per_query: round(luceneCpuMs, 3),
+        process_cpu_ms_per_query: round(report.search_process_cpu_ms / report.queries, 3),
+        p50_ms: round(nearestRankPercentile(report.latency_ms, 50) ?? 0, 3),
+        p99_ms: round(nearestRankPercentile(report.latency_ms, 99) ?? 0, 3),
+        queries_per_s: round(report.queries / report.search_wall_s, 1),
+        ours_over_lucene_cpu: round(ourCpuMs / luceneCpuMs, 2),
+        top10_identical: identical,
+        top10_compared: report.hits.length,
+      };
+      log(`lucene: ${JSON.stringify(lucene)}`);
+    }
 
     const started = await startServer(corpus, indexDir);
     server = started.child;
@@ -242,6 +322,7 @@ export async function benchSearch(
       },
       build: {
         seconds: round(buildMs / 1000, 2),
+        cpu_s: round(cpuMs(buildCpu) / 1000, 1),
         passages_per_s: Math.round(passages / (buildMs / 1000)),
         peak_rss_mb: round(peakRss / MB, 1),
         rss_delta_mb: round((after.rss - before.rss) / MB, 1),
@@ -259,6 +340,8 @@ export async function benchSearch(
       },
       queries: { count: numQueries, words: "2-6, Zipf-sampled from the vocabulary", topk: 10 },
       search_in_process: inProcess,
+      search_cpu: cpu,
+      lucene,
       retrieve_http: { c1, c16 },
     };
     writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);

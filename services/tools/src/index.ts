@@ -2,7 +2,13 @@ export { createCalculatorServer } from "./calculator/index.ts";
 export { createCodeServer } from "./code/index.ts";
 export { createImageServer, DEFAULT_IMAGE_LIMITS, type ImageLimits } from "./image/index.ts";
 export { ENGLISH_STOP_WORDS } from "./search/english-analyzer.ts";
-export { buildHotpotqaCorpus, createSearchServer, openBm25Retriever } from "./search/index.ts";
+export {
+  analyze,
+  buildHotpotqaCorpus,
+  createSearchServer,
+  DEFAULT_BM25,
+  openBm25Retriever,
+} from "./search/index.ts";
 export { createSqlServer } from "./sql/index.ts";
 export type { BundledToolServer, ToolOptionValues, ToolServerEntry } from "./tool-server-entry.ts";
 export {

@@ -1,13 +1,15 @@
 // The local retriever: opens (or builds, then saves) the BM25 index of a corpus file and answers
 // queries from it, reading passage text back from the corpus file.
-import { stat } from "node:fs/promises";
+import { mkdtemp, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { logger as defaultLogger, type Logger } from "@rlfactory/toolkit";
 import { type Bm25Params, DEFAULT_BM25 } from "./bm25.ts";
-import { PassageReader } from "./corpus-reader.ts";
+import { CorpusFormatError, PassageReader } from "./corpus-reader.ts";
 import { analyze } from "./english-analyzer.ts";
-import { buildIndex } from "./index-builder.ts";
-import { defaultIndexDir, loadIndex, saveIndex } from "./index-store.ts";
+import type { BuiltIndexStats } from "./index-builder.ts";
+import { buildAndSaveIndex, defaultIndexDir, loadIndex } from "./index-store.ts";
 import { InvertedIndex } from "./inverted-index.ts";
 import type { RetrievedPassage, Retriever } from "./retriever.ts";
 
@@ -16,6 +18,8 @@ export interface Bm25RetrieverOptions {
   /** Where the index is saved and looked for; default: defaultIndexDir(corpus). */
   indexDir?: string;
   bm25?: Partial<Bm25Params>;
+  /** Postings per build segment (index-builder.ts); bounds the build's memory. */
+  segmentPostings?: number;
   logger?: Logger;
 }
 
@@ -82,31 +86,52 @@ export async function openBm25Retriever(opts: Bm25RetrieverOptions): Promise<Ope
       },
       "search index loaded",
     );
-    return { retriever: retrieverFor(opts.corpus, loaded.data, params), built: false, indexDir };
+    const retriever = retrieverFor(opts.corpus, loaded.data, params);
+    if (!retriever.index.savedMaximaUsed) {
+      log.info(
+        { saved: loaded.data.blockMaximaParams, k1: params.k1, b: params.b },
+        "search index block maxima recomputed for these BM25 parameters",
+      );
+    }
+    return { retriever, built: false, indexDir };
   }
   log.info({ corpus: opts.corpus, indexDir, reason: loaded.reason }, "building search index");
   const { mtimeMs } = await stat(opts.corpus); // before reading: a later edit then shows as a change
-  const { data, corpus } = await buildIndex(opts.corpus);
+  const source = { path: resolve(opts.corpus), mtimeMs };
+  let servedFrom = indexDir;
+  let scratchDir: string | undefined;
+  let stats: BuiltIndexStats;
   try {
-    await saveIndex(indexDir, data, { path: opts.corpus, size: corpus.size, mtimeMs, sha256: corpus.sha256 });
+    stats = await buildAndSaveIndex(indexDir, source, params, opts.segmentPostings);
   } catch (err) {
+    if (err instanceof CorpusFormatError) throw err;
     log.warn(
       { indexDir, err: (err as Error).message },
       "could not save the search index; it will be rebuilt next start",
     );
+    scratchDir = await mkdtemp(join(tmpdir(), "rlf-search-index-"));
+    servedFrom = join(scratchDir, "index");
+    stats = await buildAndSaveIndex(servedFrom, source, params, opts.segmentPostings);
   }
-  log.info(
-    {
-      corpus: opts.corpus,
-      indexDir,
-      passages: data.docCount,
-      terms: data.termOffsets.length - 1,
-      postings: data.postingDocs.length,
-      ms: Math.round(performance.now() - started),
-    },
-    "search index built",
-  );
-  return { retriever: retrieverFor(opts.corpus, data, params), built: true, indexDir };
+  try {
+    const built = await loadIndex(servedFrom, opts.corpus);
+    if (built.status !== "loaded") throw new Error(`the index just built is unusable: ${built.reason}`);
+    log.info(
+      {
+        corpus: opts.corpus,
+        indexDir,
+        passages: stats.docCount,
+        terms: stats.numTerms,
+        postings: stats.numPostings,
+        segments: stats.segments,
+        ms: Math.round(performance.now() - started),
+      },
+      "search index built",
+    );
+    return { retriever: retrieverFor(opts.corpus, built.data, params), built: true, indexDir };
+  } finally {
+    if (scratchDir) await rm(scratchDir, { recursive: true, force: true });
+  }
 }
 
 function retrieverFor(corpus: string, data: InvertedIndex["data"], params: Bm25Params): Bm25Retriever {

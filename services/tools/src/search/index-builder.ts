@@ -1,106 +1,110 @@
-// Builds the inverted index of a corpus file in one streaming pass: each passage is analyzed once,
-// its (term, tf) pairs appended to a forward list; then postings are laid out per term (sorted
-// terms, ascending doc ids). Peak memory is about twice the final postings.
-
+// Builds the index files of a corpus out of core, in one streaming pass: each passage is analyzed
+// once and its (term, tf) pairs go to the current segment; a segment that reaches `segmentPostings`
+// postings is inverted and written to disk (index-segment.ts). At the end the segments are merged term
+// by term into the index files (segment-merge.ts), block maxima included. Peak memory: one segment
+// (about 16 bytes per posting while it is inverted) plus 9 bytes per passage (norm and offset).
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { averageLength } from "./block-maxima.ts";
+import type { Bm25Params } from "./bm25.ts";
 import { type CorpusScan, scanCorpus } from "./corpus-reader.ts";
 import { analyze } from "./english-analyzer.ts";
 import { GrowableArray } from "./growable-array.ts";
-import type { InvertedIndexData } from "./inverted-index.ts";
+import { INDEX_FILES } from "./index-files.ts";
+import { type SegmentFiles, SegmentInverter } from "./index-segment.ts";
+import { mergeSegments } from "./segment-merge.ts";
 import { intToByte4 } from "./small-float.ts";
 
+/** Postings per segment by default: about 270 MB of build memory while a segment is inverted. */
+export const DEFAULT_SEGMENT_POSTINGS = 16_000_000;
+
+/** What meta.json records of a built index. */
+export interface BuiltIndexStats {
+  docCount: number;
+  fieldDocCount: number;
+  sumTotalTermFreq: number;
+  numTerms: number;
+  numPostings: number;
+  numBlocks: number;
+  tfBytes: 2 | 4;
+  segments: number;
+}
+
 export interface BuiltIndex {
-  data: InvertedIndexData;
+  stats: BuiltIndexStats;
   corpus: CorpusScan;
 }
 
-export async function buildIndex(corpusPath: string): Promise<BuiltIndex> {
-  const vocab = new Map<string, number>();
-  const docFreq = new GrowableArray<Uint32Array>(Uint32Array);
-  const forwardTerms = new GrowableArray<Uint32Array>(Uint32Array, 1 << 16);
-  const forwardTfs = new GrowableArray<Uint32Array>(Uint32Array, 1 << 16);
-  const forwardStarts = new GrowableArray<Float64Array>(Float64Array);
+/**
+ * Writes the index files of `corpusPath` into `dir` (which must exist); the block maxima are computed
+ * for `params`. Segments go to `dir/segments` and are removed after the merge.
+ */
+export async function buildIndexFiles(
+  corpusPath: string,
+  params: Bm25Params,
+  dir: string,
+  segmentPostings = DEFAULT_SEGMENT_POSTINGS,
+): Promise<BuiltIndex> {
+  const segmentsDir = join(dir, "segments");
+  mkdirSync(segmentsDir, { recursive: true });
+  const segment = new SegmentInverter();
+  const segments: SegmentFiles[] = [];
+  const flush = () => {
+    const segmentDir = join(segmentsDir, String(segments.length));
+    mkdirSync(segmentDir);
+    segments.push(segment.write(segmentDir));
+  };
   const norms = new GrowableArray<Uint8Array>(Uint8Array);
   const docOffsets = new GrowableArray<Float64Array>(Float64Array);
   let fieldDocCount = 0;
   let sumTotalTermFreq = 0;
   let maxTf = 0;
 
-  const corpus = await scanCorpus(corpusPath, (passage, offset) => {
-    docOffsets.push(offset);
-    forwardStarts.push(forwardTerms.length);
-    const terms = analyze(passage.contents);
-    norms.push(intToByte4(terms.length));
-    if (terms.length > 0) fieldDocCount++;
-    sumTotalTermFreq += terms.length;
-    const tfs = new Map<string, number>();
-    for (const term of terms) tfs.set(term, (tfs.get(term) ?? 0) + 1);
-    for (const [term, tf] of tfs) {
-      let id = vocab.get(term);
-      if (id === undefined) {
-        id = vocab.size;
-        vocab.set(term, id);
-        docFreq.push(0);
-      }
-      docFreq.add(id, 1);
-      forwardTerms.push(id);
-      forwardTfs.push(tf);
-      if (tf > maxTf) maxTf = tf;
-    }
-  });
-  const docCount = docOffsets.length;
-  forwardStarts.push(forwardTerms.length);
-  docOffsets.push(corpus.size);
-
-  // Sorted dictionary: rank[termId] = position of the term in sort order.
-  const sortedTerms = [...vocab.keys()].sort();
-  const encoder = new TextEncoder();
-  const encoded = sortedTerms.map((t) => encoder.encode(t));
-  const termOffsets = new Uint32Array(sortedTerms.length + 1);
-  for (let i = 0; i < encoded.length; i++)
-    termOffsets[i + 1] = (termOffsets[i] as number) + (encoded[i]?.length ?? 0);
-  const termBytes = new Uint8Array(termOffsets[sortedTerms.length] as number);
-  for (let i = 0; i < encoded.length; i++) termBytes.set(encoded[i] as Uint8Array, termOffsets[i]);
-  const rank = new Uint32Array(vocab.size);
-  const dfs = docFreq.view();
-  const postingOffsets = new Float64Array(sortedTerms.length + 1);
-  for (let r = 0; r < sortedTerms.length; r++) {
-    const id = vocab.get(sortedTerms[r] as string) as number;
-    rank[id] = r;
-    postingOffsets[r + 1] = (postingOffsets[r] as number) + (dfs[id] as number);
+  try {
+    const corpus = await scanCorpus(corpusPath, (passage, offset) => {
+      const doc = docOffsets.length;
+      docOffsets.push(offset);
+      const terms = analyze(passage.contents);
+      norms.push(intToByte4(terms.length));
+      if (terms.length > 0) fieldDocCount++;
+      sumTotalTermFreq += terms.length;
+      const tfs = new Map<string, number>();
+      for (const term of terms) tfs.set(term, (tfs.get(term) ?? 0) + 1);
+      for (const tf of tfs.values()) if (tf > maxTf) maxTf = tf;
+      segment.add(doc, tfs);
+      if (segment.numPostings >= segmentPostings) flush();
+    });
+    if (segment.numPostings > 0 || segments.length === 0) flush();
+    const docCount = docOffsets.length;
+    docOffsets.push(corpus.size);
+    const normBytes = norms.view();
+    writeFileSync(join(dir, INDEX_FILES.norms), normBytes);
+    const offsets = docOffsets.view();
+    writeFileSync(join(dir, INDEX_FILES.docOffsets), new Uint8Array(offsets.buffer, 0, offsets.byteLength));
+    const wideTfs = maxTf > 0xffff;
+    const merged = mergeSegments(
+      {
+        segments,
+        norms: normBytes,
+        avgdl: averageLength({ fieldDocCount, sumTotalTermFreq }),
+        params,
+        wideTfs,
+      },
+      dir,
+      INDEX_FILES,
+    );
+    return {
+      corpus,
+      stats: {
+        docCount,
+        fieldDocCount,
+        sumTotalTermFreq,
+        ...merged,
+        tfBytes: wideTfs ? 4 : 2,
+        segments: segments.length,
+      },
+    };
+  } finally {
+    rmSync(segmentsDir, { recursive: true, force: true });
   }
-  vocab.clear();
-
-  const numPostings = forwardTerms.length;
-  const postingDocs = new Uint32Array(numPostings);
-  const postingTfs = maxTf > 0xffff ? new Uint32Array(numPostings) : new Uint16Array(numPostings);
-  const cursor = postingOffsets.slice(0, sortedTerms.length);
-  const fTerms = forwardTerms.view();
-  const fTfs = forwardTfs.view();
-  const starts = forwardStarts.view();
-  for (let doc = 0; doc < docCount; doc++) {
-    const end = starts[doc + 1] as number;
-    for (let p = starts[doc] as number; p < end; p++) {
-      const r = rank[fTerms[p] as number] as number;
-      const at = cursor[r] as number;
-      postingDocs[at] = doc;
-      postingTfs[at] = fTfs[p] as number;
-      cursor[r] = at + 1;
-    }
-  }
-
-  return {
-    corpus,
-    data: {
-      docCount,
-      fieldDocCount,
-      sumTotalTermFreq,
-      termBytes,
-      termOffsets,
-      postingOffsets,
-      postingDocs,
-      postingTfs,
-      norms: norms.toArray(),
-      docOffsets: docOffsets.toArray(),
-    },
-  };
 }

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { sharedDataPath } from "@rlfactory/test-support/shared-data";
 import { describe, expect, it } from "vitest";
 import { openBm25Retriever } from "./bm25-retriever.ts";
+import { INDEX_FORMAT } from "./index-store.ts";
 
 const EXAMPLE_CORPUS = sharedDataPath("search_r1_example/corpus.jsonl");
 
@@ -51,6 +52,14 @@ describe("index persistence", () => {
     const mtime = new Date(Date.now() + 120_000);
     utimesSync(corpus, mtime, mtime);
     expect(await open(corpus, indexDir)).toMatchObject({ built: true, zebra: ["10"] });
+  });
+
+  it("rebuilds an index saved in an older format (v1 had no block maxima)", async () => {
+    const metaFile = join(indexDir, "meta.json");
+    const meta = JSON.parse(readFileSync(metaFile, "utf8")) as { format: string };
+    writeFileSync(metaFile, JSON.stringify({ ...meta, format: "rlf-bm25-v1 lucene-english-porter" }));
+    expect(await open(corpus, indexDir)).toMatchObject({ built: true, zebra: ["10"] });
+    expect(JSON.parse(readFileSync(metaFile, "utf8")).format).toBe(INDEX_FORMAT);
   });
 
   it("rebuilds over a damaged index", async () => {

@@ -1,16 +1,23 @@
-// Persists an inverted index as a directory of raw little-endian typed arrays plus meta.json, and
-// reopens it when the corpus is unchanged: same size and mtime, or (when only the mtime moved) the
+// Saves an index (built out of core by index-builder.ts) as a directory of raw little-endian typed
+// arrays plus meta.json, and reopens it when the corpus is unchanged: same size and mtime, or (when only the mtime moved) the
 // same SHA-256. Writes go to a temporary directory renamed into place, so readers never see half.
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { mkdir, open, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { z } from "zod";
+import { POSTING_BLOCK_SIZE, termBlockStarts } from "./block-maxima.ts";
+import type { Bm25Params } from "./bm25.ts";
+import { type BuiltIndexStats, buildIndexFiles } from "./index-builder.ts";
+import { INDEX_FILES } from "./index-files.ts";
 import type { InvertedIndexData } from "./inverted-index.ts";
 
-/** Bump when the on-disk layout or the analysis changes: older indexes are then rebuilt. */
-const FORMAT = "rlf-bm25-v1 lucene-english-porter";
+/**
+ * Bump when the on-disk layout, the analysis or the block size changes: an index of another format
+ * is not read but rebuilt (the log names both formats). v2 added the per-block impact maxima.
+ */
+export const INDEX_FORMAT = `rlf-bm25-v2 lucene-english-porter block-max-${POSTING_BLOCK_SIZE}`;
 
 const Meta = z.object({
   format: z.string(),
@@ -21,6 +28,8 @@ const Meta = z.object({
   numTerms: z.number().int(),
   numPostings: z.number().int(),
   tfBytes: z.union([z.literal(2), z.literal(4)]),
+  numBlocks: z.number().int(),
+  blockMaximaParams: z.object({ k1: z.number(), b: z.number() }),
 });
 type Meta = z.infer<typeof Meta>;
 
@@ -45,42 +54,45 @@ export async function sha256File(path: string): Promise<string> {
   return hash.digest("hex");
 }
 
-const FILES = {
-  termBytes: "terms.bin",
-  termOffsets: "term-offsets.u32",
-  postingOffsets: "posting-offsets.f64",
-  postingDocs: "posting-docs.u32",
-  postingTfs: "posting-tfs",
-  norms: "norms.u8",
-  docOffsets: "doc-offsets.f64",
-} as const;
+const FILES = INDEX_FILES;
 
-export async function saveIndex(
+/**
+ * Builds the index of `corpus.path` (out of core, index-builder.ts) into a temporary directory beside
+ * `dir`, writes meta.json, and renames it into place; `corpus.mtimeMs` is the corpus's mtime as read
+ * before the build, so a later edit shows as a change.
+ */
+export async function buildAndSaveIndex(
   dir: string,
-  data: InvertedIndexData,
-  corpus: CorpusFingerprint,
-): Promise<void> {
+  corpus: { path: string; mtimeMs: number },
+  params: Bm25Params,
+  segmentPostings?: number,
+): Promise<BuiltIndexStats> {
   const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
   await mkdir(tmp, { recursive: true });
   try {
-    for (const [key, file] of Object.entries(FILES)) {
-      const array = data[key as keyof typeof FILES];
-      await writeFile(join(tmp, file), new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
-    }
+    const built = await buildIndexFiles(corpus.path, params, tmp, segmentPostings);
+    const { stats } = built;
     const meta: Meta = {
-      format: FORMAT,
-      corpus,
-      docCount: data.docCount,
-      fieldDocCount: data.fieldDocCount,
-      sumTotalTermFreq: data.sumTotalTermFreq,
-      numTerms: data.termOffsets.length - 1,
-      numPostings: data.postingDocs.length,
-      tfBytes: data.postingTfs.BYTES_PER_ELEMENT === 4 ? 4 : 2,
+      format: INDEX_FORMAT,
+      corpus: {
+        path: corpus.path,
+        size: built.corpus.size,
+        mtimeMs: corpus.mtimeMs,
+        sha256: built.corpus.sha256,
+      },
+      docCount: stats.docCount,
+      fieldDocCount: stats.fieldDocCount,
+      sumTotalTermFreq: stats.sumTotalTermFreq,
+      numTerms: stats.numTerms,
+      numPostings: stats.numPostings,
+      tfBytes: stats.tfBytes,
+      numBlocks: stats.numBlocks,
+      blockMaximaParams: { k1: params.k1, b: params.b },
     };
     await writeFile(join(tmp, "meta.json"), `${JSON.stringify(meta, null, 2)}\n`);
-    await mkdir(dirname(dir), { recursive: true });
     await rm(dir, { recursive: true, force: true });
     await rename(tmp, dir);
+    return stats;
   } catch (err) {
     await rm(tmp, { recursive: true, force: true });
     throw err;
@@ -93,13 +105,22 @@ export type LoadOutcome =
 
 /** Opens the index in `dir` if it was built from `corpusPath` as it is now. */
 export async function loadIndex(dir: string, corpusPath: string): Promise<LoadOutcome> {
-  let meta: Meta;
+  let json: unknown;
   try {
-    meta = Meta.parse(JSON.parse(await readFile(join(dir, "meta.json"), "utf8")));
+    json = JSON.parse(await readFile(join(dir, "meta.json"), "utf8"));
   } catch {
     return { status: "missing", reason: `no readable index in ${dir}` };
   }
-  if (meta.format !== FORMAT) return { status: "stale", reason: `index format ${meta.format}` };
+  const format = z.object({ format: z.string() }).safeParse(json);
+  if (format.success && format.data.format !== INDEX_FORMAT) {
+    return {
+      status: "stale",
+      reason: `index format "${format.data.format}" is not this version's "${INDEX_FORMAT}"`,
+    };
+  }
+  const parsed = Meta.safeParse(json);
+  if (!parsed.success) return { status: "stale", reason: `unreadable index metadata in ${dir}` };
+  const meta = parsed.data;
   const st = await stat(corpusPath);
   if (st.size !== meta.corpus.size) return { status: "stale", reason: "corpus size changed" };
   let corpus: CorpusFingerprint = { ...meta.corpus, path: resolve(corpusPath) };
@@ -120,15 +141,18 @@ export async function loadIndex(dir: string, corpusPath: string): Promise<LoadOu
 
 async function readData(dir: string, meta: Meta): Promise<InvertedIndexData> {
   const numTerms = meta.numTerms;
+  const postingOffsets = new Float64Array(
+    await readArrayBuffer(join(dir, FILES.postingOffsets), (numTerms + 1) * 8),
+  );
+  const numBlocks = termBlockStarts(postingOffsets)[numTerms];
+  if (numBlocks !== meta.numBlocks) throw new Error(`${meta.numBlocks} blocks, expected ${numBlocks}`);
   return {
     docCount: meta.docCount,
     fieldDocCount: meta.fieldDocCount,
     sumTotalTermFreq: meta.sumTotalTermFreq,
     termBytes: new Uint8Array(await readArrayBuffer(join(dir, FILES.termBytes))),
     termOffsets: new Uint32Array(await readArrayBuffer(join(dir, FILES.termOffsets), (numTerms + 1) * 4)),
-    postingOffsets: new Float64Array(
-      await readArrayBuffer(join(dir, FILES.postingOffsets), (numTerms + 1) * 8),
-    ),
+    postingOffsets,
     postingDocs: new Uint32Array(await readArrayBuffer(join(dir, FILES.postingDocs), meta.numPostings * 4)),
     postingTfs:
       meta.tfBytes === 4
@@ -136,6 +160,8 @@ async function readData(dir: string, meta: Meta): Promise<InvertedIndexData> {
         : new Uint16Array(await readArrayBuffer(join(dir, FILES.postingTfs), meta.numPostings * 2)),
     norms: new Uint8Array(await readArrayBuffer(join(dir, FILES.norms), meta.docCount)),
     docOffsets: new Float64Array(await readArrayBuffer(join(dir, FILES.docOffsets), (meta.docCount + 1) * 8)),
+    blockMaxima: new Float32Array(await readArrayBuffer(join(dir, FILES.blockMaxima), meta.numBlocks * 4)),
+    blockMaximaParams: meta.blockMaximaParams,
   };
 }
 

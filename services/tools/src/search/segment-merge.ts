@@ -1,0 +1,186 @@
+// Merges the segments of an out-of-core build (index-segment.ts) into the index files: a k-way merge
+// of their sorted dictionaries; each term's postings are its segments' postings in segment order
+// (disjoint, ascending doc-id ranges), streamed through fixed buffers; the block maxima are computed on
+// the way. Memory: the segments' dictionaries and offsets, the norms, and the buffers.
+import { closeSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { POSTING_BLOCK_SIZE } from "./block-maxima.ts";
+import type { Bm25Params } from "./bm25.ts";
+import { inverseNormTable } from "./bm25.ts";
+import { SEGMENT_FILES, type SegmentFiles } from "./index-segment.ts";
+
+const BUFFER_ELEMENTS = 1 << 18;
+
+type Typed = Uint8Array | Uint16Array | Uint32Array | Float32Array | Float64Array;
+
+/** Appends typed values to a file through a fixed buffer. */
+class BufferedWriter<T extends Typed> {
+  private readonly fd: number;
+  private readonly buffer: T;
+  private n = 0;
+  written = 0;
+
+  constructor(path: string, buffer: T) {
+    this.fd = openSync(path, "w");
+    this.buffer = buffer;
+  }
+
+  push(value: number): void {
+    if (this.n === this.buffer.length) this.flush();
+    this.buffer[this.n++] = value;
+    this.written++;
+  }
+
+  private flush(): void {
+    if (this.n === 0) return;
+    const b = this.buffer;
+    writeSync(this.fd, new Uint8Array(b.buffer, b.byteOffset, this.n * b.BYTES_PER_ELEMENT));
+    this.n = 0;
+  }
+
+  close(): void {
+    this.flush();
+    closeSync(this.fd);
+  }
+}
+
+/** Reads a file of Uint32 values front to back through a fixed buffer. */
+class SequentialReader {
+  private readonly fd: number;
+  private readonly buffer = new Uint32Array(BUFFER_ELEMENTS);
+  private at = 0;
+  private n = 0;
+
+  constructor(path: string) {
+    this.fd = openSync(path, "r");
+  }
+
+  next(): number {
+    if (this.at === this.n) {
+      const bytes = readSync(this.fd, new Uint8Array(this.buffer.buffer));
+      if (bytes === 0 || bytes % 4 !== 0) throw new Error("segment file truncated");
+      this.n = bytes / 4;
+      this.at = 0;
+    }
+    return this.buffer[this.at++] as number;
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+}
+
+function readFloat64s(path: string): Float64Array {
+  const bytes = readFileSync(path); // may be a slice of a shared pool: copy out its own bytes
+  return new Float64Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+}
+
+interface SegmentCursor {
+  terms: string[];
+  offsets: Float64Array;
+  term: number;
+  docs: SequentialReader;
+  tfs: SequentialReader;
+}
+
+export interface MergeInput {
+  segments: readonly SegmentFiles[];
+  norms: Uint8Array;
+  avgdl: number;
+  params: Bm25Params;
+  /** Whether some tf exceeds 65,535 (then tfs are written as Uint32). */
+  wideTfs: boolean;
+}
+
+export interface MergeOutput {
+  numTerms: number;
+  numPostings: number;
+  numBlocks: number;
+}
+
+/** Writes the dictionary, postings and block-maxima files (names from `files`) into `dir`. */
+export function mergeSegments(
+  input: MergeInput,
+  dir: string,
+  files: {
+    termBytes: string;
+    termOffsets: string;
+    postingOffsets: string;
+    postingDocs: string;
+    postingTfs: string;
+    blockMaxima: string;
+  },
+): MergeOutput {
+  const cursors: SegmentCursor[] = input.segments.map((s) => ({
+    terms: s.numTerms === 0 ? [] : readFileSync(join(s.dir, SEGMENT_FILES.terms), "utf8").split("\n"),
+    offsets: readFloat64s(join(s.dir, SEGMENT_FILES.offsets)),
+    term: 0,
+    docs: new SequentialReader(join(s.dir, SEGMENT_FILES.docs)),
+    tfs: new SequentialReader(join(s.dir, SEGMENT_FILES.tfs)),
+  }));
+  const inverseNorms = inverseNormTable(input.params, input.avgdl);
+  const { norms } = input;
+  const encoder = new TextEncoder();
+  const termBytes = new BufferedWriter(join(dir, files.termBytes), new Uint8Array(BUFFER_ELEMENTS));
+  const termOffsets = new BufferedWriter(join(dir, files.termOffsets), new Uint32Array(BUFFER_ELEMENTS));
+  const postingOffsets = new BufferedWriter(
+    join(dir, files.postingOffsets),
+    new Float64Array(BUFFER_ELEMENTS),
+  );
+  const docsOut = new BufferedWriter(join(dir, files.postingDocs), new Uint32Array(BUFFER_ELEMENTS));
+  const tfsOut = new BufferedWriter(
+    join(dir, files.postingTfs),
+    input.wideTfs ? new Uint32Array(BUFFER_ELEMENTS) : new Uint16Array(BUFFER_ELEMENTS),
+  );
+  const maxima = new BufferedWriter(join(dir, files.blockMaxima), new Float32Array(BUFFER_ELEMENTS));
+  let numTerms = 0;
+  let numPostings = 0;
+  let termByteOffset = 0;
+  termOffsets.push(0);
+  postingOffsets.push(0);
+  try {
+    for (;;) {
+      let term: string | undefined;
+      for (const c of cursors) {
+        const t = c.terms[c.term];
+        if (t !== undefined && (term === undefined || t < term)) term = t;
+      }
+      if (term === undefined) break;
+      let inBlock = 0;
+      let blockMax = 0;
+      for (const c of cursors) {
+        if (c.terms[c.term] !== term) continue;
+        const df = (c.offsets[c.term + 1] as number) - (c.offsets[c.term] as number);
+        for (let i = 0; i < df; i++) {
+          const doc = c.docs.next();
+          const tf = c.tfs.next();
+          docsOut.push(doc);
+          tfsOut.push(tf);
+          const x = Math.fround(tf * (inverseNorms[norms[doc] as number] as number));
+          if (x > blockMax) blockMax = x;
+          if (++inBlock === POSTING_BLOCK_SIZE) {
+            maxima.push(blockMax);
+            inBlock = 0;
+            blockMax = 0;
+          }
+          numPostings++;
+        }
+        c.term++;
+      }
+      if (inBlock > 0) maxima.push(blockMax);
+      const bytes = encoder.encode(term);
+      for (const byte of bytes) termBytes.push(byte);
+      termByteOffset += bytes.length;
+      termOffsets.push(termByteOffset);
+      postingOffsets.push(numPostings);
+      numTerms++;
+    }
+    return { numTerms, numPostings, numBlocks: maxima.written };
+  } finally {
+    for (const w of [termBytes, termOffsets, postingOffsets, docsOut, tfsOut, maxima]) w.close();
+    for (const c of cursors) {
+      c.docs.close();
+      c.tfs.close();
+    }
+  }
+}
