@@ -16,12 +16,10 @@
 // within `max_steps` or past `token_budget` → BUDGET_EXCEEDED; the endpoint's failures as for a model
 // tool (model-upstream.ts).
 import { AsyncLocalStorage } from "node:async_hooks";
-import { EventEmitter } from "node:events";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
 import { type Context, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import {
   isOpenAiChatError,
-  OpenAiChatClient,
   type OpenAiChatMessage,
   type OpenAiTool,
   type OpenAiToolCall,
@@ -30,12 +28,11 @@ import { CALLER_META_KEY, USAGE_META_KEY } from "@rlfactory/proto/mcp-meta";
 import { extractTraceContext } from "@rlfactory/telemetry";
 import type { Logger } from "pino";
 import type { AgentServer, AgentTool, ServerConfig } from "./config.ts";
+import { EndpointUpstream } from "./endpoint-upstream.ts";
 import { GatewayError } from "./errors.ts";
-import { createPooledFetch } from "./http-fetch.ts";
 import type { CallOutcome, Invoker } from "./invoker.ts";
 import { renderTemplate } from "./prompt-template.ts";
-import { TrajectoryBudgets } from "./trajectory-budget.ts";
-import type { Upstream, UpstreamCallOptions, UpstreamState } from "./upstream.ts";
+import type { UpstreamCallOptions } from "./upstream.ts";
 
 /** Statuses that say the input was refused, not that the endpoint is broken. */
 const INPUT_REFUSED = new Set([400, 413, 422]);
@@ -57,42 +54,20 @@ interface Spent {
   model: string;
 }
 
-export class AgentUpstream extends EventEmitter implements Upstream {
-  readonly name: string;
-  readonly budgets: TrajectoryBudgets;
-  readonly #server: AgentServer;
-  readonly #client: OpenAiChatClient;
-  readonly #tools: Map<string, AgentTool>;
-  readonly #listed: Tool[];
-  readonly #http = createPooledFetch();
+export class AgentUpstream extends EndpointUpstream<AgentServer> {
   readonly #log: Logger;
   #gateway: AgentGateway | undefined;
-  #state: UpstreamState = "connecting";
 
   constructor(config: ServerConfig, log: Logger) {
-    super();
     if (config.transport.kind !== "agent") throw new Error(`server "${config.name}" is not an agent server`);
-    this.name = config.name;
-    this.#server = config.transport;
+    // A run calls other tools and samples several completions: never cached, never retried.
+    super(
+      config,
+      config.transport,
+      { readOnlyHint: false, idempotentHint: false, openWorldHint: true },
+      "agent on model",
+    );
     this.#log = log.child({ upstream: config.name });
-    const { endpoint } = this.#server;
-    this.#client = new OpenAiChatClient({
-      baseUrl: endpoint.baseUrl,
-      post: async (url, init) => {
-        const res = await this.#http.fetch(url, { method: "POST", ...init });
-        return { status: res.status, text: await res.text() };
-      },
-      ...(endpoint.apiKey === undefined ? {} : { apiKey: endpoint.apiKey }),
-    });
-    this.budgets = new TrajectoryBudgets(config.name, this.#server.budget);
-    this.#tools = new Map(this.#server.tools.map((t) => [t.name, t]));
-    this.#listed = this.#server.tools.map((t) => ({
-      name: t.name,
-      description: t.description,
-      inputSchema: t.inputSchema,
-      // A run calls other tools and samples several completions: never cached, never retried.
-      annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: true },
-    }));
   }
 
   /** The gateway's catalog and request path (they are built after the upstreams). */
@@ -100,47 +75,24 @@ export class AgentUpstream extends EventEmitter implements Upstream {
     this.#gateway = gateway;
   }
 
-  get state(): UpstreamState {
-    return this.#state;
-  }
-  get detail(): string {
-    return `agent on model ${this.#server.endpoint.model} at ${this.#client.url}`;
-  }
-  tools(): readonly Tool[] {
-    return this.#listed;
-  }
-
-  async start(): Promise<void> {
-    if (this.#state === "closed") return;
-    this.#state = "ready";
-    this.emit("tools", this.#listed);
-    this.emit("state", this.#state);
-  }
-
-  async close(): Promise<void> {
-    this.#state = "closed";
-    this.emit("state", this.#state);
-    await this.#http.close().catch(() => {});
-  }
-
   async callTool(
     name: string,
     args: Record<string, unknown>,
     opts: UpstreamCallOptions,
   ): Promise<CallToolResult> {
-    const tool = this.#tools.get(name);
+    const tool = this.toolsByName.get(name);
     const where = `${this.name}__${name}`;
     if (!tool) throw new GatewayError("UNKNOWN_TOOL", `${where}: no such agent tool`);
     const gateway = this.#gateway;
-    if (this.#state !== "ready" || !gateway)
-      throw new GatewayError("UNAVAILABLE", `agent server "${this.name}" is ${this.#state}`);
+    if (this.current !== "ready" || !gateway)
+      throw new GatewayError("UNAVAILABLE", `agent server "${this.name}" is ${this.current}`);
     const callerMeta = opts.meta?.[CALLER_META_KEY];
     const caller = typeof callerMeta === "string" ? callerMeta : undefined;
     const chain = [...(runningAgents.getStore() ?? []), this.name];
     const offered = this.#offeredTools(tool, gateway, chain, where);
     const ticket = this.budgets.reserve(caller, name);
     const parent = extractTraceContext(opts.meta);
-    const spent: Spent = { prompt: 0, completion: 0, model: this.#server.endpoint.model };
+    const spent: Spent = { prompt: 0, completion: 0, model: this.server.endpoint.model };
     const messages: OpenAiChatMessage[] = tool.messages.map((m) => ({
       role: m.role,
       content: renderTemplate(m.content, args),
@@ -235,7 +187,7 @@ export class AgentUpstream extends EventEmitter implements Upstream {
     parent: Context,
     signal: AbortSignal,
   ) {
-    const { endpoint } = this.#server;
+    const { endpoint } = this.server;
     const temperature = tool.temperature ?? endpoint.temperature;
     const maxTokens = tool.maxTokens ?? endpoint.maxTokens;
     const span = tracer.startSpan(
@@ -252,7 +204,7 @@ export class AgentUpstream extends EventEmitter implements Upstream {
       parent,
     );
     try {
-      const completion = await this.#client.complete(
+      const completion = await this.client.complete(
         {
           model: endpoint.model,
           messages,
@@ -344,7 +296,7 @@ export class AgentUpstream extends EventEmitter implements Upstream {
     steps: number,
     spent: Spent,
   ): CallToolResult {
-    const price = this.#server.endpoint.price;
+    const price = this.server.endpoint.price;
     const usage = {
       prompt_tokens: spent.prompt,
       completion_tokens: spent.completion,

@@ -12,81 +12,31 @@
 // that is no completion / 401-404 → UPSTREAM_ERROR (both retried for idempotent tools, both count
 // against the breaker); 400 / 413 / 422 (the model refused this input: too long, say) → a result with
 // `isError: true` the model sees, as a tool's own failure.
-import { EventEmitter } from "node:events";
-import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
-import { isOpenAiChatError, OpenAiChatClient } from "@rlfactory/clients/openai-chat-client";
+import type { CallToolResult } from "@modelcontextprotocol/client";
+import { isOpenAiChatError } from "@rlfactory/clients/openai-chat-client";
 import { CALLER_META_KEY, USAGE_META_KEY } from "@rlfactory/proto/mcp-meta";
 import type { Logger } from "pino";
-import type { ModelServer, ModelTool, ServerConfig } from "./config.ts";
+import type { ModelServer, ServerConfig } from "./config.ts";
+import { EndpointUpstream } from "./endpoint-upstream.ts";
 import { GatewayError } from "./errors.ts";
-import { createPooledFetch } from "./http-fetch.ts";
 import { renderTemplate } from "./prompt-template.ts";
-import { TrajectoryBudgets } from "./trajectory-budget.ts";
-import type { Upstream, UpstreamCallOptions, UpstreamState } from "./upstream.ts";
+import type { UpstreamCallOptions } from "./upstream.ts";
 
 /** Statuses that say the input was refused, not that the endpoint is broken. */
 const INPUT_REFUSED = new Set([400, 413, 422]);
 
-export class ModelUpstream extends EventEmitter implements Upstream {
-  readonly name: string;
-  readonly budgets: TrajectoryBudgets;
-  readonly #server: ModelServer;
-  readonly #client: OpenAiChatClient;
-  readonly #tools: Map<string, ModelTool>;
-  readonly #listed: Tool[];
-  /** undici request() on a keep-alive pool, without HTTP timeouts: the call's deadline ends a request. */
-  readonly #http = createPooledFetch();
-  #state: UpstreamState = "connecting";
-
+export class ModelUpstream extends EndpointUpstream<ModelServer> {
   constructor(config: ServerConfig, log: Logger) {
-    super();
     if (config.transport.kind !== "model") throw new Error(`server "${config.name}" is not a model server`);
-    this.name = config.name;
-    this.#server = config.transport;
-    const { endpoint } = this.#server;
-    this.#client = new OpenAiChatClient({
-      baseUrl: endpoint.baseUrl,
-      post: async (url, init) => {
-        const res = await this.#http.fetch(url, { method: "POST", ...init });
-        return { status: res.status, text: await res.text() };
-      },
-      ...(endpoint.apiKey === undefined ? {} : { apiKey: endpoint.apiKey }),
-    });
-    this.budgets = new TrajectoryBudgets(config.name, this.#server.budget);
-    this.#tools = new Map(this.#server.tools.map((t) => [t.name, t]));
-    this.#listed = this.#server.tools.map((t) => ({
-      name: t.name,
-      description: t.description,
-      inputSchema: t.inputSchema,
-      // A completion at a fixed temperature and seed is a pure function of its prompt, as far as the
-      // caller can tell: cacheable with `cache: auto`, retried after transient failures.
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
-    }));
-    log.child({ upstream: config.name }).debug({ url: this.#client.url }, "model server");
-  }
-
-  get state(): UpstreamState {
-    return this.#state;
-  }
-  get detail(): string {
-    return `model ${this.#server.endpoint.model} at ${this.#client.url}`;
-  }
-  tools(): readonly Tool[] {
-    return this.#listed;
-  }
-
-  /** Nothing to connect: the endpoint's health shows per call (and in the breaker). */
-  async start(): Promise<void> {
-    if (this.#state === "closed") return;
-    this.#state = "ready";
-    this.emit("tools", this.#listed);
-    this.emit("state", this.#state);
-  }
-
-  async close(): Promise<void> {
-    this.#state = "closed";
-    this.emit("state", this.#state);
-    await this.#http.close().catch(() => {});
+    // A completion at a fixed temperature and seed is a pure function of its prompt, as far as the
+    // caller can tell: cacheable with `cache: auto`, retried after transient failures.
+    super(
+      config,
+      config.transport,
+      { readOnlyHint: true, idempotentHint: true, openWorldHint: true },
+      "model",
+    );
+    log.child({ upstream: config.name }).debug({ url: this.client.url }, "model server");
   }
 
   async callTool(
@@ -94,17 +44,17 @@ export class ModelUpstream extends EventEmitter implements Upstream {
     args: Record<string, unknown>,
     opts: UpstreamCallOptions,
   ): Promise<CallToolResult> {
-    const tool = this.#tools.get(name);
+    const tool = this.toolsByName.get(name);
     if (!tool) throw new GatewayError("UNKNOWN_TOOL", `${this.name}__${name}: no such model tool`);
-    if (this.#state !== "ready")
-      throw new GatewayError("UNAVAILABLE", `model server "${this.name}" is ${this.#state}`);
+    if (this.current !== "ready")
+      throw new GatewayError("UNAVAILABLE", `model server "${this.name}" is ${this.current}`);
     const caller = opts.meta?.[CALLER_META_KEY];
     const ticket = this.budgets.reserve(typeof caller === "string" ? caller : undefined, name);
-    const { endpoint } = this.#server;
+    const { endpoint } = this.server;
     const temperature = tool.temperature ?? endpoint.temperature;
     const maxTokens = tool.maxTokens ?? endpoint.maxTokens;
     try {
-      const completion = await this.#client.complete(
+      const completion = await this.client.complete(
         {
           model: endpoint.model,
           messages: tool.messages.map((m) => ({ role: m.role, content: renderTemplate(m.content, args) })),
