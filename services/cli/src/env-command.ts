@@ -12,9 +12,8 @@ import {
   startBfclHost,
   startGymHost,
 } from "@rlfactory/environments";
-import { pythonEnvironment } from "@rlfactory/environments/python-environment";
 import { positiveIntArg, UsageError } from "@rlfactory/kit/command-line";
-import { createToolServer, serveFromArgs } from "@rlfactory/toolkit";
+import { checkServeFlags, servePythonEnvironment } from "./serve-python-environment.ts";
 
 const COMMON = {
   stdio: { type: "boolean" },
@@ -70,16 +69,15 @@ export async function runEnvCommand(argv: string[]): Promise<number> {
     throw new UsageError(`${(err as Error).message}`);
   }
   const str = (k: string) => (typeof values[k] === "string" ? (values[k] as string) : undefined);
-  if (values.stdio !== true && str("http") === undefined)
-    throw new UsageError(`choose --stdio or --http PORT`);
+  const flags = {
+    stdio: values.stdio === true,
+    http: str("http"),
+    host: str("host"),
+    "max-episodes": str("max-episodes"),
+    "idle-timeout-ms": str("idle-timeout-ms"),
+  };
+  const limits = checkServeFlags(flags);
   const workers = positiveIntArg(str("workers"), "--workers");
-  const maxEpisodes = positiveIntArg(str("max-episodes"), "--max-episodes");
-  const idleTimeoutMs = positiveIntArg(str("idle-timeout-ms"), "--idle-timeout-ms");
-  const serveArgs = [
-    ...(values.stdio === true ? ["--stdio"] : []),
-    ...(str("http") !== undefined ? ["--http", str("http") as string] : []),
-    ...(str("host") !== undefined ? ["--host", str("host") as string] : []),
-  ];
 
   let host: PythonEnvironmentHost;
   let name: string;
@@ -128,14 +126,14 @@ export async function runEnvCommand(argv: string[]): Promise<number> {
     name = str("name") ?? className;
     unwrapClass = className;
   }
-  const environment = pythonEnvironment(host, {
-    name,
-    ...(unwrapClass !== undefined ? { unwrapClass } : {}),
-    ...(result !== undefined ? { result } : {}),
-    ...(maxEpisodes ? { maxEpisodes } : {}),
-    ...(idleTimeoutMs ? { idleTimeoutMs } : {}),
-  });
-  const server = createToolServer({ name, version: "1.0.0", tools: environment.tools });
-  await serveFromArgs(server, serveArgs);
-  return -1;
+  return servePythonEnvironment(
+    host,
+    {
+      name,
+      ...(unwrapClass !== undefined ? { unwrapClass } : {}),
+      ...(result !== undefined ? { result } : {}),
+      ...limits,
+    },
+    flags,
+  );
 }

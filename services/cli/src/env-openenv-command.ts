@@ -2,9 +2,8 @@
 // served as an MCP environment server (@rlfactory/environments' OpenEnv adapter, in sandboxed workers).
 import { parseArgs } from "node:util";
 import { openEnvResult, startOpenEnvHost } from "@rlfactory/environments";
-import { pythonEnvironment } from "@rlfactory/environments/python-environment";
 import { positiveIntArg, UsageError } from "@rlfactory/kit/command-line";
-import { createToolServer, serveFromArgs } from "@rlfactory/toolkit";
+import { checkServeFlags, servePythonEnvironment } from "./serve-python-environment.ts";
 
 const OPTIONS = {
   env: { type: "string" },
@@ -29,14 +28,11 @@ export async function runEnvOpenEnvCommand(argv: string[]): Promise<number> {
     throw new UsageError((err as Error).message);
   }
   if (values.env === undefined) throw new UsageError("rlf env openenv needs --env MODULE:CLASS or a name");
-  if (values.stdio !== true && values.http === undefined)
-    throw new UsageError("choose --stdio or --http PORT");
+  const limits = checkServeFlags(values);
   if (values.fork !== undefined && values.fork !== "replay" && values.fork !== "refuse")
     throw new UsageError(`--fork must be replay or refuse, not "${values.fork}"`);
   const workers = positiveIntArg(values.workers, "--workers");
   const memoryMb = positiveIntArg(values["memory-mb"], "--memory-mb");
-  const maxEpisodes = positiveIntArg(values["max-episodes"], "--max-episodes");
-  const idleTimeoutMs = positiveIntArg(values["idle-timeout-ms"], "--idle-timeout-ms");
   const host = await startOpenEnvHost({
     env: values.env,
     ...(values.path !== undefined ? { path: values.path } : {}),
@@ -47,18 +43,9 @@ export async function runEnvOpenEnvCommand(argv: string[]): Promise<number> {
   });
   // the server's name: --name, else the environment's name (`echo_env`) or its module's last part
   const name = values.name ?? values.env.split(":")[0]!.split(".")[0]!;
-  const environment = pythonEnvironment(host, {
-    name,
-    state: (snapshot) => Object.values(snapshot)[0] ?? {},
-    result: openEnvResult,
-    ...(maxEpisodes ? { maxEpisodes } : {}),
-    ...(idleTimeoutMs ? { idleTimeoutMs } : {}),
-  });
-  const server = createToolServer({ name, version: "1.0.0", tools: environment.tools });
-  await serveFromArgs(server, [
-    ...(values.stdio === true ? ["--stdio"] : []),
-    ...(values.http !== undefined ? ["--http", values.http] : []),
-    ...(values.host !== undefined ? ["--host", values.host] : []),
-  ]);
-  return -1;
+  return servePythonEnvironment(
+    host,
+    { name, state: (snapshot) => Object.values(snapshot)[0] ?? {}, result: openEnvResult, ...limits },
+    values,
+  );
 }

@@ -5,9 +5,9 @@
 // "environment") or `{"task"}` (form "sample").
 import { parseArgs } from "node:util";
 import { bundleResult, bundleState, readBundle, startBundleHost } from "@rlfactory/environments";
-import { pythonEnvironment } from "@rlfactory/environments/python-environment";
 import { positiveIntArg, UsageError } from "@rlfactory/kit/command-line";
-import { createToolServer, rawResult, serveFromArgs } from "@rlfactory/toolkit";
+import { rawResult } from "@rlfactory/toolkit";
+import { checkServeFlags, servePythonEnvironment } from "./serve-python-environment.ts";
 
 const OPTIONS = {
   stdio: { type: "boolean" },
@@ -32,12 +32,9 @@ export async function runEnvServeCommand(argv: string[]): Promise<number> {
   }
   const { values, positionals } = parsed;
   if (positionals.length !== 1) throw new UsageError(`rlf env serve needs one BUNDLE`);
-  if (values.stdio !== true && values.http === undefined)
-    throw new UsageError(`choose --stdio or --http PORT`);
+  const limits = checkServeFlags(values);
   const workers = positiveIntArg(values.workers, "--workers");
   const callTimeoutS = positiveIntArg(values["call-timeout-s"], "--call-timeout-s");
-  const maxEpisodes = positiveIntArg(values["max-episodes"], "--max-episodes");
-  const idleTimeoutMs = positiveIntArg(values["idle-timeout-ms"], "--idle-timeout-ms");
 
   const bundle = await readBundle(positionals[0] as string);
   const name = values.name ?? "ftrl";
@@ -48,21 +45,17 @@ export async function runEnvServeCommand(argv: string[]): Promise<number> {
     ...(values.venv !== undefined ? { venv: values.venv } : {}),
     ...(callTimeoutS ? { callTimeoutS } : {}),
   });
-  const environment = pythonEnvironment(host, {
-    name,
-    state: (snapshot) => bundleState(bundle.form, snapshot),
-    result: (value) => {
-      const { text, structured } = bundleResult(value);
-      return structured === undefined ? text : rawResult([{ type: "text", text }], structured);
+  return servePythonEnvironment(
+    host,
+    {
+      name,
+      state: (snapshot) => bundleState(bundle.form, snapshot),
+      result: (value) => {
+        const { text, structured } = bundleResult(value);
+        return structured === undefined ? text : rawResult([{ type: "text", text }], structured);
+      },
+      ...limits,
     },
-    ...(maxEpisodes ? { maxEpisodes } : {}),
-    ...(idleTimeoutMs ? { idleTimeoutMs } : {}),
-  });
-  const server = createToolServer({ name, version: "1.0.0", tools: environment.tools });
-  await serveFromArgs(server, [
-    ...(values.stdio === true ? ["--stdio"] : []),
-    ...(values.http !== undefined ? ["--http", values.http] : []),
-    ...(values.host !== undefined ? ["--host", values.host] : []),
-  ]);
-  return -1;
+    values,
+  );
 }

@@ -3,10 +3,9 @@
 // adapter, in sandboxed workers).
 import { parseArgs } from "node:util";
 import { startVerifiersHost } from "@rlfactory/environments";
-import { pythonEnvironment } from "@rlfactory/environments/python-environment";
 import { positiveIntArg, UsageError } from "@rlfactory/kit/command-line";
-import { createToolServer, serveFromArgs } from "@rlfactory/toolkit";
 import { jsonObjectArg } from "./data-verifiers-command.ts";
+import { checkServeFlags, servePythonEnvironment } from "./serve-python-environment.ts";
 
 const OPTIONS = {
   taskset: { type: "string" },
@@ -34,14 +33,11 @@ export async function runEnvVerifiersCommand(argv: string[]): Promise<number> {
   }
   if ((values.taskset === undefined) === (values.toolset === undefined))
     throw new UsageError("rlf env verifiers needs --taskset MODULE:CLASS or --toolset MODULE:CLASS (one)");
-  if (values.stdio !== true && values.http === undefined)
-    throw new UsageError("choose --stdio or --http PORT");
+  const limits = checkServeFlags(values);
   if (values.fork !== undefined && values.fork !== "copy" && values.fork !== "refuse")
     throw new UsageError(`--fork must be copy or refuse, not "${values.fork}"`);
   const workers = positiveIntArg(values.workers, "--workers");
   const memoryMb = positiveIntArg(values["memory-mb"], "--memory-mb");
-  const maxEpisodes = positiveIntArg(values["max-episodes"], "--max-episodes");
-  const idleTimeoutMs = positiveIntArg(values["idle-timeout-ms"], "--idle-timeout-ms");
   const host = await startVerifiersHost({
     ...(values.taskset !== undefined ? { taskset: values.taskset } : {}),
     ...(values.toolset !== undefined ? { toolset: values.toolset } : {}),
@@ -53,17 +49,9 @@ export async function runEnvVerifiersCommand(argv: string[]): Promise<number> {
     ...(memoryMb ? { memoryMb } : {}),
   });
   const name = values.name ?? "verifiers";
-  const environment = pythonEnvironment(host, {
-    name,
-    state: (snapshot) => Object.values(snapshot)[0] ?? {},
-    ...(maxEpisodes ? { maxEpisodes } : {}),
-    ...(idleTimeoutMs ? { idleTimeoutMs } : {}),
-  });
-  const server = createToolServer({ name, version: "1.0.0", tools: environment.tools });
-  await serveFromArgs(server, [
-    ...(values.stdio === true ? ["--stdio"] : []),
-    ...(values.http !== undefined ? ["--http", values.http] : []),
-    ...(values.host !== undefined ? ["--host", values.host] : []),
-  ]);
-  return -1;
+  return servePythonEnvironment(
+    host,
+    { name, state: (snapshot) => Object.values(snapshot)[0] ?? {}, ...limits },
+    values,
+  );
 }
