@@ -1,6 +1,8 @@
 // docs/images.md against the code: its limits are the constants the gateway and the image server use,
-// its tool table lists the server's tools, and its gateway config example loads.
+// its tool table lists the server's tools, its gateway config example loads, and its image-token table
+// is what the placeholder rule computes.
 import { DEFAULT_TOOL_POLICY, normaliseConfig } from "@rlfactory/gateway";
+import { imagePlaceholders, QWEN2_5_VL, QWEN3_VL } from "@rlfactory/rollout";
 import { codeSpans, fencedBlockAfter, markdownTable, readDoc } from "@rlfactory/test-support/markdown";
 import { connectHttp } from "@rlfactory/test-support/mcp-client";
 import { createImageServer, DEFAULT_IMAGE_LIMITS } from "@rlfactory/tools";
@@ -48,5 +50,26 @@ describe("docs/images.md", () => {
       maxOutputBytes: 8_388_608,
       cache: "auto",
     });
+  });
+
+  it("gives the image tokens the placeholder rule computes, with the released configs it names", () => {
+    const size = (cell: string) => cell.split("×").map((n) => Number(n.trim()));
+    const rows = markdownTable(readDoc("docs/images.md"), "image");
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      const [width = 0, height = 0] = size(row.image ?? "");
+      const ours = [QWEN2_5_VL, QWEN3_VL].map((config) => {
+        const p = imagePlaceholders({ width, height }, config);
+        return [`${p.resizedWidth} × ${p.resizedHeight}`, p.tokens];
+      });
+      const documented = Object.values(row).slice(1);
+      expect(documented, row.image).toEqual(ours.flat().map(String));
+    }
+    expect(stated(/`QWEN2_5_VL` \(patch (\d+)/)).toBe(QWEN2_5_VL.patchSize);
+    expect(stated(/`QWEN2_5_VL` \(patch \d+, ([\d,]+) to/)).toBe(QWEN2_5_VL.minPixels);
+    expect(stated(/`QWEN2_5_VL` \(patch \d+, [\d,]+ to ([\d,]+) pixels/)).toBe(QWEN2_5_VL.maxPixels);
+    expect(stated(/`QWEN3_VL` \(patch (\d+)/)).toBe(QWEN3_VL.patchSize);
+    expect(stated(/`QWEN3_VL` \(patch \d+, ([\d,]+) to/)).toBe(QWEN3_VL.minPixels);
+    expect(stated(/`QWEN3_VL` \(patch \d+, [\d,]+ to ([\d,]+) pixels/)).toBe(QWEN3_VL.maxPixels);
   });
 });

@@ -18,6 +18,12 @@ export {
   type PoolEndpoint,
 } from "./endpoint-pool.ts";
 export { type GrpcHost, startGrpcHost } from "./grpc-host.ts";
+export {
+  type ImageHeaderFormat,
+  type ImageHeaderSize,
+  imageHeaderFormat,
+  imageHeaderSize,
+} from "./image-size.ts";
 export type { KeyValueStore } from "./key-value-store.ts";
 export { enginesPython, rlfactoryCacheDir } from "./local-paths.ts";
 export { createMemoryStore, type MemoryStoreOptions } from "./memory-store.ts";

@@ -158,3 +158,20 @@ export {
   type TurnRewardMean,
   turnRewardMeans,
 } from "./turn-rewards.ts";
+// vision-language placeholder tokens
+export {
+  IMAGE_PAD,
+  ImageAspectRatioError,
+  type ImagePlaceholders,
+  imageBytesPlaceholders,
+  imagePlaceholderSpan,
+  imagePlaceholders,
+  PreprocessorConfig,
+  type PreprocessorConfigInput,
+  QWEN2_5_VL,
+  QWEN3_VL,
+  smartResize,
+  VISION_END,
+  VISION_START,
+  type VisionPatchConfig,
+} from "./vision/image-placeholders.ts";

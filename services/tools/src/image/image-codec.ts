@@ -1,6 +1,7 @@
 // Images in and out of the image server: a base64 upload decoded within the server's limits, and an
 // edited image encoded as PNG or JPEG. The only place that knows the wire form (MCP image content).
 import { createHash } from "node:crypto";
+import { imageHeaderFormat, imageHeaderSize } from "@rlfactory/kit";
 import { ToolError } from "@rlfactory/toolkit";
 import { Jimp, type JimpInstance, JimpMime } from "jimp";
 import { z } from "zod";
@@ -36,22 +37,15 @@ export const FormatArgument = z
   .optional()
   .describe("The output format (png or jpeg); default: the input's");
 
-function formatOf(bytes: Buffer): ImageFormat | undefined {
-  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
-    return "png";
-  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return "jpeg";
-  return undefined;
-}
-
 export async function decodeImage(base64: string, limits: ImageLimits): Promise<DecodedImage> {
   const approxBytes = Math.floor((base64.length * 3) / 4);
   if (approxBytes > limits.maxImageBytes)
     throw new ToolError(`image too large: ${approxBytes} bytes; the limit is ${limits.maxImageBytes}`);
   const bytes = Buffer.from(base64, "base64");
-  const format = formatOf(bytes);
+  const format = imageHeaderFormat(bytes);
   if (!format) throw new ToolError("image is neither PNG nor JPEG");
   // The size its header states, checked before decoding: a small file may claim a huge canvas.
-  const stated = format === "png" ? pngSize(bytes) : jpegSize(bytes);
+  const stated = imageHeaderSize(bytes);
   if (stated) checkPixels(stated, limits);
   let image: JimpInstance;
   try {
@@ -61,24 +55,6 @@ export async function decodeImage(base64: string, limits: ImageLimits): Promise<
   }
   checkPixels(image, limits);
   return { image, format };
-}
-
-/** Width and height from a PNG's IHDR chunk. */
-function pngSize(bytes: Buffer): { width: number; height: number } | undefined {
-  return bytes.length >= 24 ? { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) } : undefined;
-}
-
-/** Width and height from a JPEG's first start-of-frame marker (SOF0-SOF15 but DHT, JPG, DAC). */
-function jpegSize(bytes: Buffer): { width: number; height: number } | undefined {
-  let at = 2;
-  while (at + 9 < bytes.length) {
-    if (bytes[at] !== 0xff) return undefined;
-    const marker = bytes[at + 1] ?? 0;
-    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc)
-      return { height: bytes.readUInt16BE(at + 5), width: bytes.readUInt16BE(at + 7) };
-    at += 2 + bytes.readUInt16BE(at + 2);
-  }
-  return undefined;
 }
 
 export function checkPixels(image: { width: number; height: number }, limits: ImageLimits): void {
