@@ -42,6 +42,11 @@ import { measure } from "./measure.ts";
 const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(here, "../..");
 const RLF = join(ROOT, "services/cli/src/main.ts");
+/**
+ * Node flags of the gateway and the environment server, as the image runs every `rlf` service
+ * (deploy/Dockerfile): a 32 MiB young generation halves the scavenges of these message-heavy processes.
+ */
+const SERVICE_NODE_FLAGS = ["--max-semi-space-size=32"];
 
 export const EPISODES_BENCH_USAGE =
   "npm run bench -- episodes --out FILE.json [--episodes N] [--forks N] [--live N] [--workers N] [--protocol auto|legacy]";
@@ -151,6 +156,7 @@ export async function benchEpisodes(out: string, options: EpisodesBenchOptions):
   const dir = mkdtempSync(join(tmpdir(), "rlf-bench-episodes-"));
   const config = join(dir, "gateway.json");
   const envArgs = [
+    ...SERVICE_NODE_FLAGS,
     RLF,
     "env",
     "bfcl",
@@ -173,7 +179,7 @@ export async function benchEpisodes(out: string, options: EpisodesBenchOptions):
       },
     }),
   );
-  const gateway = spawn(process.execPath, [RLF, "gateway", "--config", config], {
+  const gateway = spawn(process.execPath, [...SERVICE_NODE_FLAGS, RLF, "gateway", "--config", config], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "inherit"],
     env: { ...process.env, LOG_LEVEL: "info" },
