@@ -60,6 +60,13 @@ describe("the console API", () => {
     const one = await app.inject({ method: "GET", url: `/api/runs/hotpotqa-a/trajectories/${last}` });
     expect(one.statusCode).toBe(200);
     expect(one.json().trajectory).toEqual(written[last]);
+    // every token's text, decoded with the run's tokenizer (summary.json: qwen3)
+    const { token_texts, token_texts_error } = one.json();
+    expect(token_texts_error).toBeNull();
+    expect(token_texts.prompt).toHaveLength(written[last]?.prompt_ids.length ?? -1);
+    expect(token_texts.response).toHaveLength(written[last]?.response_ids.length ?? -1);
+    expect(token_texts.prompt[0]).toBe("<|im_start|>");
+    expect(token_texts.prompt.join("")).toContain("<|im_start|>user");
   });
 
   it("answers 404 for a run or trajectory that is not there, and names nothing outside --runs", async () => {

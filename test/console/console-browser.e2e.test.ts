@@ -45,7 +45,7 @@ describe("the console in headless Chromium", () => {
     await page.close();
   });
 
-  it("the Trajectory view colours the tokens by loss mask and shows a token's id and logprob on hover", async () => {
+  it("the Trajectory view colours the tokens by loss mask and shows a token's id, text and logprob on hover", async () => {
     const [t] = await readTrajectoriesJsonl(join(run.runDir, "trajectories.jsonl"));
     if (!t) throw new Error("the rollout wrote no trajectory");
     const inTurns = t.turns.flatMap((turn) => t.loss_mask.slice(turn.start, turn.end));
@@ -60,9 +60,12 @@ describe("the console in headless Chromium", () => {
     expect(await page.locator(".tokens .tok.mask-0").count()).toBe(inTurns.length - trained);
 
     const i = t.loss_mask.indexOf(1);
+    const texts = (await (await fetch(`${url}/api/runs/hotpotqa-b/trajectories/0`)).json()).token_texts;
     await page.locator(`.tok[data-index="${i}"]`).hover();
     const info = page.getByTestId("token-info");
-    await expect.poll(() => info.textContent()).toContain(`response ${i} · id ${t.response_ids[i]}`);
+    await expect
+      .poll(() => info.textContent())
+      .toContain(`response ${i} · id ${t.response_ids[i]} · text ${JSON.stringify(texts.response[i])}`);
     expect(await info.textContent()).toContain(`logprob ${(t.rollout_logprobs[i] ?? 0).toFixed(4)} · mask 1`);
     await page.close();
   });

@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import Fastify, { type FastifyInstance } from "fastify";
 import { GatewayAdminClient, GatewayAdminError } from "./gateway-admin-client.ts";
 import { listTrajectories, RunDirectories } from "./run-directories.ts";
+import { tokenTexts } from "./token-texts.ts";
 import { toolsOverview } from "./tools-overview.ts";
 
 export const CONSOLE_PORT = 8090;
@@ -66,7 +67,11 @@ export function buildConsoleApp(opts: ConsoleOptions): FastifyInstance {
     const i = Number(index);
     const t = Number.isInteger(i) && i >= 0 ? trajectories?.[i] : undefined;
     if (t === undefined) return reply.code(404).send(notFound(`no trajectory ${index} in run ${run}`));
-    return { run, index: i, trajectory: t };
+    const texts = await tokenTexts(await runs.summary(run), {
+      prompt: t.prompt_ids,
+      response: t.response_ids,
+    });
+    return { run, index: i, trajectory: t, token_texts: texts.texts, token_texts_error: texts.error };
   });
 
   app.get("/api/*", async (req, reply) => reply.code(404).send(notFound(`no route ${req.url}`)));

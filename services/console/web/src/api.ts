@@ -48,6 +48,11 @@ export interface Trajectory {
   status_reason: string | null;
 }
 
+export interface TokenTexts {
+  prompt: string[];
+  response: string[];
+}
+
 export interface TrajectoryListing {
   index: number;
   task_id: string;

@@ -2,20 +2,23 @@
 // not) and shaded by logprob; hovering a token shows its id, text and logprob. Tool calls sit after
 // the sampled turn that made them.
 import { useEffect, useRef, useState } from "preact/hooks";
-import type { ToolCall, Trajectory } from "./api.ts";
+import type { TokenTexts, ToolCall, Trajectory } from "./api.ts";
 import { useJson } from "./use-json.ts";
 
 interface Hovered {
   position: string;
   id: number;
+  text: string | null;
   mask: 0 | 1 | null;
   logprob: number | null;
 }
 
 export function TrajectoryView(props: { run: string; index: string }) {
-  const loaded = useJson<{ trajectory: Trajectory }>(
-    `/api/runs/${encodeURIComponent(props.run)}/trajectories/${encodeURIComponent(props.index)}`,
-  );
+  const loaded = useJson<{
+    trajectory: Trajectory;
+    token_texts: TokenTexts | null;
+    token_texts_error: string | null;
+  }>(`/api/runs/${encodeURIComponent(props.run)}/trajectories/${encodeURIComponent(props.index)}`);
   const [hovered, setHovered] = useState<Hovered | null>(null);
   // One listener for every token (data attributes carry what the panel shows): 32k tokens, one handler.
   const ref = useRef<HTMLElement>(null);
@@ -28,6 +31,7 @@ export function TrajectoryView(props: { run: string; index: string }) {
       setHovered({
         position: d.pos ?? "",
         id: Number(d.id),
+        text: d.text ?? null,
         mask: d.mask === undefined ? null : d.mask === "1" ? 1 : 0,
         logprob: d.lp === undefined ? null : Number(d.lp),
       });
@@ -38,6 +42,7 @@ export function TrajectoryView(props: { run: string; index: string }) {
   if (loaded.state === "loading") return <p>Loading trajectory…</p>;
   if (loaded.state === "error") return <p class="error">{loaded.message}</p>;
   const t = loaded.data.trajectory;
+  const texts = loaded.data.token_texts;
   return (
     <section ref={ref}>
       <h2>
@@ -68,9 +73,12 @@ export function TrajectoryView(props: { run: string; index: string }) {
         <span class="tok mask-1">trained (loss mask 1)</span> <span class="tok mask-0">not trained (0)</span>{" "}
         <span class="tok prompt">prompt</span> — darker: lower logprob
       </p>
+      {loaded.data.token_texts_error ? (
+        <p class="error">token texts: {loaded.data.token_texts_error}</p>
+      ) : null}
       <div class="hover" data-testid="token-info">
         {hovered
-          ? `token ${hovered.position} · id ${hovered.id} · text ${"(no tokenizer)"} · logprob ${
+          ? `token ${hovered.position} · id ${hovered.id} · text ${hovered.text === null ? "—" : JSON.stringify(hovered.text)} · logprob ${
               hovered.logprob === null ? "—" : hovered.logprob.toFixed(4)
             } · mask ${hovered.mask ?? "prompt"}`
           : "hover a token"}
@@ -85,8 +93,9 @@ export function TrajectoryView(props: { run: string; index: string }) {
               title={`prompt ${i} · id ${id}`}
               data-id={id}
               data-pos={`prompt ${i}`}
+              data-text={texts?.prompt[i]}
             >
-              {id}
+              {shown(texts?.prompt[i], id)}
             </span>
           ))}
         </div>
@@ -109,12 +118,13 @@ export function TrajectoryView(props: { run: string; index: string }) {
                   data-index={i}
                   data-id={id}
                   data-pos={`response ${i}`}
+                  data-text={texts?.response[i]}
                   data-mask={mask}
                   data-lp={lp}
                   style={mask === 1 ? { "--shade": String(Math.min(1, -lp / 5)) } : undefined}
                   title={`response ${i} · id ${id} · logprob ${lp.toFixed(4)} · mask ${mask}`}
                 >
-                  {id}
+                  {shown(texts?.response[i], id)}
                 </span>
               );
             })}
@@ -138,6 +148,12 @@ export function TrajectoryView(props: { run: string; index: string }) {
       ) : null}
     </section>
   );
+}
+
+/** A token's text with its whitespace visible (the id when no tokenizer could be loaded). */
+function shown(text: string | undefined, id: number): string {
+  if (text === undefined) return String(id);
+  return text.replace(/\n/g, "↵").replace(/\t/g, "→") || "∅";
 }
 
 function ToolCallBox(props: { call: ToolCall }) {
