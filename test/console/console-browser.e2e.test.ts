@@ -60,7 +60,8 @@ describe("the console in headless Chromium", () => {
     expect(await page.locator(".tokens .tok.mask-0").count()).toBe(inTurns.length - trained);
 
     const i = t.loss_mask.indexOf(1);
-    const texts = (await (await fetch(`${url}/api/runs/hotpotqa-b/trajectories/0`)).json()).token_texts;
+    const res = await fetch(`${url}/api/runs/hotpotqa-b/trajectories/0`);
+    const texts = ((await res.json()) as { token_texts: { response: string[] } }).token_texts;
     await page.locator(`.tok[data-index="${i}"]`).hover();
     const info = page.getByTestId("token-info");
     await expect
