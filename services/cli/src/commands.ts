@@ -259,6 +259,15 @@ checkpoint; a second signal exits at once.`,
     load: async () => (await import("./train-command.ts")).runTrainCommand,
   },
   {
+    name: "console",
+    summary:
+      "the web console: the gateway's tools (health, breaker, latency) and runs' trajectories token by token",
+    usage: "console [--port 8090] [--host 127.0.0.1] [--gateway-admin URL] [--runs DIR]",
+    details:
+      "--gateway-admin: the gateway's admin HTTP API (default http://127.0.0.1:8080). --runs: the folder whose subdirectories are `rlf rollout --out` directories (default ./runs). Views: /tools, /runs, /runs/RUN, /runs/RUN/trajectories/N.",
+    load: async () => (await import("./console-command.ts")).runConsoleCommand,
+  },
+  {
     name: "judge",
     summary: "the judge service: POST /v1/judge on 127.0.0.1:7005, gRPC on 127.0.0.1:50053",
     usage: "judge [--config FILE] [--http-port 7005] [--grpc-port 50053] [--host 127.0.0.1]",

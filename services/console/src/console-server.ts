@@ -1,0 +1,94 @@
+// The console's HTTP server: a JSON API under /api (the gateway's admin API and the run directories,
+// read on each request) and the built web app (web/dist) for every other GET, so each view's URL
+// can be opened directly and shared.
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { dirname, extname, join, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import Fastify, { type FastifyInstance } from "fastify";
+import { GatewayAdminClient, GatewayAdminError } from "./gateway-admin-client.ts";
+import { listTrajectories, RunDirectories } from "./run-directories.ts";
+import { tokenTexts } from "./token-texts.ts";
+import { toolsOverview } from "./tools-overview.ts";
+
+export const CONSOLE_PORT = 8090;
+export const DEFAULT_GATEWAY_ADMIN = "http://127.0.0.1:8080";
+
+/** Where `npm run build -w @rlfactory/console` (and npm install) writes the web app. */
+export const ASSETS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../web/dist");
+
+export interface ConsoleOptions {
+  gatewayAdmin: string;
+  runsDir: string;
+  assetsDir?: string;
+}
+
+const TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".json": "application/json",
+};
+
+export function buildConsoleApp(opts: ConsoleOptions): FastifyInstance {
+  const assets = opts.assetsDir ?? ASSETS_DIR;
+  if (!existsSync(join(assets, "index.html"))) {
+    throw new Error(
+      `the console's web app is not built (${assets}): run npm run build -w @rlfactory/console`,
+    );
+  }
+  const gateway = new GatewayAdminClient(opts.gatewayAdmin);
+  const runs = new RunDirectories(opts.runsDir);
+  const app = Fastify({ logger: false });
+
+  app.setErrorHandler((err, _req, reply) => {
+    if (err instanceof GatewayAdminError) {
+      return reply.code(502).send({ error: { code: "GATEWAY_UNAVAILABLE", message: err.message } });
+    }
+    return reply.code(500).send({ error: { code: "INTERNAL", message: (err as Error).message } });
+  });
+
+  app.get("/api/tools", async () => toolsOverview(gateway));
+
+  app.get("/api/runs", async () => ({ runs: await runs.list() }));
+
+  app.get("/api/runs/:run", async (req, reply) => {
+    const { run } = req.params as { run: string };
+    const trajectories = await runs.trajectories(run);
+    const summary = await runs.summary(run);
+    if (summary === undefined) return reply.code(404).send(notFound(`no run ${run}`));
+    return { id: run, summary, trajectories: trajectories ? listTrajectories(trajectories) : [] };
+  });
+
+  app.get("/api/runs/:run/trajectories/:index", async (req, reply) => {
+    const { run, index } = req.params as { run: string; index: string };
+    const trajectories = await runs.trajectories(run);
+    const i = Number(index);
+    const t = Number.isInteger(i) && i >= 0 ? trajectories?.[i] : undefined;
+    if (t === undefined) return reply.code(404).send(notFound(`no trajectory ${index} in run ${run}`));
+    const texts = await tokenTexts(await runs.summary(run), {
+      prompt: t.prompt_ids,
+      response: t.response_ids,
+    });
+    return { run, index: i, trajectory: t, token_texts: texts.texts, token_texts_error: texts.error };
+  });
+
+  app.get("/api/*", async (req, reply) => reply.code(404).send(notFound(`no route ${req.url}`)));
+
+  // The web app: a file under dist, else index.html (the app routes on the path).
+  app.get("/*", async (req, reply) => {
+    const path = decodeURIComponent((req.url.split("?")[0] ?? "/").slice(1));
+    const file = resolve(assets, path);
+    const inside = file.startsWith(assets + sep) && extname(file) !== "";
+    const target = inside && existsSync(file) ? file : join(assets, "index.html");
+    reply.header("content-type", TYPES[extname(target)] ?? "application/octet-stream");
+    return reply.send(await readFile(target));
+  });
+
+  return app;
+}
+
+function notFound(message: string) {
+  return { error: { code: "NOT_FOUND", message } };
+}

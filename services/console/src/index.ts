@@ -1,0 +1,11 @@
+export {
+  ASSETS_DIR,
+  buildConsoleApp,
+  CONSOLE_PORT,
+  type ConsoleOptions,
+  DEFAULT_GATEWAY_ADMIN,
+} from "./console-server.ts";
+export { GatewayAdminClient, GatewayAdminError } from "./gateway-admin-client.ts";
+export { histogramQuantile, parsePrometheusText } from "./prometheus-text.ts";
+export { RunDirectories } from "./run-directories.ts";
+export { type ToolRow, type ToolsOverview, toolsOverview } from "./tools-overview.ts";

@@ -1,0 +1,104 @@
+// Finished rollout runs as `rlf rollout --out DIR` leaves them (services/cli/src/rollout-command.ts):
+// each run a directory under the console's --runs folder holding trajectories.jsonl and summary.json.
+// A run's id is its directory name; nothing outside the folder can be named.
+import { existsSync } from "node:fs";
+import { readdir, readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import type { Trajectory } from "@rlfactory/contracts";
+import { readTrajectoriesJsonl } from "@rlfactory/rollout";
+
+export interface RunListing {
+  id: string;
+  trajectories: boolean;
+  summary: unknown;
+  modified_ms: number;
+}
+
+export interface TrajectoryListing {
+  index: number;
+  task_id: string;
+  group_id: string;
+  sample_index: number;
+  status: string;
+  reward: number | null;
+  advantage: number | null;
+  response_tokens: number;
+  turns: number;
+  tool_calls: number;
+}
+
+const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+export class RunDirectories {
+  readonly #root: string;
+
+  constructor(root: string) {
+    this.#root = root;
+  }
+
+  /** Runs newest first; a folder that does not exist yet has none. */
+  async list(): Promise<RunListing[]> {
+    const entries = await readdir(this.#root, { withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === "ENOENT") return [];
+      throw err;
+    });
+    const runs: RunListing[] = [];
+    for (const e of entries) {
+      if (!e.isDirectory() || !RUN_ID.test(e.name)) continue;
+      const dir = join(this.#root, e.name);
+      const hasTrajectories = existsSync(join(dir, "trajectories.jsonl"));
+      const summary = await readJson(join(dir, "summary.json"));
+      if (!hasTrajectories && summary === undefined) continue;
+      runs.push({
+        id: e.name,
+        trajectories: hasTrajectories,
+        summary: summary ?? null,
+        modified_ms: (await stat(dir)).mtimeMs,
+      });
+    }
+    return runs.sort((a, b) => b.modified_ms - a.modified_ms);
+  }
+
+  /** Undefined when no such run. */
+  async summary(id: string): Promise<unknown> {
+    const dir = this.#dir(id);
+    return dir === undefined ? undefined : ((await readJson(join(dir, "summary.json"))) ?? null);
+  }
+
+  /** The run's trajectories in file order; undefined when no such run. */
+  async trajectories(id: string): Promise<Trajectory[] | undefined> {
+    const dir = this.#dir(id);
+    if (dir === undefined || !existsSync(join(dir, "trajectories.jsonl"))) return undefined;
+    return readTrajectoriesJsonl(join(dir, "trajectories.jsonl"));
+  }
+
+  #dir(id: string): string | undefined {
+    if (!RUN_ID.test(id)) return undefined;
+    const dir = join(this.#root, id);
+    return existsSync(dir) ? dir : undefined;
+  }
+}
+
+export function listTrajectories(trajectories: readonly Trajectory[]): TrajectoryListing[] {
+  return trajectories.map((t, index) => ({
+    index,
+    task_id: t.task_id,
+    group_id: t.group_id,
+    sample_index: t.sample_index,
+    status: t.status,
+    reward: t.reward,
+    advantage: t.advantage ?? null,
+    response_tokens: t.response_ids.length,
+    turns: t.turns.length,
+    tool_calls: t.tool_calls.length,
+  }));
+}
+
+async function readJson(path: string): Promise<unknown> {
+  try {
+    return JSON.parse(await readFile(path, "utf8"));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw err;
+  }
+}

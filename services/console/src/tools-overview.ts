@@ -1,0 +1,88 @@
+// The Tools view's data: the gateway's merged catalog, each tool beside its server's health and
+// breaker state and the tool's call counts and latency p50/p99 from the gateway's metrics.
+import type { GatewayAdminClient } from "./gateway-admin-client.ts";
+import { histogramQuantile, parsePrometheusText, type Sample } from "./prometheus-text.ts";
+
+export interface ToolRow {
+  name: string;
+  server: string;
+  description: string;
+  input_schema: unknown;
+  cacheable: boolean;
+  idempotent: boolean;
+  /** The upstream's connection state (ready, connecting, failed, ...); "unknown" if /readyz omits it. */
+  health: string;
+  breaker: string;
+  calls: number;
+  errors: number;
+  latency_p50_ms: number | null;
+  latency_p99_ms: number | null;
+}
+
+export interface ToolsOverview {
+  gateway_status: string;
+  tools: ToolRow[];
+}
+
+const LATENCY = "rlf_gateway_call_duration_seconds_bucket";
+const CALLS = "rlf_gateway_calls_total";
+
+export async function toolsOverview(
+  client: GatewayAdminClient,
+  signal?: AbortSignal,
+): Promise<ToolsOverview> {
+  const [tools, ready, metrics] = await Promise.all([
+    client.tools(signal),
+    client.readiness(signal),
+    client.metricsText(signal),
+  ]);
+  const samples = parsePrometheusText(metrics);
+  const upstreams = new Map(ready.upstreams.map((u) => [u.name, u]));
+  return {
+    gateway_status: ready.status,
+    tools: tools.map((t) => {
+      const u = upstreams.get(t.server);
+      const mine = (s: Sample) => s.labels.server === t.server && s.labels.tool === t.name;
+      const calls = samples.filter((s) => s.name === CALLS && mine(s));
+      const buckets = latencyBuckets(samples.filter((s) => s.name === LATENCY && mine(s)));
+      const p50 = histogramQuantile(0.5, buckets);
+      const p99 = histogramQuantile(0.99, buckets);
+      return {
+        name: t.name,
+        server: t.server,
+        description: t.description,
+        input_schema: safeJson(t.input_schema_json),
+        cacheable: t.cacheable,
+        idempotent: t.idempotent,
+        health: u?.state ?? "unknown",
+        breaker: u?.breaker ?? "unknown",
+        calls: sum(calls),
+        errors: sum(calls.filter((s) => s.labels.outcome !== "ok")),
+        latency_p50_ms: p50 === null ? null : p50 * 1000,
+        latency_p99_ms: p99 === null ? null : p99 * 1000,
+      };
+    }),
+  };
+}
+
+/** Cumulative buckets summed over the other labels (cache hits and misses together). */
+function latencyBuckets(samples: readonly Sample[]): [number, number][] {
+  const byLe = new Map<number, number>();
+  for (const s of samples) {
+    const le = s.labels.le === "+Inf" ? Number.POSITIVE_INFINITY : Number(s.labels.le);
+    byLe.set(le, (byLe.get(le) ?? 0) + s.value);
+  }
+  return [...byLe];
+}
+
+function sum(samples: readonly Sample[]): number {
+  return samples.reduce((a, s) => a + s.value, 0);
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,71 @@
+// The console server's JSON API, as the views read it (services/console/src).
+
+export interface ToolRow {
+  name: string;
+  server: string;
+  description: string;
+  cacheable: boolean;
+  idempotent: boolean;
+  health: string;
+  breaker: string;
+  calls: number;
+  errors: number;
+  latency_p50_ms: number | null;
+  latency_p99_ms: number | null;
+}
+
+export interface Turn {
+  kind: "sampled" | "observation";
+  start: number;
+  end: number;
+}
+
+export interface ToolCall {
+  name: string;
+  arguments: unknown;
+  result: string;
+  latency_ms: number;
+  error_code: string | null;
+  is_error: boolean;
+  turn?: number;
+}
+
+export interface Trajectory {
+  task_id: string;
+  group_id: string;
+  sample_index: number;
+  prompt_ids: number[];
+  response_ids: number[];
+  loss_mask: (0 | 1)[];
+  rollout_logprobs: number[];
+  turns: Turn[];
+  tool_calls: ToolCall[];
+  reward: number | null;
+  reward_components: Record<string, number>;
+  turn_rewards?: number[];
+  advantage?: number | null;
+  status: string;
+  status_reason: string | null;
+}
+
+export interface TokenTexts {
+  prompt: string[];
+  response: string[];
+}
+
+export interface TrajectoryListing {
+  index: number;
+  task_id: string;
+  sample_index: number;
+  status: string;
+  reward: number | null;
+  response_tokens: number;
+  tool_calls: number;
+}
+
+export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
+  const res = await fetch(path, signal ? { signal } : {});
+  const body = await res.json();
+  if (!res.ok) throw new Error(body?.error?.message ?? `${path}: HTTP ${res.status}`);
+  return body as T;
+}

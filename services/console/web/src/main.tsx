@@ -1,0 +1,36 @@
+import { render } from "preact";
+import "./style.css";
+import { Link, usePath } from "./router.tsx";
+import { RunsView, RunView } from "./runs-view.tsx";
+import { ToolsView } from "./tools-view.tsx";
+import { TrajectoryView } from "./trajectory-view.tsx";
+
+function App() {
+  const path = usePath();
+  return (
+    <>
+      <nav>
+        <b>RLFactory console</b>
+        <Link href="/tools">Tools</Link>
+        <Link href="/runs">Runs</Link>
+      </nav>
+      <main>
+        <Route path={path} />
+      </main>
+    </>
+  );
+}
+
+function Route(props: { path: string }) {
+  const parts = props.path.split("/").filter(Boolean).map(decodeURIComponent);
+  if (parts.length === 0 || (parts[0] === "tools" && parts.length === 1)) return <ToolsView />;
+  if (parts[0] === "runs" && parts.length === 1) return <RunsView />;
+  if (parts[0] === "runs" && parts.length === 2) return <RunView run={parts[1] as string} />;
+  if (parts[0] === "runs" && parts[2] === "trajectories" && parts.length === 4) {
+    return <TrajectoryView run={parts[1] as string} index={parts[3] as string} />;
+  }
+  return <p class="error">No view at {props.path}</p>;
+}
+
+const root = document.getElementById("app");
+if (root) render(<App />, root);

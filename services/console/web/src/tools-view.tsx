@@ -1,0 +1,52 @@
+// Tools: the gateway's merged catalog with each server's health and breaker state and each tool's
+// calls, errors and latency p50/p99, refreshed every few seconds.
+import type { ToolRow } from "./api.ts";
+import { useJson } from "./use-json.ts";
+
+export function ToolsView() {
+  const loaded = useJson<{ gateway_status: string; tools: ToolRow[] }>("/api/tools", 3000);
+  if (loaded.state === "loading") return <p>Loading tools…</p>;
+  if (loaded.state === "error") return <p class="error">{loaded.message}</p>;
+  const { gateway_status, tools } = loaded.data;
+  return (
+    <section>
+      <h2>
+        Tools <small data-testid="gateway-status">gateway {gateway_status}</small>
+      </h2>
+      <table class="tools">
+        <thead>
+          <tr>
+            <th>Tool</th>
+            <th>Server</th>
+            <th>Health</th>
+            <th>Breaker</th>
+            <th>Calls</th>
+            <th>Errors</th>
+            <th>p50 ms</th>
+            <th>p99 ms</th>
+            <th>Description</th>
+          </tr>
+        </thead>
+        <tbody>
+          {tools.map((t) => (
+            <tr key={t.name} data-tool={t.name}>
+              <td class="mono">{t.name}</td>
+              <td>{t.server}</td>
+              <td class={`health ${t.health}`}>{t.health}</td>
+              <td class={`breaker ${t.breaker}`}>{t.breaker}</td>
+              <td class="num">{t.calls}</td>
+              <td class="num">{t.errors}</td>
+              <td class="num">{ms(t.latency_p50_ms)}</td>
+              <td class="num">{ms(t.latency_p99_ms)}</td>
+              <td class="desc">{t.description}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function ms(v: number | null): string {
+  return v === null ? "—" : v < 10 ? v.toFixed(2) : v.toFixed(0);
+}

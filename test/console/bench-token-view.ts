@@ -1,0 +1,60 @@
+// How long the Trajectory view takes to show a 32,768-token trajectory in headless Chromium (issue
+// 26's acceptance: under 2 s): `node test/console/bench-token-view.ts`. A synthetic record (32 turns
+// of 1,024 tokens, sampled and observation alternating) in a temporary run directory; each of three
+// fresh pages is timed from navigation until the last token is in the DOM and two frames are painted.
+// A benchmark, not a test: it prints figures and asserts nothing.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { buildConsoleApp } from "@rlfactory/console";
+import { tempDir } from "@rlfactory/test-support/gateway-harness";
+import { chromium } from "playwright-core";
+
+const runs = tempDir("rlf-console-bench-");
+const dir = join(runs, "big");
+mkdirSync(dir, { recursive: true });
+const N = 32768;
+const turns = [];
+const mask: number[] = [];
+for (let s = 0, k = 0; s < N; s += 1024, k++) {
+  turns.push({ kind: k % 2 === 0 ? "sampled" : "observation", start: s, end: s + 1024 });
+  for (let j = 0; j < 1024; j++) mask.push(k % 2 === 0 ? 1 : 0);
+}
+const t = {
+  schema_version: 1,
+  task_id: "big",
+  group_id: "big#0",
+  sample_index: 0,
+  policy_version: null,
+  prompt_ids: [151644, 8948, 198],
+  response_ids: Array.from({ length: N }, (_, i) => 1000 + (i % 5000)),
+  loss_mask: mask,
+  rollout_logprobs: mask.map((m, i) => (m ? -((i % 50) / 10) : 0)),
+  turns,
+  tool_calls: [],
+  reward: 1,
+  reward_components: {},
+  status: "completed",
+  status_reason: null,
+  timings: {},
+};
+writeFileSync(join(dir, "trajectories.jsonl"), `${JSON.stringify(t)}\n`);
+writeFileSync(join(dir, "summary.json"), JSON.stringify({ config: { tokenizer: { path: "qwen3" } } }));
+const app = buildConsoleApp({ gatewayAdmin: "http://127.0.0.1:9", runsDir: runs });
+const url = await app.listen({ host: "127.0.0.1", port: 0 });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: ["--no-sandbox"],
+});
+for (let r = 0; r < 3; r++) {
+  const page = await browser.newPage();
+  const t0 = performance.now();
+  await page.goto(`${url}/runs/big/trajectories/0`);
+  await page.locator(`.tok[data-index="${N - 1}"]`).waitFor({ state: "attached" });
+  const t1 = performance.now();
+  await page.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))");
+  const t2 = performance.now();
+  console.log(`run ${r}: ${N} tokens in DOM ${(t1 - t0).toFixed(0)} ms, painted ${(t2 - t0).toFixed(0)} ms`);
+  await page.close();
+}
+await browser.close();
+await app.close();

@@ -1,0 +1,140 @@
+// The console's JSON API against a real gateway (a child `rlf gateway` with the search server) and a
+// run directory written by a real `rlf rollout`: the Tools data agrees with the calls the rollout
+// made, and the run's trajectories come back as the rollout wrote them.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { buildConsoleApp } from "@rlfactory/console";
+import { readTrajectoriesJsonl } from "@rlfactory/rollout";
+import { RLF, ROOT, tempDir } from "@rlfactory/test-support/gateway-harness";
+import { type RolloutRun, writeRolloutRun } from "@rlfactory/test-support/rollout-run";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+describe("the console API", () => {
+  const runsDir = tempDir("rlf-console-runs-");
+  let run: RolloutRun;
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    run = await writeRolloutRun(runsDir, "hotpotqa-a", { tasks: 2, groupSize: 2 });
+    app = buildConsoleApp({ gatewayAdmin: run.gateway.adminUrl, runsDir });
+  }, 120_000);
+
+  afterAll(async () => {
+    await app?.close();
+    await run?.stop();
+  });
+
+  it("lists the gateway's tools with health, breaker and the calls the rollout made", async () => {
+    const res = await app.inject({ method: "GET", url: "/api/tools" });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.gateway_status).toBe("ready");
+    const search = body.tools.find((t: { name: string }) => t.name === "search__search");
+    const trajectories = await readTrajectoriesJsonl(join(run.runDir, "trajectories.jsonl"));
+    const made = trajectories.flatMap((t) => t.tool_calls).filter((c) => c.name === "search__search");
+    expect(made.length).toBeGreaterThan(0);
+    expect(search).toMatchObject({
+      server: "search",
+      health: "ready",
+      breaker: "closed",
+      calls: made.length,
+      errors: made.filter((c) => c.error_code !== null).length,
+    });
+    expect(search.latency_p50_ms).toBeGreaterThan(0);
+    expect(search.latency_p99_ms).toBeGreaterThanOrEqual(search.latency_p50_ms);
+    expect(search.input_schema).toMatchObject({ type: "object" });
+  });
+
+  it("lists the run and its trajectories, and serves each trajectory as the rollout wrote it", async () => {
+    const written = await readTrajectoriesJsonl(join(run.runDir, "trajectories.jsonl"));
+    const runs = (await app.inject({ method: "GET", url: "/api/runs" })).json();
+    expect(runs.runs.map((r: { id: string }) => r.id)).toEqual(["hotpotqa-a"]);
+    expect(runs.runs[0].summary.status.completed + runs.runs[0].summary.status.truncated).toBe(4);
+
+    const listing = (await app.inject({ method: "GET", url: "/api/runs/hotpotqa-a" })).json();
+    expect(listing.trajectories.map((t: { task_id: string }) => t.task_id)).toEqual(
+      written.map((t) => t.task_id),
+    );
+
+    const last = written.length - 1;
+    const one = await app.inject({ method: "GET", url: `/api/runs/hotpotqa-a/trajectories/${last}` });
+    expect(one.statusCode).toBe(200);
+    expect(one.json().trajectory).toEqual(written[last]);
+    // every token's text, decoded with the run's tokenizer (summary.json: qwen3)
+    const { token_texts, token_texts_error } = one.json();
+    expect(token_texts_error).toBeNull();
+    expect(token_texts.prompt).toHaveLength(written[last]?.prompt_ids.length ?? -1);
+    expect(token_texts.response).toHaveLength(written[last]?.response_ids.length ?? -1);
+    expect(token_texts.prompt[0]).toBe("<|im_start|>");
+    expect(token_texts.prompt.join("")).toContain("<|im_start|>user");
+  });
+
+  it("answers 404 for a run or trajectory that is not there, and names nothing outside --runs", async () => {
+    for (const url of [
+      "/api/runs/nope",
+      "/api/runs/hotpotqa-a/trajectories/99",
+      "/api/runs/..%2F..%2Fetc/trajectories/0",
+      "/api/runs/hotpotqa-a/trajectories/-1",
+    ]) {
+      const res = await app.inject({ method: "GET", url });
+      expect({ url, status: res.statusCode, code: res.json().error.code }).toEqual({
+        url,
+        status: 404,
+        code: "NOT_FOUND",
+      });
+    }
+  });
+
+  it("serves the web app at every view's path, and 502 when the gateway cannot be reached", async () => {
+    for (const url of ["/", "/tools", "/runs/hotpotqa-a/trajectories/0"]) {
+      const res = await app.inject({ method: "GET", url });
+      expect(res.headers["content-type"]).toContain("text/html");
+      expect(res.body).toContain('<div id="app">');
+    }
+    const offline = buildConsoleApp({ gatewayAdmin: "http://127.0.0.1:9", runsDir });
+    try {
+      const res = await offline.inject({ method: "GET", url: "/api/tools" });
+      expect(res.statusCode).toBe(502);
+      expect(res.json().error.code).toBe("GATEWAY_UNAVAILABLE");
+    } finally {
+      await offline.close();
+    }
+  });
+
+  it("rlf console --port --host --gateway-admin --runs serves the same API", async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        RLF,
+        "console",
+        "--port",
+        "0",
+        "--host",
+        "127.0.0.1",
+        "--gateway-admin",
+        run.gateway.adminUrl,
+        "--runs",
+        runsDir,
+      ],
+      { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] },
+    );
+    try {
+      let url: string | undefined;
+      for await (const line of createInterface({ input: child.stderr! })) {
+        url = /^rlf console: (http:\/\/\S+)/.exec(line)?.[1];
+        if (url) break;
+      }
+      if (!url) throw new Error("rlf console exited without serving");
+      const runs = (await (await fetch(`${url}/api/runs`)).json()) as { runs: { id: string }[] };
+      expect(runs.runs.map((r) => r.id)).toEqual(["hotpotqa-a"]);
+      const tools = (await (await fetch(`${url}/api/tools`)).json()) as { tools: { name: string }[] };
+      expect(tools.tools.map((t) => t.name)).toContain("search__search");
+    } finally {
+      child.kill("SIGTERM");
+      if (child.exitCode === null) await once(child, "exit");
+    }
+  });
+});
