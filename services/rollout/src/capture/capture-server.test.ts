@@ -71,10 +71,13 @@ interface ChatReply {
 }
 
 /** The agent: an OpenAI-style tool loop over plain HTTP, as any client library would run it. */
-async function agentLoop(baseUrl: string, maxTurns = 6): Promise<ChatReply[]> {
+async function agentLoop(
+  baseUrl: string,
+  options: { followUp?: string; maxTurns?: number } = {},
+): Promise<ChatReply[]> {
   const messages: unknown[] = [{ role: "user", content: "Question: who wrote Hamlet" }];
   const replies: ChatReply[] = [];
-  for (let turn = 0; turn < maxTurns; turn++) {
+  const ask = async (seed: number): Promise<ChatReply> => {
     const res = await fetch(`${baseUrl}/chat/completions`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -83,20 +86,28 @@ async function agentLoop(baseUrl: string, maxTurns = 6): Promise<ChatReply[]> {
         messages,
         tools: [SEARCH_TOOL],
         temperature: 1,
-        seed: turn,
+        seed,
         max_tokens: 200,
       }),
     });
     expect(res.status, await res.clone().text()).toBe(200);
     const reply = (await res.json()) as ChatReply;
     replies.push(reply);
+    messages.push(reply.choices[0]!.message);
+    return reply;
+  };
+  for (let turn = 0; turn < (options.maxTurns ?? 6); turn++) {
+    const reply = await ask(turn);
     const message = reply.choices[0]!.message;
-    messages.push(message);
     if (!message.tool_calls) break;
     for (const call of message.tool_calls) {
       const { query } = JSON.parse(call.function.arguments) as { query: string };
       messages.push({ role: "tool", tool_call_id: call.id, content: `no results for ${query}` });
     }
+  }
+  if (options.followUp !== undefined) {
+    messages.push({ role: "user", content: options.followUp });
+    await ask(100);
   }
   return replies;
 }
@@ -168,10 +179,10 @@ afterEach(async () => {
 });
 
 /** Simulator (one Hermes call per turn for two turns, then an answer) → recording proxy → vLLM client → capture. */
-async function stack(tokenizer: ModelTokenizer) {
+async function stack(tokenizer: ModelTokenizer, options: { think?: boolean } = {}) {
   const llm: SimulatedLlm = await startSimulatedLlm({
     policy: "parallel-calls",
-    policyOptions: { calls: 1, turns: 2 },
+    policyOptions: { calls: 1, turns: 2, think: options.think ?? false },
     tokenizer,
   });
   live.push(llm);
@@ -262,6 +273,66 @@ describe("agent capture", () => {
     expect(trajectories).toHaveLength(2);
     expectMatchesServer(trajectories[0]!, exchanges.slice(0, 2));
     expectMatchesServer(trajectories[1]!, exchanges.slice(2));
+  });
+
+  it("Qwen3's own template keeps the reasoning of a tool chain (one segment) and drops it after a new user message (recorded)", async () => {
+    const { capture, exchanges } = await stack(tok, { think: true });
+    const replies = await agentLoop(capture.baseUrl("traj-4"), {
+      followUp: "Thanks. And who wrote Macbeth?",
+    });
+    expect(replies).toHaveLength(4);
+    // the reasoning reaches the agent in the content, as vLLM without a reasoning parser sends it
+    expect(replies[0]!.choices[0]!.message.content).toMatch(/^<think>\nTurn 1\./);
+
+    const session = capture.session("traj-4")!;
+    expect(session.requests.map((r) => [r.prefix, r.segment])).toEqual([
+      ["start", 0],
+      ["extends", 0],
+      ["extends", 0],
+      ["diverged", 1],
+    ]);
+    // Qwen3 renders assistant turns before the last user message without their <think> block: the new
+    // prompt leaves the model's tokens where the first turn's reasoning began
+    const broken = session.requests[3]!;
+    const previous = [...exchanges[2]!.promptIds, ...exchanges[2]!.ids];
+    const at = broken.diverged_at_token!;
+    expect(exchanges[3]!.promptIds.slice(0, at)).toEqual(previous.slice(0, at));
+    expect(tok.decode(previous.slice(at)).startsWith("<think>\nTurn 1.")).toBe(true);
+
+    const trajectories = capture.takeTrajectories("traj-4", {
+      taskId: "hamlet",
+      groupId: "g",
+      sampleIndex: 0,
+    });
+    expect(trajectories).toHaveLength(2);
+    expectMatchesServer(trajectories[0]!, exchanges.slice(0, 3));
+    expectMatchesServer(trajectories[1]!, exchanges.slice(3));
+  });
+
+  it("/v1/completions captures a raw prompt that grows turn by turn into one trajectory", async () => {
+    const { capture, exchanges } = await stack(tok);
+    const url = `${capture.baseUrl("traj-5")}/completions`;
+    let prompt = tok.renderChat([{ role: "user", content: "Question: who wrote Hamlet" }], {
+      addGenerationPrompt: true,
+    });
+    for (let i = 0; i < 2; i++) {
+      const res = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ prompt, max_tokens: 200, seed: i }),
+      });
+      expect(res.status).toBe(200);
+      const { choices } = (await res.json()) as { choices: { text: string }[] };
+      prompt += `${choices[0]!.text}<|im_end|>\n<|im_start|>user\n<tool_response>\nnothing\n</tool_response><|im_end|>\n<|im_start|>assistant\n`;
+    }
+    const [t, ...more] = capture.takeTrajectories("traj-5", {
+      taskId: "hamlet",
+      groupId: "g",
+      sampleIndex: 0,
+    });
+    expect(more).toHaveLength(0);
+    expectMatchesServer(t!, exchanges);
+    expect(t!.turns.map((x) => x.kind)).toEqual(["sampled", "observation", "sampled"]);
   });
 
   it("refuses a streaming request with a 400 that names stream, and sends nothing to the server", async () => {
