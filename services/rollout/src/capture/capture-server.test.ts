@@ -6,7 +6,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Trajectory } from "@rlfactory/contracts";
 import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/simulators/llm";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createSampler } from "../inference/sampler-config.ts";
 import type { TokenSampler } from "../inference/types.ts";
 import { toolCallFormat } from "../parsers/registry.ts";
@@ -29,12 +29,23 @@ async function recordingProxy(
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks).toString("utf8");
-    const upstream = await fetch(`${target}${req.url}`, {
-      method: req.method ?? "GET",
-      headers: { "content-type": "application/json" },
-      ...(req.method === "POST" && { body }),
-    });
-    const text = await upstream.text();
+    // a caller that hangs up cancels the upstream request too, as a real client's abort would
+    const gone = new AbortController();
+    res.once("close", () => gone.abort());
+    let upstream: Response;
+    let text: string;
+    try {
+      upstream = await fetch(`${target}${req.url}`, {
+        method: req.method ?? "GET",
+        headers: { "content-type": "application/json" },
+        signal: gone.signal,
+        ...(req.method === "POST" && { body }),
+      });
+      text = await upstream.text();
+    } catch {
+      res.destroy();
+      return;
+    }
     if (req.url === "/v1/completions" && upstream.ok) {
       const answer = JSON.parse(text);
       exchanges.push({
@@ -179,8 +190,12 @@ afterEach(async () => {
 });
 
 /** Simulator (one Hermes call per turn for two turns, then an answer) → recording proxy → vLLM client → capture. */
-async function stack(tokenizer: ModelTokenizer, options: { think?: boolean } = {}) {
+async function stack(
+  tokenizer: ModelTokenizer,
+  options: { think?: boolean; turnMs?: [number, number] } = {},
+) {
   const llm: SimulatedLlm = await startSimulatedLlm({
+    ...(options.turnMs && { latency: { turnMs: options.turnMs } }),
     policy: "parallel-calls",
     policyOptions: { calls: 1, turns: 2, think: options.think ?? false },
     tokenizer,
@@ -196,7 +211,7 @@ async function stack(tokenizer: ModelTokenizer, options: { think?: boolean } = {
     toolCallFormat: toolCallFormat("hermes"),
   });
   live.push(capture);
-  return { capture, exchanges: proxy.exchanges };
+  return { capture, exchanges: proxy.exchanges, llm };
 }
 
 describe("agent capture", () => {
@@ -333,6 +348,23 @@ describe("agent capture", () => {
     expect(more).toHaveLength(0);
     expectMatchesServer(t!, exchanges);
     expect(t!.turns.map((x) => x.kind)).toEqual(["sampled", "observation", "sampled"]);
+  });
+
+  it("an agent that hangs up cancels the engine request and leaves nothing in the session", async () => {
+    const { capture, llm } = await stack(tok, { turnMs: [10_000, 10_000] });
+    const ac = new AbortController();
+    const pending = fetch(`${capture.baseUrl("traj-6")}/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ messages: [{ role: "user", content: "Question: who wrote Hamlet" }] }),
+      signal: ac.signal,
+    });
+    await vi.waitFor(() => expect(llm.inFlight).toBe(1), { timeout: 5_000 });
+    ac.abort();
+    await expect(pending).rejects.toThrow();
+    await vi.waitFor(() => expect(llm.inFlight).toBe(0), { timeout: 5_000 });
+    await vi.waitFor(() => expect(capture.session("traj-6")?.requests).toEqual([]), { timeout: 5_000 });
+    expect(capture.takeTrajectories("traj-6", { taskId: "t", groupId: "g", sampleIndex: 0 })).toEqual([]);
   });
 
   it("refuses a streaming request with a 400 that names stream, and sends nothing to the server", async () => {

@@ -24,11 +24,13 @@
 //   OpenAI chat completion: the text decoded without the end token, tool calls parsed by the rollout's
 //   tool-call codec (`ToolCallFormat`, Hermes for Qwen3), `arguments` written as vLLM writes them
 //   (Python `json.dumps` separators) so an agent that sends them back renders the model's own text.
-// - Not yet: streaming, `n > 1`, token-id prompts on `/v1/completions`, aborting the engine request when
-//   the agent disconnects, parallel requests of one trajectory (they are serialised; the second one
-//   then diverges from the first's completion and starts a segment).
+// - An agent that hangs up cancels its engine request (nothing of it is recorded).
+// - Not yet: streaming, `n > 1`, token-id prompts on `/v1/completions`, parallel requests of one
+//   trajectory (they are serialised; the second one then diverges from the first's completion and
+//   starts a segment).
 import type { AddressInfo } from "node:net";
 import type { Trajectory, TrajectoryStatus } from "@rlfactory/contracts";
+import { httpCallerGone } from "@rlfactory/kit";
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import { z } from "zod";
 import { type SamplingParams, samplingParamsSchema, type TokenSampler } from "../inference/types.ts";
@@ -120,11 +122,23 @@ export async function startCaptureServer(options: CaptureServerOptions): Promise
   };
 
   /** Renders, checks, samples and records one request; returns the sampled ids and the record. */
-  const capture = (id: string, endpoint: "chat" | "completions", text: string, params: SamplingParams) => {
+  const capture = (
+    id: string,
+    endpoint: "chat" | "completions",
+    text: string,
+    params: SamplingParams,
+    signal: AbortSignal,
+  ) => {
     const session = sessionOf(id);
     return session.run(async () => {
       const prepared = session.prepare(text);
-      const r = await sampler.generate({ promptIds: prepared.promptIds, sampling: params, sessionId: id });
+      // an agent that hangs up cancels the engine request; nothing of it is recorded
+      const r = await sampler.generate({
+        promptIds: prepared.promptIds,
+        sampling: params,
+        sessionId: id,
+        signal,
+      });
       const record = session.commit(endpoint, text, prepared, {
         ids: r.ids,
         logprobs: r.logprobs,
@@ -136,7 +150,12 @@ export async function startCaptureServer(options: CaptureServerOptions): Promise
     });
   };
 
-  const app: FastifyInstance = Fastify({ logger: false, bodyLimit: 64 * 1024 * 1024 });
+  // forceCloseConnections: close() ends every socket (an agent still connected when the run ends gets nothing more)
+  const app: FastifyInstance = Fastify({
+    logger: false,
+    bodyLimit: 64 * 1024 * 1024,
+    forceCloseConnections: true,
+  });
   app.setErrorHandler((err, _req, reply) => {
     if (err instanceof z.ZodError)
       return sendError(reply, 400, z.prettifyError(err), "invalid_request_error");
@@ -153,7 +172,7 @@ export async function startCaptureServer(options: CaptureServerOptions): Promise
     data: [{ id: model, object: "model", created: 0, owned_by: "rlfactory-capture" }],
   }));
 
-  app.post("/t/:id/v1/chat/completions", async (req) => {
+  app.post("/t/:id/v1/chat/completions", async (req, reply) => {
     const id = TRAJECTORY_ID.parse((req.params as { id: string }).id);
     const body = chatCompletionRequestSchema.parse(req.body);
     const tools = body.tools && body.tools.length > 0 ? body.tools : undefined;
@@ -168,7 +187,7 @@ export async function startCaptureServer(options: CaptureServerOptions): Promise
       format.stopSequences,
       defaultMaxTokens,
     );
-    const { result, record, text: out } = await capture(id, "chat", text, params);
+    const { result, record, text: out } = await capture(id, "chat", text, params, httpCallerGone(reply.raw));
     const parsed = format.parse(out);
     const calls = parsed.calls.map((c, i) => ({
       id: `call_${seq}_${i}`,
@@ -202,11 +221,17 @@ export async function startCaptureServer(options: CaptureServerOptions): Promise
     };
   });
 
-  app.post("/t/:id/v1/completions", async (req) => {
+  app.post("/t/:id/v1/completions", async (req, reply) => {
     const id = TRAJECTORY_ID.parse((req.params as { id: string }).id);
     const body = completionRequestSchema.parse(req.body);
     const params = sampling(body, body.max_tokens, [], defaultMaxTokens);
-    const { result, record, text } = await capture(id, "completions", body.prompt, params);
+    const { result, record, text } = await capture(
+      id,
+      "completions",
+      body.prompt,
+      params,
+      httpCallerGone(reply.raw),
+    );
     return {
       id: `cmpl-capture-${seq++}`,
       object: "text_completion",
