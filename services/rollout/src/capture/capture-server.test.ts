@@ -367,6 +367,18 @@ describe("agent capture", () => {
     expect(capture.takeTrajectories("traj-6", { taskId: "t", groupId: "g", sampleIndex: 0 })).toEqual([]);
   });
 
+  it("a prompt past the engine's context length comes back as the engine's 400, and is not recorded", async () => {
+    const { capture } = await stack(tok);
+    const res = await fetch(`${capture.baseUrl("traj-7")}/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ messages: [{ role: "user", content: "hi" }], max_tokens: 1_000_000 }),
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/HTTP_ERROR/);
+    expect(capture.session("traj-7")?.requests).toEqual([]);
+  });
+
   it("refuses a streaming request with a 400 that names stream, and sends nothing to the server", async () => {
     const { capture, exchanges } = await stack(tok);
     const res = await fetch(`${capture.baseUrl("traj-3")}/chat/completions`, {

@@ -29,11 +29,16 @@
 //   trajectory (they are serialised; the second one then diverges from the first's completion and
 //   starts a segment).
 import type { AddressInfo } from "node:net";
-import type { Trajectory, TrajectoryStatus } from "@rlfactory/contracts";
+import type { ChatTool, Trajectory, TrajectoryStatus } from "@rlfactory/contracts";
 import { httpCallerGone } from "@rlfactory/kit";
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import { z } from "zod";
-import { type SamplingParams, samplingParamsSchema, type TokenSampler } from "../inference/types.ts";
+import {
+  InferenceError,
+  type SamplingParams,
+  samplingParamsSchema,
+  type TokenSampler,
+} from "../inference/types.ts";
 import type { ToolCallFormat } from "../parsers/types.ts";
 import type { ModelTokenizer } from "../tokenizer/model-tokenizer.ts";
 import { CaptureSession } from "./capture-session.ts";
@@ -159,9 +164,18 @@ export async function startCaptureServer(options: CaptureServerOptions): Promise
   app.setErrorHandler((err, _req, reply) => {
     if (err instanceof z.ZodError)
       return sendError(reply, 400, z.prettifyError(err), "invalid_request_error");
-    const e = err as Error & { code?: string; statusCode?: number };
-    if (e.name === "InferenceError")
-      return sendError(reply, 502, `inference ${e.code}: ${e.message}`, "upstream_error");
+    // the engine's own 4xx (a prompt past the context length, ids outside the vocabulary) is the agent's
+    // problem and keeps its status, as vLLM answers it; anything else from the engine is a 502
+    if (err instanceof InferenceError) {
+      const status = err.status !== undefined && err.status >= 400 && err.status < 500 ? err.status : 502;
+      return sendError(
+        reply,
+        status,
+        `inference ${err.code}: ${err.message}`,
+        status === 502 ? "upstream_error" : "invalid_request_error",
+      );
+    }
+    const e = err as Error & { statusCode?: number };
     if (typeof e.statusCode === "number" && e.statusCode < 500)
       return sendError(reply, e.statusCode, e.message, "invalid_request_error");
     return sendError(reply, 500, e.message, "internal_error");
@@ -178,7 +192,7 @@ export async function startCaptureServer(options: CaptureServerOptions): Promise
     const tools = body.tools && body.tools.length > 0 ? body.tools : undefined;
     const text = tokenizer.renderChat(templateMessages(body), {
       addGenerationPrompt: true,
-      ...(tools && { tools: tools as never }),
+      ...(tools && { tools: tools as ChatTool[] }),
       ...(body.chat_template_kwargs && { extra: body.chat_template_kwargs }),
     });
     const params = sampling(
