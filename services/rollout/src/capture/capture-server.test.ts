@@ -1,16 +1,18 @@
 // Agent capture against the simulated inference server (real Qwen3 tokenizer, vLLM token-in protocol): an
 // agent loop written here with plain `fetch` in the OpenAI chat format drives the capture endpoint. What
 // the inference server returned is recorded by a pass-through proxy in front of it, so the trajectory is
-// checked against the server's own answers, not against the capture code's bookkeeping.
+// checked against the server's own answers, not against the capture code's bookkeeping; observation tokens are
+// checked against our own loop's fixed-base observation delta (tokenizer/observation-delta.ts).
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Trajectory } from "@rlfactory/contracts";
+import type { ChatTool, Trajectory } from "@rlfactory/contracts";
 import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/simulators/llm";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createSampler } from "../inference/sampler-config.ts";
 import type { TokenSampler } from "../inference/types.ts";
 import { toolCallFormat } from "../parsers/registry.ts";
 import { type ModelTokenizer, qwen3Tokenizer } from "../tokenizer/model-tokenizer.ts";
+import { createObservationDelta } from "../tokenizer/observation-delta.ts";
 import { type CaptureServer, startCaptureServer } from "./capture-server.ts";
 
 /** One exchange as the inference server answered it. */
@@ -251,6 +253,16 @@ describe("agent capture", () => {
     expect(tok.decode(t!.response_ids.slice(firstObservation.start, firstObservation.end))).toContain(
       "no results for who wrote Hamlet 1",
     );
+    // the observation tokens are the ones our own loop appends for the same tool results (its fixed-base delta)
+    const delta = createObservationDelta(tok, { tools: [SEARCH_TOOL] as ChatTool[] });
+    t!.turns
+      .filter((x) => x.kind === "observation")
+      .forEach((x, k) => {
+        const own = delta([{ role: "tool", content: `no results for who wrote Hamlet ${k + 1}` }], {
+          lastAssistantEndedWithEos: true,
+        });
+        expect(t!.response_ids.slice(x.start, x.end)).toEqual(own.ids);
+      });
     expect(
       (t!.metadata!.capture as { requests: { prefix: string }[] }).requests.map((r) => r.prefix),
     ).toEqual(["start", "extends", "extends"]);
