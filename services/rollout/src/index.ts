@@ -26,6 +26,14 @@ export {
   trajectorySchema,
   trajectoryStatusSchema,
 } from "@rlfactory/contracts";
+// rewards and advantages
+// agent capture: an OpenAI-compatible endpoint per trajectory in front of the token-in client (issue 27)
+export {
+  type CaptureServer,
+  type CaptureServerOptions,
+  startCaptureServer,
+} from "./capture/capture-server.ts";
+export type { CaptureRequestRecord, PrefixVerdict } from "./capture/capture-session.ts";
 // the gateway's tools (the loop's and the rewards' one adapter)
 export {
   GatewayCallError,
@@ -38,7 +46,6 @@ export {
   type ToolInvoker,
   type ToolOutcome,
 } from "./gateway-tools.ts";
-// rewards and advantages
 export { type AdvantageMode, type GroupStats, groupAdvantages } from "./grpo.ts";
 // inference
 export { describeNetworkError, shorten } from "./inference/http-transport.ts";

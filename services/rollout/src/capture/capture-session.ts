@@ -1,0 +1,244 @@
+// One captured agent session (one trajectory id): the token record of every request the agent made, kept
+// as prefix-consistent segments, and the trajectories built from them. Design: see capture-server.ts.
+import {
+  type LogprobsKind,
+  type Trajectory,
+  TrajectoryBuilder,
+  type TrajectoryStatus,
+} from "@rlfactory/contracts";
+import type { ModelTokenizer } from "../tokenizer/model-tokenizer.ts";
+
+/** How a request's rendered prompt relates to what the session already holds. */
+export type PrefixVerdict =
+  /** The session's first request: its prompt starts a segment. */
+  | "start"
+  /** The prompt text extends the segment's text (prompt + sampled turns + observations so far). */
+  | "extends"
+  /** The template rewrote history (or the agent changed it): a new segment starts at this request. */
+  | "diverged";
+
+/** What the session records about one request (kept on the trajectory's `metadata.capture.requests`). */
+export interface CaptureRequestRecord {
+  /** 0-based, in the order the session processed them. */
+  request: number;
+  endpoint: "chat" | "completions";
+  prefix: PrefixVerdict;
+  /** Index of the segment (and so of the trajectory) this request's tokens went to. */
+  segment: number;
+  /** Token ids of the prompt sent to the inference server. */
+  prompt_tokens: number;
+  /** Ids appended as an observation turn (mask 0) before this request's sampled turn. */
+  observation_tokens: number;
+  completion_tokens: number;
+  finish_reason: string;
+  /**
+   * Where the new prompt left the previous segment (`prefix: "diverged"` only): the first differing
+   * character of the rendered text, and the number of the previous segment's ids (prompt + response)
+   * whose text the new prompt still repeats unchanged.
+   */
+  diverged_at_char?: number;
+  diverged_at_token?: number;
+  /** Length of the previous segment in ids (prompt + response) at the divergence. */
+  previous_tokens?: number;
+}
+
+/** A sampled turn as the engine returned it. */
+export interface SampledTurn {
+  ids: readonly number[];
+  logprobs: readonly number[];
+  finishReason: string;
+  weightVersion: string | number | null;
+}
+
+interface Part {
+  kind: "sampled" | "observation";
+  ids: number[];
+  logprobs: number[];
+  policyVersion?: string | number | null;
+}
+
+interface Segment {
+  promptIds: number[];
+  parts: Part[];
+  /** The text the segment's ids encode: prompt text, then each part's text. */
+  text: string;
+  /** Every id of the segment in order (prompt + parts), for divergence positions. */
+  allIds: number[];
+}
+
+/** What `prepare` decided for one request: the ids to send and how they relate to the session. */
+export interface PreparedPrompt {
+  promptIds: number[];
+  prefix: PrefixVerdict;
+  observationIds: number[];
+  divergence?: { atChar: number; atToken: number; previousTokens: number };
+}
+
+function firstDifference(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a.charCodeAt(i) !== b.charCodeAt(i)) return i;
+  return n;
+}
+
+/** The number of leading ids of `ids` whose decoded text is a prefix of `text` (binary search on decodes). */
+function idsRepeated(tokenizer: ModelTokenizer, ids: readonly number[], text: string): number {
+  let lo = 0;
+  let hi = ids.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (text.startsWith(tokenizer.decode(ids.slice(0, mid)))) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** The captured requests of one trajectory id. Requests must be processed one at a time (`run`). */
+export class CaptureSession {
+  readonly trajectoryId: string;
+  readonly #tokenizer: ModelTokenizer;
+  readonly #segments: Segment[] = [];
+  readonly #requests: CaptureRequestRecord[] = [];
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(trajectoryId: string, tokenizer: ModelTokenizer) {
+    this.trajectoryId = trajectoryId;
+    this.#tokenizer = tokenizer;
+  }
+
+  get requests(): readonly CaptureRequestRecord[] {
+    return this.#requests;
+  }
+
+  get segmentCount(): number {
+    return this.#segments.length;
+  }
+
+  /** Runs `fn` after every earlier request of this session finished (requests are ordered per session). */
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.#queue.then(fn, fn);
+    this.#queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /**
+   * The ids to send for a prompt rendered as `text`: when `text` extends the current segment's text, the
+   * segment's ids (kept verbatim, the sampled ones never re-tokenized) plus the encoded remainder (an
+   * observation: tool results, user turns, template tokens); otherwise the whole text encoded, starting
+   * a new segment.
+   */
+  prepare(text: string): PreparedPrompt {
+    const seg = this.#segments.at(-1);
+    if (seg === undefined)
+      return { promptIds: this.#tokenizer.encode(text), prefix: "start", observationIds: [] };
+    if (text.startsWith(seg.text)) {
+      const observationIds = this.#tokenizer.encode(text.slice(seg.text.length));
+      return { promptIds: [...seg.allIds, ...observationIds], prefix: "extends", observationIds };
+    }
+    const atChar = firstDifference(seg.text, text);
+    return {
+      promptIds: this.#tokenizer.encode(text),
+      prefix: "diverged",
+      observationIds: [],
+      divergence: {
+        atChar,
+        atToken: idsRepeated(this.#tokenizer, seg.allIds, text.slice(0, atChar)),
+        previousTokens: seg.allIds.length,
+      },
+    };
+  }
+
+  /** Records a request's prompt (as `prepare` returned it, with the text it encodes) and its sampled turn. */
+  commit(
+    endpoint: CaptureRequestRecord["endpoint"],
+    text: string,
+    prepared: PreparedPrompt,
+    sampled: SampledTurn,
+  ): CaptureRequestRecord {
+    if (prepared.prefix !== "extends") {
+      this.#segments.push({
+        promptIds: [...prepared.promptIds],
+        parts: [],
+        text,
+        allIds: [...prepared.promptIds],
+      });
+    }
+    const seg = this.#segments.at(-1)!;
+    if (prepared.prefix === "extends") {
+      if (prepared.observationIds.length > 0) {
+        seg.parts.push({ kind: "observation", ids: [...prepared.observationIds], logprobs: [] });
+        seg.allIds.push(...prepared.observationIds);
+      }
+      seg.text = text;
+    }
+    if (sampled.ids.length > 0) {
+      seg.parts.push({
+        kind: "sampled",
+        ids: [...sampled.ids],
+        logprobs: [...sampled.logprobs],
+        policyVersion: sampled.weightVersion,
+      });
+      seg.allIds.push(...sampled.ids);
+      seg.text += this.#tokenizer.decode(sampled.ids);
+    }
+    const record: CaptureRequestRecord = {
+      request: this.#requests.length,
+      endpoint,
+      prefix: prepared.prefix,
+      segment: this.#segments.length - 1,
+      prompt_tokens: prepared.promptIds.length,
+      observation_tokens: prepared.observationIds.length,
+      completion_tokens: sampled.ids.length,
+      finish_reason: sampled.finishReason,
+      ...(prepared.divergence && {
+        diverged_at_char: prepared.divergence.atChar,
+        diverged_at_token: prepared.divergence.atToken,
+        previous_tokens: prepared.divergence.previousTokens,
+      }),
+    };
+    this.#requests.push(record);
+    return record;
+  }
+
+  /**
+   * One trajectory per segment, in the record contract of our own loop (the builder enforces ids, masks
+   * and logprobs): sampled turns with the engine's logprobs (mask 1), everything between them as
+   * observation turns (mask 0). A session without a divergence gives exactly one. Each carries
+   * `metadata.capture` = `{ trajectory_id, segment, segments, requests }` (every request of the session).
+   */
+  trajectories(init: {
+    taskId: string;
+    groupId: string;
+    sampleIndex: number;
+    status?: TrajectoryStatus;
+    statusReason?: string | null;
+    logprobsKind?: LogprobsKind;
+    samplingTemperature?: number;
+  }): Trajectory[] {
+    return this.#segments.map((seg, i) => {
+      const b = new TrajectoryBuilder({
+        taskId: init.taskId,
+        groupId: init.groupId,
+        sampleIndex: init.sampleIndex,
+        promptIds: seg.promptIds,
+        vocabSize: this.#tokenizer.vocabSize,
+        ...(init.logprobsKind && { logprobsKind: init.logprobsKind }),
+        ...(init.samplingTemperature !== undefined && { samplingTemperature: init.samplingTemperature }),
+        metadata: {
+          capture: {
+            trajectory_id: this.trajectoryId,
+            segment: i,
+            segments: this.#segments.length,
+            requests: this.#requests.map((r) => ({ ...r })),
+          },
+        },
+      });
+      for (const p of seg.parts) {
+        if (p.kind === "sampled")
+          b.appendSampled(p.ids, p.logprobs, { policyVersion: p.policyVersion ?? null });
+        else b.appendObservation(p.ids);
+      }
+      b.finish(init.status ?? "completed", init.statusReason ?? null);
+      return b.toJSON();
+    });
+  }
+}
