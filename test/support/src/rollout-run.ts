@@ -20,7 +20,12 @@ export interface RolloutRun {
 export async function writeRolloutRun(
   runsDir: string,
   name: string,
-  opts: { tasks?: number; groupSize?: number } = {},
+  opts: {
+    tasks?: number;
+    groupSize?: number;
+    /** More servers for the same gateway (gateway config `servers` entries), e.g. an environment. */
+    servers?: Record<string, unknown>;
+  } = {},
 ): Promise<RolloutRun> {
   let gateway: ChildGateway | undefined;
   let sim: SimulatedLlm | undefined;
@@ -31,7 +36,10 @@ export async function writeRolloutRun(
   try {
     [gateway, sim] = await Promise.all([
       spawnGateway({
-        servers: { search: { command: process.execPath, args: [RLF, "tool", "search", "--stdio"] } },
+        servers: {
+          search: { command: process.execPath, args: [RLF, "tool", "search", "--stdio"] },
+          ...opts.servers,
+        },
       }),
       startSimulatedLlm({ policy: "search-then-answer", seed: 4 }),
     ]);

@@ -1,6 +1,7 @@
 // Tools: the gateway's merged catalog with each server's health and breaker state and each tool's
 // calls, errors and latency p50/p99, refreshed every few seconds.
 import type { ToolRow } from "./api.ts";
+import { Link } from "./router.tsx";
 import { useJson } from "./use-json.ts";
 
 export function ToolsView() {
@@ -30,7 +31,9 @@ export function ToolsView() {
         <tbody>
           {tools.map((t) => (
             <tr key={t.name} data-tool={t.name}>
-              <td class="mono">{t.name}</td>
+              <td class="mono">
+                <Link href={`/tools/${encodeURIComponent(t.name)}`}>{t.name}</Link>
+              </td>
               <td>{t.server}</td>
               <td class={`health ${t.health}`}>{t.health}</td>
               <td class={`breaker ${t.breaker}`}>{t.breaker}</td>
