@@ -33,12 +33,16 @@ export function TracesView(props: { run: string; index: string }) {
       {tl.jaeger_error ? <p class="error">Jaeger: {tl.jaeger_error}</p> : null}
       {tl.bars.length === 0 ? <p>No tool calls.</p> : null}
       <div class="gantt" data-testid="gantt">
-        <div class="gantt-axis">
-          {ticks.map((t) => (
-            <span key={t} style={{ left: `${(t / end) * 100}%` }}>
-              {t} ms
-            </span>
-          ))}
+        <div class="gantt-row">
+          <span />
+          <span class="gantt-axis">
+            {ticks.map((t) => (
+              <span key={t} style={{ left: `${(t / end) * 100}%` }}>
+                {t} ms
+              </span>
+            ))}
+          </span>
+          <span />
         </div>
         {tl.bars.map((b, i) => (
           <div class="gantt-row" key={i}>

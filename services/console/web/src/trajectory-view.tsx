@@ -153,7 +153,7 @@ export function TrajectoryView(props: { run: string; index: string }) {
                 <ToolCallBox key={ci} call={c} trace={trace} />
               ))}
           </div>
-          <aside class="turn-reward" data-testid="turn-reward" data-turn={ti}>
+          <aside class="turn-reward" data-testid="turn-reward" data-reward-turn={ti}>
             {t.turn_rewards ? (
               <>
                 <small>turn reward</small>
