@@ -100,6 +100,15 @@ describe("the console API of the playground, episodes, bundles, trajectory detai
     expect(body.trace_id).toMatch(/^[0-9a-f]{32}$/);
     expect(body.trace_url).toBe(`${jaeger.url}/trace/${body.trace_id}`);
     expect((await tool("search__search"))?.calls).toBe(before + 1);
+    // per server: its tools' calls together, with latency quantiles
+    const overview = (await app.inject({ method: "GET", url: "/api/tools" })).json();
+    const kvCalls = overview.tools
+      .filter((t: { server: string }) => t.server === "kv")
+      .reduce((a: number, t: { calls: number }) => a + t.calls, 0);
+    const servers = new Map(overview.servers.map((s: { server: string }) => [s.server, s]));
+    expect(servers.get("search")).toMatchObject({ health: "ready", breaker: "closed", calls: before + 1 });
+    expect(servers.get("search")).toMatchObject({ latency_p50_ms: expect.any(Number) });
+    expect(servers.get("kv")).toMatchObject({ health: "ready", calls: kvCalls });
 
     const unknown = await app.inject({ method: "POST", url: "/api/tools/nope__nope/call", payload: {} });
     expect(unknown.json()).toMatchObject({ status: 404, result: { error_code: "UNKNOWN_TOOL" } });

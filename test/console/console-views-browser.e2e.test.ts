@@ -4,6 +4,7 @@
 // directly; an episode's tool is called inside an episode the page starts and ends; the Trajectory
 // view shows the GRPO group's siblings with their advantages and each turn's reward; the Traces view
 // draws one bar per tool call.
+import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildConsoleApp } from "@rlfactory/console";
 import type { Trajectory } from "@rlfactory/contracts";
@@ -102,6 +103,35 @@ describe("the console's playground, trajectory detail and traces in headless Chr
     expect(await page.locator(".sibling.current").count()).toBe(1);
     const turnRewards = await page.locator('[data-testid="turn-reward"] b').allTextContents();
     expect(turnRewards).toEqual((t.turn_rewards ?? []).map(fmt));
+    await page.close();
+  });
+
+  it("the Trajectory view shows the environment's snapshots and the diff between consecutive ones", async () => {
+    // the run's first record as if its task had run in a kv episode (the rollout stores these)
+    const dir = join(runsDir, "env");
+    mkdirSync(dir);
+    cpSync(join(run.runDir, "summary.json"), join(dir, "summary.json"));
+    const snapshots = [
+      { user_turn: 0, state: { a: "1" } },
+      { user_turn: 1, state: { a: "1", b: "2" } },
+      { user_turn: 2, final: true, state: { b: "3" } },
+    ];
+    const t = {
+      ...written[0],
+      metadata: { ...written[0]?.metadata, environment: { server: "kv", snapshots } },
+    };
+    writeFileSync(join(dir, "trajectories.jsonl"), `${JSON.stringify(t)}\n`);
+
+    const page = await browser.newPage();
+    await page.goto(`${url}/runs/env/trajectories/0`);
+    await page.getByTestId("snapshots").waitFor();
+    expect(await page.locator(".snapshot").count()).toBe(3);
+    expect(await page.locator('[data-snapshot="1"] .op').allTextContents()).toEqual(['add /b = "2"']);
+    // the patch's order is fast-json-patch's: compare as a set
+    expect((await page.locator('[data-snapshot="2"] .op').allTextContents()).sort()).toEqual([
+      "remove /a",
+      'replace /b = "3"',
+    ]);
     await page.close();
   });
 

@@ -73,6 +73,16 @@ export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T>
 
 // Issue 26, the later views: trajectory detail, traces, playground, episodes, bundles.
 
+export interface ServerRow {
+  server: string;
+  health: string;
+  breaker: string;
+  calls: number;
+  errors: number;
+  latency_p50_ms: number | null;
+  latency_p99_ms: number | null;
+}
+
 export interface SiblingRow {
   index: number;
   sample_index: number;
