@@ -3,12 +3,15 @@
 // small server speaking Jaeger's query API. A playground call reaches the tool through the gateway
 // (and the gateway counts it); an episode is started, used, listed and ended; a trajectory comes with
 // its group's siblings; the Traces data is the record's calls, or Jaeger's spans when it has the trace.
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { buildConsoleApp } from "@rlfactory/console";
 import type { Trajectory } from "@rlfactory/contracts";
 import { readTrajectoriesJsonl } from "@rlfactory/rollout";
-import { ROOT, tempDir } from "@rlfactory/test-support/gateway-harness";
+import { RLF, ROOT, tempDir } from "@rlfactory/test-support/gateway-harness";
 import {
   type JaegerQueryFixture,
   startJaegerQueryFixture,
@@ -212,5 +215,42 @@ describe("the console API of the playground, episodes, bundles, trajectory detai
     expect(one.tool_list).toHaveLength(report.tools.length);
     expect(one.validation_report).toEqual(report);
     expect((await app.inject({ method: "GET", url: "/api/bundles/nope" })).statusCode).toBe(404);
+  });
+
+  it("rlf console --jaeger --bundles serves the bundles and links traces to Jaeger; a --jaeger that is no URL is refused", async () => {
+    const refused = spawnSync(process.execPath, [RLF, "console", "--port", "0", "--jaeger", "not a url"], {
+      cwd: ROOT,
+      encoding: "utf8",
+    });
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toContain("--jaeger not a url is not a URL");
+
+    const child = spawn(
+      process.execPath,
+      [RLF, "console", "--port", "0", "--gateway-admin", run.gateway.adminUrl, "--runs", runsDir].concat([
+        "--jaeger",
+        jaeger.url,
+        "--bundles",
+        bundlesDir,
+      ]),
+      { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] },
+    );
+    try {
+      let url: string | undefined;
+      for await (const line of createInterface({ input: child.stderr! })) {
+        url = /^rlf console: (http:\/\/\S+)/.exec(line)?.[1];
+        if (url) break;
+      }
+      if (!url) throw new Error("rlf console exited without serving");
+      const bundles = (await (await fetch(`${url}/api/bundles`)).json()) as { bundles: { id: string }[] };
+      expect(bundles.bundles.map((b) => b.id).sort()).toEqual(["edited", "ftrl"]);
+      const detail = (await (await fetch(`${url}/api/runs/traced/trajectories/0`)).json()) as {
+        trace: unknown;
+      };
+      expect(detail.trace).toEqual({ trace_id: TRACE_ID, url: `${jaeger.url}/trace/${TRACE_ID}` });
+    } finally {
+      child.kill("SIGTERM");
+      if (child.exitCode === null) await once(child, "exit");
+    }
   });
 });

@@ -121,7 +121,7 @@ export function BundleView(props: { id: string }) {
         <dt>form</dt>
         <dd>{b.form}</dd>
         <dt>hash</dt>
-        <dd class="mono">{b.hash} (verified)</dd>
+        <dd class="mono">{b.error ? "not verified" : `${b.hash} (verified)`}</dd>
         <dt>source</dt>
         <dd class="mono">{JSON.stringify(b.source)}</dd>
         <dt>validation</dt>
