@@ -1,12 +1,13 @@
 // A block of tokens rendered only when it comes within a screen of the viewport (IntersectionObserver),
 // with a placeholder of about its height until then; once rendered it stays. `eager` renders at once
-// (short trajectories: every token is in the DOM, as the tests count them).
+// (short trajectories: every token is in the DOM, as the tests count them). The placeholder's height
+// is learnt from the blocks already rendered (pixels per token), so the page's length and the
+// scrollbar stay close to the real ones as turns render.
 import type { ComponentChildren } from "preact";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 
-/** Tokens per line and line height of the placeholder (the .tokens font, about 80 em wide). */
-const PER_LINE = 16;
-const LINE_PX = 17;
+/** Pixels per token: a first guess (16 tokens a 17 px line), then what rendered blocks measured. */
+let pxPerToken = 17 / 16;
 
 export function LazyTokens(props: { eager: boolean; count: number; children: () => ComponentChildren }) {
   const [shown, setShown] = useState(props.eager);
@@ -22,12 +23,22 @@ export function LazyTokens(props: { eager: boolean; count: number; children: () 
     io.observe(ref.current);
     return () => io.disconnect();
   }, [shown]);
-  if (shown) return <div class="tokens">{props.children()}</div>;
+  useLayoutEffect(() => {
+    // A large block measures the page's real density (small ones are mostly their last line).
+    if (shown && !props.eager && ref.current && props.count >= 256)
+      pxPerToken = ref.current.offsetHeight / props.count;
+  }, [shown, props.eager, props.count]);
+  if (shown)
+    return (
+      <div ref={ref} class="tokens">
+        {props.children()}
+      </div>
+    );
   return (
     <div
       ref={ref}
       class="tokens pending"
-      style={{ height: `${Math.ceil(props.count / PER_LINE) * LINE_PX}px` }}
+      style={{ height: `${Math.ceil(props.count * pxPerToken)}px` }}
       data-pending={props.count}
     />
   );
