@@ -217,6 +217,9 @@ export function buildAdminApp(deps: AdminDeps): FastifyInstance {
       }
     };
 
+    // Read-only: every environment server's live episodes (the console's Episodes view).
+    api.get("/v1/episodes", async () => ({ servers: deps.episodes.list() }));
+
     api.post("/v1/episodes", async (req, reply) => {
       const parsed = StartEpisodeBody.safeParse(req.body ?? {});
       if (!parsed.success)

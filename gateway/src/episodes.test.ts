@@ -152,6 +152,18 @@ describe("episodes over an in-memory environment server", () => {
     expect(episodes.liveCounts().get("env")).toBe(0);
   });
 
+  it("lists each server's live episodes oldest first, and forgets an ended one", async () => {
+    const env = new FakeEnvironment("env");
+    const { episodes } = gatewayOver(env, { url: "http://127.0.0.1:9/mcp" });
+    const first = await episodes.start("env", "{}", 0, ROOT_CONTEXT);
+    const second = await episodes.start("env", "{}", 0, ROOT_CONTEXT);
+    const listed = episodes.list();
+    expect(listed.map((s) => s.server)).toEqual(["env"]);
+    expect(listed[0]?.episodes.map((e) => e.episode_id)).toEqual([first, second]);
+    await episodes.end(first, ROOT_CONTEXT);
+    expect(episodes.list()[0]?.episodes.map((e) => e.episode_id)).toEqual([second]);
+  });
+
   it("routes an id another gateway minted (HTTP server): no shared state needed", async () => {
     const env = new FakeEnvironment("env");
     const a = gatewayOver(env, { url: "http://127.0.0.1:9/mcp" });

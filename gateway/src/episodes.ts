@@ -84,6 +84,8 @@ interface LiveEpisode {
   ref: EpisodeRef;
   server: string;
   ttlMs: number;
+  /** When it became live (ms since the epoch): the admin API's episode list. */
+  startedMs: number;
   idle: NodeJS.Timeout;
   ttl: NodeJS.Timeout;
   /** An EndEpisode is on its way: a second one is EPISODE_NOT_FOUND, and "unknown handle" is not a loss. */
@@ -163,6 +165,16 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
   /** Live episodes per server, for the metrics gauge. */
   liveCounts(): Map<string, number> {
     return new Map([...this.#servers].map(([name, s]) => [name, s.live.size]));
+  }
+
+  /** Each environment server's live episodes, oldest first (`GET /v1/episodes`, read-only). */
+  list(): { server: string; episodes: { episode_id: string; started_ms: number; ttl_ms: number }[] }[] {
+    return [...this.#servers].map(([server, s]) => ({
+      server,
+      episodes: [...s.live.values()]
+        .sort((a, b) => a.startedMs - b.startedMs)
+        .map((e) => ({ episode_id: e.id, started_ms: e.startedMs, ttl_ms: e.ttlMs })),
+    }));
   }
 
   /**
@@ -590,6 +602,7 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
       ref,
       server: s.config.name,
       ttlMs,
+      startedMs: Date.now(),
       idle: setTimeout(expire(`idle for ${idleMs} ms`), idleMs).unref(),
       ttl: setTimeout(expire(`past its ${ttlMs} ms ttl`), ttlMs).unref(),
     };

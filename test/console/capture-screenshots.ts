@@ -1,7 +1,9 @@
 // Captures the console's views for docs/console.md: `node test/console/capture-screenshots.ts`.
 // A real `rlf rollout` (child gateway with the search server, simulated LLM) writes one run; the
 // console serves it; headless Chromium (CHROMIUM_PATH, default /usr/bin/chromium) photographs
-// /tools, /runs/RUN and /runs/RUN/trajectories/0 into docs/img/.
+// /tools, /runs/RUN and /runs/RUN/trajectories/0 into docs/img/; then the later views: a tool's page
+// after a playground call, a trajectory's siblings and per-turn rewards, its Traces timeline, and the
+// Episodes view (one live kv episode, the FTRL example's bundle) with that bundle's page.
 import { join } from "node:path";
 import { buildConsoleApp } from "@rlfactory/console";
 import { ROOT, tempDir } from "@rlfactory/test-support/gateway-harness";
@@ -9,8 +11,19 @@ import { writeRolloutRun } from "@rlfactory/test-support/rollout-run";
 import { chromium } from "playwright-core";
 
 const runsDir = tempDir("rlf-console-shots-");
-const run = await writeRolloutRun(runsDir, "hotpotqa", { tasks: 2, groupSize: 2 });
-const app = buildConsoleApp({ gatewayAdmin: run.gateway.adminUrl, runsDir });
+const run = await writeRolloutRun(runsDir, "hotpotqa", {
+  tasks: 2,
+  groupSize: 2,
+  processRewards: { tool_success: 0.25 },
+  servers: {
+    kv: { command: process.execPath, args: [join(ROOT, "test/support/src/kv-environment.ts"), "--stdio"] },
+  },
+});
+const app = buildConsoleApp({
+  gatewayAdmin: run.gateway.adminUrl,
+  runsDir,
+  bundlesDir: join(ROOT, "examples/ftrl-hotpotqa"),
+});
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
   args: ["--no-sandbox"],
@@ -30,6 +43,36 @@ try {
     await page.screenshot({ path: join(ROOT, "docs/img", file) });
     process.stdout.write(`docs/img/${file}\n`);
   }
+  const shoot = async (file: string) => {
+    await page.screenshot({ path: join(ROOT, "docs/img", file) });
+    process.stdout.write(`docs/img/${file}\n`);
+  };
+  // The playground: a search call from the generated form.
+  await page.goto(`${url}/tools/search__search`);
+  await page.locator('[data-field="query"] input').fill("Scott Derrickson");
+  await page.getByTestId("call").click();
+  await page.getByTestId("call-output").waitFor();
+  await shoot("console-playground.png");
+  // The trajectory's detail: scrolled to the siblings and the first turns with their rewards.
+  await page.goto(`${url}/runs/hotpotqa/trajectories/0`);
+  await page.getByTestId("siblings").scrollIntoViewIfNeeded();
+  await shoot("console-trajectory-detail.png");
+  await page.goto(`${url}/runs/hotpotqa/trajectories/0/trace`);
+  await page.locator(".gantt .bar").first().waitFor();
+  await shoot("console-traces.png");
+  // One live episode, as the Episodes view lists it.
+  const started = await fetch(`${url}/api/episodes`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ server: "kv", config: {} }),
+  });
+  if (!started.ok) throw new Error(`episode: HTTP ${started.status}`);
+  await page.goto(`${url}/episodes`);
+  await page.locator('tr[data-bundle="bundle"]').waitFor();
+  await shoot("console-episodes.png");
+  await page.goto(`${url}/bundles/bundle`);
+  await page.locator("tr[data-bundle-tool]").first().waitFor();
+  await shoot("console-bundle.png");
 } finally {
   await browser.close();
   await app.close();

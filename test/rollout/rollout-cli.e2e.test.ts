@@ -100,6 +100,11 @@ describe("rlf rollout", () => {
     }
     expect(chain.at(-1)).toBe("rollout.trajectory");
     expect(chain).toContain("rollout.turn");
+    // each record names its trace (the console's trace link): this tool call's is one of them
+    const records = await readTrajectoriesJsonl(join(out, "trajectories.jsonl"));
+    const traceIds = records.map((t) => t.metadata?.trace_id);
+    expect(new Set(traceIds).size).toBe(records.length);
+    expect(traceIds).toContain(toolSpan?.traceId);
   });
 
   it("rlf rollout serve serves the config's engine over HTTP", async () => {

@@ -1,15 +1,22 @@
 // The console's HTTP server: a JSON API under /api (the gateway's admin API and the run directories,
 // read on each request) and the built web app (web/dist) for every other GET, so each view's URL
 // can be opened directly and shared.
+import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, extname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import Fastify, { type FastifyInstance } from "fastify";
+import { z } from "zod";
+import { BundleDirectories } from "./bundle-directories.ts";
+import { episodesOverview } from "./episodes-overview.ts";
 import { GatewayAdminClient, GatewayAdminError } from "./gateway-admin-client.ts";
+import { JaegerClient } from "./jaeger-client.ts";
 import { listTrajectories, RunDirectories } from "./run-directories.ts";
 import { tokenTexts } from "./token-texts.ts";
+import { toolCallTimeline } from "./tool-call-timeline.ts";
 import { toolsOverview } from "./tools-overview.ts";
+import { environmentView, groupSiblings, traceLink } from "./trajectory-detail.ts";
 
 export const CONSOLE_PORT = 8090;
 export const DEFAULT_GATEWAY_ADMIN = "http://127.0.0.1:8080";
@@ -21,7 +28,21 @@ export interface ConsoleOptions {
   gatewayAdmin: string;
   runsDir: string;
   assetsDir?: string;
+  /** Jaeger's base URL (its UI; the query API under /api): trace links and the Traces view's source. */
+  jaeger?: string;
+  /** A folder of environment bundles (or one bundle) for the Environments view. */
+  bundlesDir?: string;
 }
+
+const CallBody = z
+  .object({
+    arguments: z.record(z.string(), z.unknown()).default({}),
+    episode_id: z.string().min(1).optional(),
+  })
+  .strict();
+const StartEpisodeBody = z
+  .object({ server: z.string().min(1), config: z.record(z.string(), z.unknown()).default({}) })
+  .strict();
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -40,7 +61,10 @@ export function buildConsoleApp(opts: ConsoleOptions): FastifyInstance {
   }
   const gateway = new GatewayAdminClient(opts.gatewayAdmin);
   const runs = new RunDirectories(opts.runsDir);
-  const app = Fastify({ logger: false });
+  const jaeger = opts.jaeger === undefined ? undefined : new JaegerClient(opts.jaeger);
+  const bundles = new BundleDirectories(opts.bundlesDir);
+  // Episode ids carry the server and its handle: room for the gateway's longest (2,048 characters).
+  const app = Fastify({ logger: false, routerOptions: { maxParamLength: 4096 } });
 
   app.setErrorHandler((err, _req, reply) => {
     if (err instanceof GatewayAdminError) {
@@ -71,7 +95,69 @@ export function buildConsoleApp(opts: ConsoleOptions): FastifyInstance {
       prompt: t.prompt_ids,
       response: t.response_ids,
     });
-    return { run, index: i, trajectory: t, token_texts: texts.texts, token_texts_error: texts.error };
+    return {
+      run,
+      index: i,
+      trajectory: t,
+      token_texts: texts.texts,
+      token_texts_error: texts.error,
+      siblings: groupSiblings(trajectories ?? [], t),
+      environment: environmentView(t),
+      trace: traceLink(t, run, i, opts.jaeger),
+    };
+  });
+
+  app.get("/api/runs/:run/trajectories/:index/trace", async (req, reply) => {
+    const { run, index } = req.params as { run: string; index: string };
+    const i = Number(index);
+    const t = Number.isInteger(i) && i >= 0 ? (await runs.trajectories(run))?.[i] : undefined;
+    if (t === undefined) return reply.code(404).send(notFound(`no trajectory ${index} in run ${run}`));
+    const link = traceLink(t, run, i, opts.jaeger);
+    return { ...(await toolCallTimeline(t, link.trace_id, jaeger)), trace_url: link.url };
+  });
+
+  // The Tools playground: a call through the gateway's admin API in a trace of its own (the
+  // traceparent is made here, so the trace's id is known before the call).
+  app.post("/api/tools/:name/call", async (req, reply) => {
+    const parsed = CallBody.safeParse(req.body ?? {});
+    if (!parsed.success) return reply.code(400).send(invalid(z.prettifyError(parsed.error)));
+    const traceId = randomBytes(16).toString("hex");
+    const started = performance.now();
+    const answer = await gateway.callTool(
+      (req.params as { name: string }).name,
+      parsed.data,
+      `00-${traceId}-${randomBytes(8).toString("hex")}-01`,
+    );
+    return {
+      status: answer.status,
+      result: answer.body,
+      latency_ms: answer.body.latency_ms ?? null,
+      round_trip_ms: performance.now() - started,
+      trace_id: traceId,
+      trace_url: opts.jaeger === undefined ? null : `${opts.jaeger.replace(/\/+$/, "")}/trace/${traceId}`,
+    };
+  });
+
+  app.get("/api/episodes", async () => episodesOverview(gateway));
+
+  app.post("/api/episodes", async (req, reply) => {
+    const parsed = StartEpisodeBody.safeParse(req.body ?? {});
+    if (!parsed.success) return reply.code(400).send(invalid(z.prettifyError(parsed.error)));
+    const answer = await gateway.startEpisode(parsed.data.server, parsed.data.config);
+    return reply.code(answer.status).send(answer.body);
+  });
+
+  app.delete("/api/episodes/:id", async (req, reply) => {
+    const answer = await gateway.endEpisode((req.params as { id: string }).id);
+    return reply.code(answer.status).send(answer.body);
+  });
+
+  app.get("/api/bundles", async () => ({ bundles: await bundles.list() }));
+
+  app.get("/api/bundles/:id", async (req, reply) => {
+    const { id } = req.params as { id: string };
+    const bundle = await bundles.get(id);
+    return bundle ?? reply.code(404).send(notFound(`no bundle ${id}`));
   });
 
   app.get("/api/*", async (req, reply) => reply.code(404).send(notFound(`no route ${req.url}`)));
@@ -87,6 +173,10 @@ export function buildConsoleApp(opts: ConsoleOptions): FastifyInstance {
   });
 
   return app;
+}
+
+function invalid(message: string) {
+  return { error: { code: "INVALID_ARGUMENTS", message } };
 }
 
 function notFound(message: string) {

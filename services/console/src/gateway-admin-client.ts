@@ -24,7 +24,30 @@ const upstream = z.object({
 });
 const readyBody = z.object({ status: z.string(), upstreams: z.array(upstream) });
 
+const liveEpisodes = z.object({
+  servers: z.array(
+    z.object({
+      server: z.string(),
+      episodes: z.array(z.object({ episode_id: z.string(), started_ms: z.number(), ttl_ms: z.number() })),
+    }),
+  ),
+});
+const episodeStarted = z.object({ episode_id: z.string() });
+const episodeState = z.object({ state: z.unknown() });
+/** The gateway's HTTP form of a tool result (gateway/src/admin.ts toJsonResult), or its error body. */
+const callAnswer = z.looseObject({
+  error_code: z.string().optional(),
+  latency_ms: z.number().optional(),
+  is_error: z.boolean().optional(),
+});
+
 export type WireTool = z.infer<typeof wireTool>;
+export type LiveEpisodes = z.infer<typeof liveEpisodes>;
+/** What the gateway answered a call or an episode operation: its HTTP status and body. */
+export interface GatewayAnswer<T> {
+  status: number;
+  body: T;
+}
 export type UpstreamHealth = z.infer<typeof upstream>;
 export type GatewayReadiness = z.infer<typeof readyBody>;
 
@@ -54,6 +77,69 @@ export class GatewayAdminClient {
     const res = await this.#get("/metrics", signal);
     if (res.status !== 200) throw new GatewayAdminError(`GET /metrics answered ${res.status}`);
     return res.text();
+  }
+
+  /** Each environment server's live episodes (GET /v1/episodes). */
+  async episodes(signal?: AbortSignal): Promise<LiveEpisodes> {
+    return liveEpisodes.parse(await this.#json("/v1/episodes", [200], signal));
+  }
+
+  /**
+   * POST /v1/tools/{name}:call, with `traceparent` so the call's spans join the caller's trace. A
+   * tool's failure or a call's failure is an answer (the gateway's status and `{error}` or result body).
+   */
+  async callTool(
+    name: string,
+    body: { arguments: Record<string, unknown>; episode_id?: string },
+    traceparent: string,
+    signal?: AbortSignal,
+  ): Promise<GatewayAnswer<z.infer<typeof callAnswer>>> {
+    const res = await this.#send("POST", `/v1/tools/${encodeURIComponent(name)}:call`, body, signal, {
+      traceparent,
+    });
+    return { status: res.status, body: callAnswer.parse(await res.json()) };
+  }
+
+  async startEpisode(
+    server: string,
+    config: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<GatewayAnswer<{ episode_id: string } | unknown>> {
+    const res = await this.#send("POST", "/v1/episodes", { server, config }, signal);
+    const body = await res.json();
+    return { status: res.status, body: res.status === 200 ? episodeStarted.parse(body) : body };
+  }
+
+  /** DELETE /v1/episodes/{id}: the final state. */
+  async endEpisode(id: string, signal?: AbortSignal): Promise<GatewayAnswer<{ state: unknown } | unknown>> {
+    const res = await this.#send("DELETE", `/v1/episodes/${encodeURIComponent(id)}`, undefined, signal);
+    const body = await res.json();
+    return { status: res.status, body: res.status === 200 ? episodeState.parse(body) : body };
+  }
+
+  async #send(
+    method: string,
+    path: string,
+    body: unknown,
+    signal?: AbortSignal,
+    headers: Record<string, string> = {},
+  ): Promise<Response> {
+    try {
+      return await fetch(`${this.#base}${path}`, {
+        method,
+        headers: {
+          ...this.#headers,
+          ...headers,
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        ...(signal ? { signal } : {}),
+      });
+    } catch (err) {
+      throw new GatewayAdminError(
+        `gateway admin API at ${this.#base} unreachable: ${(err as Error).message}`,
+      );
+    }
   }
 
   async #json(path: string, ok: number[], signal?: AbortSignal): Promise<unknown> {

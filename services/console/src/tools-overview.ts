@@ -19,9 +19,21 @@ export interface ToolRow {
   latency_p99_ms: number | null;
 }
 
+/** One upstream server: its health and breaker, and its tools' calls, errors and latency together. */
+export interface ServerRow {
+  server: string;
+  health: string;
+  breaker: string;
+  calls: number;
+  errors: number;
+  latency_p50_ms: number | null;
+  latency_p99_ms: number | null;
+}
+
 export interface ToolsOverview {
   gateway_status: string;
   tools: ToolRow[];
+  servers: ServerRow[];
 }
 
 const LATENCY = "rlf_gateway_call_duration_seconds_bucket";
@@ -38,8 +50,25 @@ export async function toolsOverview(
   ]);
   const samples = parsePrometheusText(metrics);
   const upstreams = new Map(ready.upstreams.map((u) => [u.name, u]));
+  const servers = ready.upstreams.map((u): ServerRow => {
+    const mine = (s: Sample) => s.labels.server === u.name;
+    const calls = samples.filter((s) => s.name === CALLS && mine(s));
+    const buckets = latencyBuckets(samples.filter((s) => s.name === LATENCY && mine(s)));
+    const p50 = histogramQuantile(0.5, buckets);
+    const p99 = histogramQuantile(0.99, buckets);
+    return {
+      server: u.name,
+      health: u.state,
+      breaker: u.breaker ?? "unknown",
+      calls: sum(calls),
+      errors: sum(calls.filter((s) => s.labels.outcome !== "ok")),
+      latency_p50_ms: p50 === null ? null : p50 * 1000,
+      latency_p99_ms: p99 === null ? null : p99 * 1000,
+    };
+  });
   return {
     gateway_status: ready.status,
+    servers,
     tools: tools.map((t) => {
       const u = upstreams.get(t.server);
       const mine = (s: Sample) => s.labels.server === t.server && s.labels.tool === t.name;

@@ -20,7 +20,14 @@ export interface RolloutRun {
 export async function writeRolloutRun(
   runsDir: string,
   name: string,
-  opts: { tasks?: number; groupSize?: number } = {},
+  opts: {
+    tasks?: number;
+    groupSize?: number;
+    /** More servers for the same gateway (gateway config `servers` entries), e.g. an environment. */
+    servers?: Record<string, unknown>;
+    /** `reward.process` (per-turn process rewards, e.g. `{tool_success: 0.2}`): records carry `turn_rewards`. */
+    processRewards?: Record<string, number>;
+  } = {},
 ): Promise<RolloutRun> {
   let gateway: ChildGateway | undefined;
   let sim: SimulatedLlm | undefined;
@@ -31,7 +38,10 @@ export async function writeRolloutRun(
   try {
     [gateway, sim] = await Promise.all([
       spawnGateway({
-        servers: { search: { command: process.execPath, args: [RLF, "tool", "search", "--stdio"] } },
+        servers: {
+          search: { command: process.execPath, args: [RLF, "tool", "search", "--stdio"] },
+          ...opts.servers,
+        },
       }),
       startSimulatedLlm({ policy: "search-then-answer", seed: 4 }),
     ]);
@@ -43,7 +53,9 @@ export async function writeRolloutRun(
         `gateway: { address: "${gateway.grpcAddress}", tools: [search__search] }`,
         `dataset: { path: ${SAMPLE_HOTPOTQA_TASKS}, limit: ${opts.tasks ?? 2} }`,
         `rollout: { group_size: ${opts.groupSize ?? 2}, max_turns: 3, sampling: { temperature: 0.8, max_tokens: 128 } }`,
-        "reward: { components: [{ type: exact_match, weight: 1 }, { type: format, weight: 0.1 }] }",
+        `reward: { components: [{ type: exact_match, weight: 1 }, { type: format, weight: 0.1 }]${
+          opts.processRewards ? `, process: ${JSON.stringify(opts.processRewards)}` : ""
+        } }`,
         "seed: 3",
       ].join("\n"),
     );

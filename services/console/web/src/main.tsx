@@ -1,8 +1,11 @@
 import { render } from "preact";
 import "./style.css";
+import { BundleView, EpisodesView } from "./episodes-view.tsx";
 import { Link, usePath } from "./router.tsx";
 import { RunsView, RunView } from "./runs-view.tsx";
+import { ToolView } from "./tool-view.tsx";
 import { ToolsView } from "./tools-view.tsx";
+import { TracesView } from "./traces-view.tsx";
 import { TrajectoryView } from "./trajectory-view.tsx";
 
 function App() {
@@ -13,6 +16,7 @@ function App() {
         <b>RLFactory console</b>
         <Link href="/tools">Tools</Link>
         <Link href="/runs">Runs</Link>
+        <Link href="/episodes">Episodes</Link>
       </nav>
       <main>
         <Route path={path} />
@@ -29,6 +33,12 @@ function Route(props: { path: string }) {
   if (parts[0] === "runs" && parts[2] === "trajectories" && parts.length === 4) {
     return <TrajectoryView run={parts[1] as string} index={parts[3] as string} />;
   }
+  if (parts[0] === "tools" && parts.length === 2) return <ToolView name={parts[1] as string} />;
+  if (parts[0] === "runs" && parts[2] === "trajectories" && parts[4] === "trace" && parts.length === 5) {
+    return <TracesView run={parts[1] as string} index={parts[3] as string} />;
+  }
+  if (parts[0] === "episodes" && parts.length === 1) return <EpisodesView />;
+  if (parts[0] === "bundles" && parts.length === 2) return <BundleView id={parts[1] as string} />;
   return <p class="error">No view at {props.path}</p>;
 }
 

@@ -2,6 +2,7 @@
 // finish): the record being built, the context sent to the sampler, what the rewards read, the user
 // turns and the offered tools, the episode. Phases read the engine's deps and the run from it and
 // change it only through the builder, the arrays it holds and the few methods below.
+import { isSpanContextValid, type SpanContext, trace } from "@opentelemetry/api";
 import { type Task, TrajectoryBuilder, type TrajectoryStatus } from "@rlfactory/contracts";
 import { GatewayCallError } from "../gateway-tools.ts";
 import { InferenceError } from "../inference/types.ts";
@@ -107,6 +108,8 @@ export class TrajectoryState {
     const conversational = task.turns !== undefined || task.user_simulator !== undefined;
     const metadata: Record<string, unknown> = {
       trajectory_id: run.trajectoryId,
+      // The trace of the `rollout.trajectory` span (its tool calls are children): the console's link.
+      ...traceIdOf(trace.getActiveSpan()?.spanContext()),
       data_source: task.data_source,
       format: deps.format.name,
       ...(conversational ? { user_turns: this.userTurns } : {}),
@@ -179,4 +182,11 @@ export class TrajectoryState {
     this.context.push(...ids);
     return { kind: "appended", turn };
   }
+}
+
+/** `{trace_id}` when telemetry is on and the active span is sampled; nothing otherwise. */
+function traceIdOf(ctx: SpanContext | undefined) {
+  return ctx !== undefined && isSpanContextValid(ctx) && (ctx.traceFlags & 1) === 1
+    ? { trace_id: ctx.traceId }
+    : {};
 }
