@@ -5,8 +5,10 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, extname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runCurves } from "@rlfactory/rollout";
 import Fastify, { type FastifyInstance } from "fastify";
 import { GatewayAdminClient, GatewayAdminError } from "./gateway-admin-client.ts";
+import { RolloutServiceClient, RolloutServiceError } from "./rollout-service-client.ts";
 import { listTrajectories, RunDirectories } from "./run-directories.ts";
 import { tokenTexts } from "./token-texts.ts";
 import { toolsOverview } from "./tools-overview.ts";
@@ -20,6 +22,8 @@ export const ASSETS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../w
 export interface ConsoleOptions {
   gatewayAdmin: string;
   runsDir: string;
+  /** The rollout service's HTTP URL (`rlf rollout serve`): its runs in flight appear live. */
+  rollout?: string;
   assetsDir?: string;
 }
 
@@ -40,11 +44,15 @@ export function buildConsoleApp(opts: ConsoleOptions): FastifyInstance {
   }
   const gateway = new GatewayAdminClient(opts.gatewayAdmin);
   const runs = new RunDirectories(opts.runsDir);
+  const rollout = opts.rollout === undefined ? undefined : new RolloutServiceClient(opts.rollout);
   const app = Fastify({ logger: false });
 
   app.setErrorHandler((err, _req, reply) => {
     if (err instanceof GatewayAdminError) {
       return reply.code(502).send({ error: { code: "GATEWAY_UNAVAILABLE", message: err.message } });
+    }
+    if (err instanceof RolloutServiceError) {
+      return reply.code(502).send({ error: { code: "ROLLOUT_UNAVAILABLE", message: err.message } });
     }
     return reply.code(500).send({ error: { code: "INTERNAL", message: (err as Error).message } });
   });
@@ -58,7 +66,14 @@ export function buildConsoleApp(opts: ConsoleOptions): FastifyInstance {
     const trajectories = await runs.trajectories(run);
     const summary = await runs.summary(run);
     if (summary === undefined) return reply.code(404).send(notFound(`no run ${run}`));
-    return { id: run, summary, trajectories: trajectories ? listTrajectories(trajectories) : [] };
+    return {
+      id: run,
+      summary,
+      // No summary.json yet: `rlf rollout` is still appending groups to trajectories.jsonl.
+      in_progress: summary === null,
+      trajectories: trajectories ? listTrajectories(trajectories) : [],
+      curves: runCurves(trajectories ?? []),
+    };
   });
 
   app.get("/api/runs/:run/trajectories/:index", async (req, reply) => {
@@ -72,6 +87,19 @@ export function buildConsoleApp(opts: ConsoleOptions): FastifyInstance {
       response: t.response_ids,
     });
     return { run, index: i, trajectory: t, token_texts: texts.texts, token_texts_error: texts.error };
+  });
+
+  // Runs in flight on the rollout service (and its last finished ones), polled by the Runs view.
+  app.get("/api/live-runs", async () => ({
+    rollout: rollout?.url ?? null,
+    runs: rollout ? await rollout.runs() : [],
+  }));
+
+  app.get("/api/live-runs/:id", async (req, reply) => {
+    const { id } = req.params as { id: string };
+    const run = await rollout?.run(id);
+    if (run === undefined) return reply.code(404).send(notFound(`no live run ${id}`));
+    return run;
   });
 
   app.get("/api/*", async (req, reply) => reply.code(404).send(notFound(`no route ${req.url}`)));

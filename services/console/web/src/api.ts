@@ -64,8 +64,61 @@ export interface TrajectoryListing {
 }
 
 export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
+  const inlined = staticExport();
+  if (inlined) {
+    if (path in inlined.responses) return inlined.responses[path] as T;
+    throw new Error(`${path} is not part of this report`);
+  }
   const res = await fetch(path, signal ? { signal } : {});
   const body = await res.json();
   if (!res.ok) throw new Error(body?.error?.message ?? `${path}: HTTP ${res.status}`);
   return body as T;
+}
+
+// --- runs: curves, live runs (the rollout service), the static report ---------------------------
+
+export interface CurvePoint {
+  batch: number;
+  trajectories: number;
+  reward_mean: number | null;
+  success_rate: number | null;
+}
+
+export interface RunCurves {
+  points: CurvePoint[];
+  trajectories: number;
+  status_counts: Record<string, number>;
+  turn_reward_mean: number[] | null;
+  reward_components: Record<string, number>;
+}
+
+export interface LiveRunListing {
+  id: string;
+  via: string;
+  state: "running" | "done" | "aborted" | "failed";
+  started_at: string;
+  elapsed_ms: number;
+  tasks: number;
+  groups: number;
+  trajectories: number;
+  trajectories_per_s: number;
+  status_counts: Record<string, number>;
+  policy_version: string | number | null;
+}
+
+export interface LiveRun extends LiveRunListing {
+  curves: RunCurves;
+}
+
+/**
+ * A static export (report.html): the API answers the page needs, inlined by the console's
+ * writeRunReport, and the path to show. Absent when the app is served by `rlf console`.
+ */
+export interface StaticExport {
+  path: string;
+  responses: Record<string, unknown>;
+}
+
+export function staticExport(): StaticExport | undefined {
+  return (globalThis as { __RLF_STATIC__?: StaticExport }).__RLF_STATIC__;
 }

@@ -1,5 +1,6 @@
 import { render } from "preact";
 import "./style.css";
+import { LiveRunView } from "./live-runs-view.tsx";
 import { Link, usePath } from "./router.tsx";
 import { RunsView, RunView } from "./runs-view.tsx";
 import { ToolsView } from "./tools-view.tsx";
@@ -25,6 +26,7 @@ function Route(props: { path: string }) {
   const parts = props.path.split("/").filter(Boolean).map(decodeURIComponent);
   if (parts.length === 0 || (parts[0] === "tools" && parts.length === 1)) return <ToolsView />;
   if (parts[0] === "runs" && parts.length === 1) return <RunsView />;
+  if (parts[0] === "live-runs" && parts.length === 2) return <LiveRunView id={parts[1] as string} />;
   if (parts[0] === "runs" && parts.length === 2) return <RunView run={parts[1] as string} />;
   if (parts[0] === "runs" && parts[2] === "trajectories" && parts.length === 4) {
     return <TrajectoryView run={parts[1] as string} index={parts[3] as string} />;

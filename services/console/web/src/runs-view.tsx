@@ -1,36 +1,61 @@
-// Runs: the run directories under the console's --runs folder, and one run's trajectories, each a
-// link to its Trajectory view.
-import type { TrajectoryListing } from "./api.ts";
+// Runs: the rollout service's runs in flight (live-runs-view.tsx), the run directories under the
+// console's --runs folder, and one run with its curves (run-curves-panel.tsx) and its trajectories,
+// each a link to its Trajectory view. A run directory still being written (no summary.json yet) is
+// re-read every two seconds.
+import { useEffect, useState } from "preact/hooks";
+import type { RunCurves, TrajectoryListing } from "./api.ts";
+import { LiveRunsTable } from "./live-runs-view.tsx";
 import { Link } from "./router.tsx";
+import { RunCurvesPanel } from "./run-curves-panel.tsx";
 import { useJson } from "./use-json.ts";
 
 export function RunsView() {
-  const loaded = useJson<{ runs: { id: string; summary: unknown }[] }>("/api/runs", 5000);
-  if (loaded.state === "loading") return <p>Loading runs…</p>;
-  if (loaded.state === "error") return <p class="error">{loaded.message}</p>;
+  const loaded = useJson<{ runs: { id: string; summary: unknown; in_progress?: boolean }[] }>(
+    "/api/runs",
+    5000,
+  );
   return (
     <section>
-      <h2>Runs</h2>
-      {loaded.data.runs.length === 0 ? <p>No run directories yet.</p> : null}
-      <ul>
-        {loaded.data.runs.map((r) => (
-          <li key={r.id}>
-            <Link href={`/runs/${encodeURIComponent(r.id)}`}>{r.id}</Link>
-          </li>
-        ))}
-      </ul>
+      <h2>Live runs</h2>
+      <LiveRunsTable />
+      <h2>Run directories</h2>
+      {loaded.state === "loading" ? <p>Loading runs…</p> : null}
+      {loaded.state === "error" ? <p class="error">{loaded.message}</p> : null}
+      {loaded.state === "ok" && loaded.data.runs.length === 0 ? <p>No run directories yet.</p> : null}
+      {loaded.state === "ok" ? (
+        <ul class="run-dirs">
+          {loaded.data.runs.map((r) => (
+            <li key={r.id}>
+              <Link href={`/runs/${encodeURIComponent(r.id)}`}>{r.id}</Link>
+              {r.in_progress ? <small class="state running"> in progress</small> : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
     </section>
   );
 }
 
 export function RunView(props: { run: string }) {
-  const loaded = useJson<{ trajectories: TrajectoryListing[] }>(`/api/runs/${encodeURIComponent(props.run)}`);
+  const path = `/api/runs/${encodeURIComponent(props.run)}`;
+  const [inProgress, setInProgress] = useState(false);
+  const loaded = useJson<{ in_progress?: boolean; trajectories: TrajectoryListing[]; curves?: RunCurves }>(
+    path,
+    inProgress ? 2000 : undefined,
+  );
+  const nowInProgress = loaded.state === "ok" && loaded.data.in_progress === true;
+  useEffect(() => setInProgress(nowInProgress), [nowInProgress]);
   if (loaded.state === "loading") return <p>Loading run…</p>;
   if (loaded.state === "error") return <p class="error">{loaded.message}</p>;
   return (
     <section>
-      <h2>Run {props.run}</h2>
-      <table>
+      <h2>
+        Run {props.run}
+        {loaded.data.in_progress ? <small class="state running"> in progress</small> : null}
+      </h2>
+      {loaded.data.curves ? <RunCurvesPanel curves={loaded.data.curves} /> : null}
+      <h3>Trajectories</h3>
+      <table class="trajectories">
         <thead>
           <tr>
             <th>#</th>
