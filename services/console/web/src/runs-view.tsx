@@ -36,6 +36,9 @@ export function RunsView() {
   );
 }
 
+/** Rows of the trajectory table drawn at first: a run of 10,000 trajectories opens at once. */
+const TABLE_ROWS = 200;
+
 export function RunView(props: { run: string }) {
   const path = `/api/runs/${encodeURIComponent(props.run)}`;
   const [inProgress, setInProgress] = useState(false);
@@ -45,8 +48,10 @@ export function RunView(props: { run: string }) {
   );
   const nowInProgress = loaded.state === "ok" && loaded.data.in_progress === true;
   useEffect(() => setInProgress(nowInProgress), [nowInProgress]);
+  const [showAll, setShowAll] = useState(false);
   if (loaded.state === "loading") return <p>Loading run…</p>;
   if (loaded.state === "error") return <p class="error">{loaded.message}</p>;
+  const all = loaded.data.trajectories;
   return (
     <section>
       <h2>
@@ -68,7 +73,7 @@ export function RunView(props: { run: string }) {
           </tr>
         </thead>
         <tbody>
-          {loaded.data.trajectories.map((t) => (
+          {(showAll ? all : all.slice(0, TABLE_ROWS)).map((t) => (
             <tr key={t.index}>
               <td>
                 <Link href={`/runs/${encodeURIComponent(props.run)}/trajectories/${t.index}`}>{t.index}</Link>
@@ -83,6 +88,11 @@ export function RunView(props: { run: string }) {
           ))}
         </tbody>
       </table>
+      {!showAll && all.length > TABLE_ROWS ? (
+        <button type="button" onClick={() => setShowAll(true)}>
+          Show all {all.length} trajectories
+        </button>
+      ) : null}
     </section>
   );
 }
