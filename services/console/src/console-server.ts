@@ -5,12 +5,11 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, extname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { runCurves } from "@rlfactory/rollout";
 import Fastify, { type FastifyInstance } from "fastify";
 import { GatewayAdminClient, GatewayAdminError } from "./gateway-admin-client.ts";
 import { RolloutServiceClient, RolloutServiceError } from "./rollout-service-client.ts";
-import { listTrajectories, RunDirectories } from "./run-directories.ts";
-import { tokenTexts } from "./token-texts.ts";
+import { RunDirectories } from "./run-directories.ts";
+import { runResponse, trajectoryResponse } from "./run-responses.ts";
 import { toolsOverview } from "./tools-overview.ts";
 
 export const CONSOLE_PORT = 8090;
@@ -66,14 +65,7 @@ export function buildConsoleApp(opts: ConsoleOptions): FastifyInstance {
     const trajectories = await runs.trajectories(run);
     const summary = await runs.summary(run);
     if (summary === undefined) return reply.code(404).send(notFound(`no run ${run}`));
-    return {
-      id: run,
-      summary,
-      // No summary.json yet: `rlf rollout` is still appending groups to trajectories.jsonl.
-      in_progress: summary === null,
-      trajectories: trajectories ? listTrajectories(trajectories) : [],
-      curves: runCurves(trajectories ?? []),
-    };
+    return runResponse(run, summary, trajectories);
   });
 
   app.get("/api/runs/:run/trajectories/:index", async (req, reply) => {
@@ -82,11 +74,7 @@ export function buildConsoleApp(opts: ConsoleOptions): FastifyInstance {
     const i = Number(index);
     const t = Number.isInteger(i) && i >= 0 ? trajectories?.[i] : undefined;
     if (t === undefined) return reply.code(404).send(notFound(`no trajectory ${index} in run ${run}`));
-    const texts = await tokenTexts(await runs.summary(run), {
-      prompt: t.prompt_ids,
-      response: t.response_ids,
-    });
-    return { run, index: i, trajectory: t, token_texts: texts.texts, token_texts_error: texts.error };
+    return trajectoryResponse(run, i, t, await runs.summary(run));
   });
 
   // Runs in flight on the rollout service (and its last finished ones), polled by the Runs view.

@@ -14,4 +14,5 @@ export {
   RolloutServiceError,
 } from "./rollout-service-client.ts";
 export { RunDirectories } from "./run-directories.ts";
+export { exampleIndices, type RunReportInput, renderRunReport, writeRunReport } from "./run-report.ts";
 export { type ToolRow, type ToolsOverview, toolsOverview } from "./tools-overview.ts";

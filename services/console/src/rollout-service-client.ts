@@ -21,6 +21,7 @@ const curves = z.object({
     z.object({
       batch: z.number(),
       trajectories: z.number(),
+      scored: z.number(),
       reward_mean: z.number().nullable(),
       success_rate: z.number().nullable(),
     }),

@@ -72,7 +72,6 @@ export { readTrajectoriesParquet, writeTrajectoriesParquet } from "./output/parq
 export { TOOL_CALL_FORMAT_NAMES, type ToolCallFormatName, toolCallFormat } from "./parsers/registry.ts";
 export { SEARCH_R1_INVALID_ACTION } from "./parsers/search-r1.ts";
 export type { ObservationInput, ParsedTurn, ToolCallFormat } from "./parsers/types.ts";
-export { renderHtmlReport } from "./report/html-report.ts";
 export { type CurvePoint, type RunCurves, runCurves, succeeded } from "./report/run-curves.ts";
 export { summarizeRollout } from "./report/summary.ts";
 export { formatSummary } from "./report/summary-text.ts";

@@ -80,6 +80,7 @@ export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T>
 export interface CurvePoint {
   batch: number;
   trajectories: number;
+  scored: number;
   reward_mean: number | null;
   success_rate: number | null;
 }
@@ -121,4 +122,29 @@ export interface StaticExport {
 
 export function staticExport(): StaticExport | undefined {
   return (globalThis as { __RLF_STATIC__?: StaticExport }).__RLF_STATIC__;
+}
+
+/** The parts of a run's summary.json (services/rollout/src/report/summary.ts) the Run view shows. */
+export interface RunSummary {
+  started_at: string | null;
+  wall_ms: number;
+  config: Record<string, unknown> | null;
+  trajectories: number;
+  status_reasons: { status: string; reason: string; count: number }[];
+  reward: { scored: number; unscored: number; mean: number | null; std: number | null };
+  exact_match: number | null;
+  tool_calls: {
+    total: number;
+    errors: number;
+    by_tool: {
+      name: string;
+      count: number;
+      errors: number;
+      latency_ms: { p50: number; p95: number; p99: number; max: number } | null;
+    }[];
+    by_error_code: { code: string; count: number }[];
+  };
+  tokens: { prompt: number; sampled: number; observation: number };
+  throughput: { trajectories_per_s: number | null; sampled_tokens_per_s: number | null };
+  groups: { groups: number; multi_sample: number; zero_advantage: number; with_unscored: number } | null;
 }

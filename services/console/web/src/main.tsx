@@ -1,20 +1,31 @@
 import { render } from "preact";
 import "./style.css";
+import { staticExport } from "./api.ts";
 import { LiveRunView } from "./live-runs-view.tsx";
 import { Link, usePath } from "./router.tsx";
 import { RunsView, RunView } from "./runs-view.tsx";
 import { ToolsView } from "./tools-view.tsx";
 import { TrajectoryView } from "./trajectory-view.tsx";
 
+const report = staticExport();
+
 function App() {
   const path = usePath();
   return (
     <>
-      <nav>
-        <b>RLFactory console</b>
-        <Link href="/tools">Tools</Link>
-        <Link href="/runs">Runs</Link>
-      </nav>
+      {report ? (
+        // A static export (report.html): one run, nothing to fetch.
+        <nav>
+          <b>{document.title}</b>
+          <Link href={report.path}>Run</Link>
+        </nav>
+      ) : (
+        <nav>
+          <b>RLFactory console</b>
+          <Link href="/tools">Tools</Link>
+          <Link href="/runs">Runs</Link>
+        </nav>
+      )}
       <main>
         <Route path={path} />
       </main>

@@ -15,8 +15,8 @@ export function RunCurvesPanel(props: { curves: RunCurves }) {
     for (const p of points) {
       const v = pick(p);
       if (v !== null) {
-        sum += v * p.trajectories;
-        n += p.trajectories;
+        sum += v * p.scored;
+        n += p.scored;
       }
     }
     return n === 0 ? null : sum / n;
@@ -27,8 +27,8 @@ export function RunCurvesPanel(props: { curves: RunCurves }) {
       <div class="cards">
         <Card value={String(trajectories)} label="trajectories" />
         <Card value={String(points.length)} label="batches (groups)" />
-        <Card value={fmt(meanOf((p) => p.reward_mean))} label="reward mean" />
-        <Card value={fmt(meanOf((p) => p.success_rate))} label="success rate" />
+        <Card value={fmt(meanOf((p) => p.reward_mean))} label="reward mean" name="reward-mean" />
+        <Card value={fmt(meanOf((p) => p.success_rate))} label="success rate" name="success-rate" />
       </div>
       <StatusBreakdown counts={status_counts} />
       {points.length === 0 ? (
@@ -120,9 +120,9 @@ export function StatusBreakdown(props: { counts: Record<string, number> }) {
   );
 }
 
-function Card(props: { value: string; label: string }) {
+function Card(props: { value: string; label: string; name?: string }) {
   return (
-    <div class="card">
+    <div class="card" data-card={props.name}>
       <b>{props.value}</b>
       <span>{props.label}</span>
     </div>

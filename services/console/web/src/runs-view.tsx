@@ -3,10 +3,11 @@
 // each a link to its Trajectory view. A run directory still being written (no summary.json yet) is
 // re-read every two seconds.
 import { useEffect, useState } from "preact/hooks";
-import type { RunCurves, TrajectoryListing } from "./api.ts";
+import type { RunCurves, RunSummary, TrajectoryListing } from "./api.ts";
 import { LiveRunsTable } from "./live-runs-view.tsx";
 import { Link } from "./router.tsx";
 import { RunCurvesPanel } from "./run-curves-panel.tsx";
+import { RunSummaryPanel } from "./run-summary-panel.tsx";
 import { useJson } from "./use-json.ts";
 
 export function RunsView() {
@@ -42,10 +43,12 @@ const TABLE_ROWS = 200;
 export function RunView(props: { run: string }) {
   const path = `/api/runs/${encodeURIComponent(props.run)}`;
   const [inProgress, setInProgress] = useState(false);
-  const loaded = useJson<{ in_progress?: boolean; trajectories: TrajectoryListing[]; curves?: RunCurves }>(
-    path,
-    inProgress ? 2000 : undefined,
-  );
+  const loaded = useJson<{
+    in_progress?: boolean;
+    summary: RunSummary | null;
+    trajectories: TrajectoryListing[];
+    curves?: RunCurves;
+  }>(path, inProgress ? 2000 : undefined);
   const nowInProgress = loaded.state === "ok" && loaded.data.in_progress === true;
   useEffect(() => setInProgress(nowInProgress), [nowInProgress]);
   const [showAll, setShowAll] = useState(false);
@@ -59,6 +62,7 @@ export function RunView(props: { run: string }) {
         {loaded.data.in_progress ? <small class="state running"> in progress</small> : null}
       </h2>
       {loaded.data.curves ? <RunCurvesPanel curves={loaded.data.curves} /> : null}
+      {isSummary(loaded.data.summary) ? <RunSummaryPanel summary={loaded.data.summary} /> : null}
       <h3>Trajectories</h3>
       <table class="trajectories">
         <thead>
@@ -95,4 +99,9 @@ export function RunView(props: { run: string }) {
       ) : null}
     </section>
   );
+}
+
+/** A summary.json as `rlf rollout` writes it (the benchmark's and older runs' may hold less). */
+function isSummary(s: RunSummary | null): s is RunSummary {
+  return s !== null && typeof s === "object" && "tool_calls" in s && "tokens" in s && "reward" in s;
 }

@@ -10,6 +10,8 @@ export interface CurvePoint {
   /** 0-based batch (group) index, in completion order. */
   batch: number;
   trajectories: number;
+  /** Trajectories with a reward (not null). */
+  scored: number;
   /** Mean reward of the group's scored trajectories; null when none was scored. */
   reward_mean: number | null;
   /** Share of the group's scored trajectories that succeeded (see `succeeded`); null when none was scored. */
@@ -41,6 +43,7 @@ export function curvePoint(batch: number, group: readonly Trajectory[]): CurvePo
   return {
     batch,
     trajectories: group.length,
+    scored: scored.length,
     reward_mean: scored.length === 0 ? null : scored.reduce((s, t) => s + (t.reward ?? 0), 0) / scored.length,
     success_rate: scored.length === 0 ? null : scored.filter(succeeded).length / scored.length,
   };

@@ -397,7 +397,13 @@ describe("rollout service", () => {
       expect(run.status_counts).toEqual({ completed: 6 });
       // Each fixture group has rewards 0 and 1 (em 0 and 1): mean 0.5, half succeeded.
       expect(run.curves.points).toEqual(
-        [0, 1, 2].map((batch) => ({ batch, trajectories: 2, reward_mean: 0.5, success_rate: 0.5 })),
+        [0, 1, 2].map((batch) => ({
+          batch,
+          trajectories: 2,
+          scored: 2,
+          reward_mean: 0.5,
+          success_rate: 0.5,
+        })),
       );
       expect(run.trajectories_per_s).toBeGreaterThan(0);
       expect((await fetch(`${service.httpUrl}/v1/runs/nope`)).status).toBe(404);
