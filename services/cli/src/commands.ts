@@ -262,7 +262,8 @@ checkpoint; a second signal exits at once.`,
     name: "console",
     summary:
       "the web console: the gateway's tools (health, breaker, latency) and runs' trajectories token by token",
-    usage: "console [--port 8090] [--host 127.0.0.1] [--gateway-admin URL] [--runs DIR] [--rollout URL]",
+    usage:
+      "console [--port 8090] [--host 127.0.0.1] [--gateway-admin URL] [--runs DIR] [--rollout URL] [--api-keys-env NAME]",
     details:
       "--gateway-admin: the gateway's admin HTTP API (default http://127.0.0.1:8080). --runs: the folder whose subdirectories are `rlf rollout --out` directories (default ./runs). Views: /tools, /runs, /runs/RUN, /runs/RUN/trajectories/N.",
     load: async () => (await import("./console-command.ts")).runConsoleCommand,

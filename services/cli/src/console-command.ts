@@ -1,9 +1,11 @@
-// `rlf console [--port 8090] [--host 127.0.0.1] [--gateway-admin URL] [--runs DIR] [--rollout URL]`:
-// the web console (services/console): the gateway's tools with health, breaker and latency, the runs
-// under DIR with every trajectory's tokens, and the rollout service's runs in flight (--rollout).
+// `rlf console [--port 8090] [--host 127.0.0.1] [--gateway-admin URL] [--runs DIR] [--rollout URL]
+// [--api-keys-env NAME]`: the web console (services/console): the gateway's tools with health, breaker
+// and latency, the runs under DIR with every trajectory's tokens, and the rollout service's runs in
+// flight (--rollout). Bound beyond loopback it needs --api-keys-env (refused otherwise).
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { buildConsoleApp, CONSOLE_PORT, DEFAULT_GATEWAY_ADMIN } from "@rlfactory/console";
+import { apiKeysFromEnv } from "@rlfactory/kit";
 import { portArg, stopOnSignals, UsageError } from "@rlfactory/kit/command-line";
 
 export async function runConsoleCommand(argv: string[]): Promise<number> {
@@ -15,6 +17,7 @@ export async function runConsoleCommand(argv: string[]): Promise<number> {
       "gateway-admin": { type: "string" },
       runs: { type: "string" },
       rollout: { type: "string" },
+      "api-keys-env": { type: "string" },
     },
     strict: true,
     allowPositionals: true,
@@ -26,19 +29,34 @@ export async function runConsoleCommand(argv: string[]): Promise<number> {
   const rollout = values.rollout;
   if (rollout !== undefined && !URL.canParse(rollout))
     throw new UsageError(`rlf console: --rollout ${rollout} is not a URL`);
+  const host = values.host ?? "127.0.0.1";
+  // As the gateway's auth.api_keys_env: a variable of comma-separated keys, failing closed.
+  const keysEnv = values["api-keys-env"];
+  const apiKeys =
+    keysEnv === undefined ? [] : apiKeysFromEnv("--api-keys-env", keysEnv, process.env[keysEnv]);
+  if (apiKeys.length === 0 && !isLoopback(host)) {
+    throw new UsageError(
+      `rlf console: --host ${host} is beyond loopback: give --api-keys-env NAME, a variable of comma-separated API keys (as the gateway's auth.api_keys_env)`,
+    );
+  }
   const app = buildConsoleApp({
+    apiKeys,
     gatewayAdmin,
     runsDir: resolve(values.runs ?? "runs"),
     ...(rollout !== undefined && { rollout }),
   });
-  const host = values.host ?? "127.0.0.1";
   const port = values.port ? portArg(values.port, "--port") : CONSOLE_PORT;
   const url = await app.listen({ host, port });
   process.stderr.write(
-    `rlf console: ${url} (gateway admin ${gatewayAdmin}${rollout ? `, rollout service ${rollout}` : ""})\n`,
+    `rlf console: ${url} (gateway admin ${gatewayAdmin}${rollout ? `, rollout service ${rollout}` : ""}; ${apiKeys.length > 0 ? `api keys from ${keysEnv}` : "no api key"})\n`,
   );
   stopOnSignals(async () => {
     await app.close();
   });
   return -1;
+}
+
+/** 127.0.0.0/8, ::1 and localhost: only this machine can connect. */
+function isLoopback(host: string): boolean {
+  return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
 }

@@ -5,6 +5,7 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, extname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ApiKeyAuth } from "@rlfactory/kit";
 import Fastify, { type FastifyInstance } from "fastify";
 import { GatewayAdminClient, GatewayAdminError } from "./gateway-admin-client.ts";
 import { RolloutServiceClient, RolloutServiceError } from "./rollout-service-client.ts";
@@ -23,6 +24,11 @@ export interface ConsoleOptions {
   runsDir: string;
   /** The rollout service's HTTP URL (`rlf rollout serve`): its runs in flight appear live. */
   rollout?: string;
+  /**
+   * API keys: with any, every /api request needs `authorization: Bearer KEY` (the app asks for the key
+   * once and sends it). The app's files and GET /healthz need none: they hold no data.
+   */
+  apiKeys?: readonly string[];
   assetsDir?: string;
 }
 
@@ -55,6 +61,19 @@ export function buildConsoleApp(opts: ConsoleOptions): FastifyInstance {
     }
     return reply.code(500).send({ error: { code: "INTERNAL", message: (err as Error).message } });
   });
+
+  const auth = new ApiKeyAuth(opts.apiKeys ?? []);
+  app.addHook("onRequest", async (req, reply) => {
+    if (!req.url.startsWith("/api/") || auth.check(req.headers.authorization)) return;
+    return reply.code(401).send({
+      error: {
+        code: "UNAUTHENTICATED",
+        message: "this console needs an API key (authorization: Bearer KEY)",
+      },
+    });
+  });
+
+  app.get("/healthz", async () => ({ status: "ok" }));
 
   app.get("/api/tools", async () => toolsOverview(gateway));
 

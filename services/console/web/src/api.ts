@@ -69,7 +69,12 @@ export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T>
     if (path in inlined.responses) return inlined.responses[path] as T;
     throw new Error(`${path} is not part of this report`);
   }
-  const res = await fetch(path, signal ? { signal } : {});
+  const sent = sessionStorage.getItem(KEY_ITEM);
+  let res = await fetch(path, withKey(signal));
+  // Refused: retry with a key given meanwhile (for another request), else ask for one.
+  if (res.status === 401 && (sessionStorage.getItem(KEY_ITEM) !== sent || (await askForKey()))) {
+    res = await fetch(path, withKey(signal));
+  }
   const body = await res.json();
   if (!res.ok) throw new Error(body?.error?.message ?? `${path}: HTTP ${res.status}`);
   return body as T;
@@ -147,4 +152,25 @@ export interface RunSummary {
   tokens: { prompt: number; sampled: number; observation: number };
   throughput: { trajectories_per_s: number | null; sampled_tokens_per_s: number | null };
   groups: { groups: number; multi_sample: number; zero_advantage: number; with_unscored: number } | null;
+}
+
+// --- the API key (`rlf console --api-keys-env`, bound beyond loopback) ---------------------------
+
+const KEY_ITEM = "rlf-console-api-key";
+let asking: Promise<boolean> | undefined;
+
+function withKey(signal?: AbortSignal): RequestInit {
+  const key = sessionStorage.getItem(KEY_ITEM);
+  return { ...(signal && { signal }), ...(key && { headers: { authorization: `Bearer ${key}` } }) };
+}
+
+/** Asks once (for all the requests that were refused meanwhile); false when no key was given. */
+function askForKey(): Promise<boolean> {
+  asking ??= Promise.resolve().then(() => {
+    const key = prompt("This console needs an API key")?.trim();
+    if (key) sessionStorage.setItem(KEY_ITEM, key);
+    asking = undefined;
+    return Boolean(key);
+  });
+  return asking;
 }
