@@ -1,16 +1,19 @@
 // Captures the console's views for docs/console.md: `node test/console/capture-screenshots.ts`.
 // A real `rlf rollout` (child gateway with the search server, simulated LLM) writes one run; the
 // console serves it; headless Chromium (CHROMIUM_PATH, default /usr/bin/chromium) photographs
-// /tools, /runs/RUN and /runs/RUN/trajectories/0 into docs/img/.
+// /tools, /runs/RUN and /runs/RUN/trajectories/0 into docs/img/; then, with a real `rlf rollout serve`
+// running a request, the Runs view with that run live (console-runs.png).
 import { join } from "node:path";
 import { buildConsoleApp } from "@rlfactory/console";
 import { ROOT, tempDir } from "@rlfactory/test-support/gateway-harness";
+import { startLiveRolloutService } from "@rlfactory/test-support/live-rollout-service";
 import { writeRolloutRun } from "@rlfactory/test-support/rollout-run";
 import { chromium } from "playwright-core";
 
 const runsDir = tempDir("rlf-console-shots-");
 const run = await writeRolloutRun(runsDir, "hotpotqa", { tasks: 2, groupSize: 2 });
-const app = buildConsoleApp({ gatewayAdmin: run.gateway.adminUrl, runsDir });
+const live = await startLiveRolloutService({ turnMs: [150, 300] });
+const app = buildConsoleApp({ gatewayAdmin: run.gateway.adminUrl, runsDir, rollout: live.httpUrl });
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
   args: ["--no-sandbox"],
@@ -30,8 +33,17 @@ try {
     await page.screenshot({ path: join(ROOT, "docs/img", file) });
     process.stdout.write(`docs/img/${file}\n`);
   }
+  // A request in flight on the rollout service: the Runs view shows it live above the run directories.
+  const finished = live.rollout(12);
+  await page.goto(`${url}/runs`);
+  await page.locator("table.live-runs td.state.running").waitFor({ timeout: 60_000 });
+  await page.waitForFunction("Number(document.querySelector('.progress')?.dataset.done ?? 0) >= 3");
+  await page.screenshot({ path: join(ROOT, "docs/img/console-runs.png") });
+  process.stdout.write("docs/img/console-runs.png\n");
+  await finished;
 } finally {
   await browser.close();
   await app.close();
   await run.stop();
+  await live.stop();
 }
