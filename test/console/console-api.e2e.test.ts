@@ -3,6 +3,7 @@
 // made, and the run's trajectories come back as the rollout wrote them.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { buildConsoleApp } from "@rlfactory/console";
@@ -97,6 +98,22 @@ describe("the console API", () => {
     for (const t of written) statuses[t.status] = (statuses[t.status] ?? 0) + 1;
     expect(curves.status_counts).toEqual(statuses);
     expect(Object.keys(curves.reward_components).sort()).toEqual(["exact_match", "format"]);
+  });
+
+  it("marks a run directory without summary.json as in progress (rlf rollout still writing it)", async () => {
+    const dir = join(runsDir, "still-writing");
+    mkdirSync(dir);
+    const first = readFileSync(join(run.runDir, "trajectories.jsonl"), "utf8").split("\n")[0];
+    writeFileSync(join(dir, "trajectories.jsonl"), `${first}\n`);
+    try {
+      const runs = (await app.inject({ method: "GET", url: "/api/runs" })).json();
+      expect(runs.runs.find((r: { id: string }) => r.id === "still-writing")?.in_progress).toBe(true);
+      const one = (await app.inject({ method: "GET", url: "/api/runs/still-writing" })).json();
+      expect(one).toMatchObject({ in_progress: true, summary: null });
+      expect(one.curves.points).toHaveLength(1);
+    } finally {
+      rmSync(dir, { recursive: true });
+    }
   });
 
   it("answers 404 for a run or trajectory that is not there, and names nothing outside --runs", async () => {
