@@ -105,13 +105,18 @@ export async function runRolloutCommand(argv: string[]): Promise<number> {
   if (config.output.parquet) await writeTrajectoriesParquet(join(outDir, "trajectories.parquet"), all);
   if (config.output.html_report) {
     // The console's Run view, exported with the run's data inlined (services/console/src/run-report.ts).
-    const { writeRunReport } = await import("@rlfactory/console");
-    await writeRunReport(join(outDir, "report.html"), {
-      runId: basename(resolve(outDir)),
-      title: `rollout ${startedAt}`,
-      trajectories: all,
-      summary: JSON.parse(JSON.stringify(summary)),
-    });
+    // A report that cannot be made (the console's app not built) never costs the run: say so, go on.
+    try {
+      const { writeRunReport } = await import("@rlfactory/console");
+      await writeRunReport(join(outDir, "report.html"), {
+        runId: basename(resolve(outDir)),
+        title: `rollout ${startedAt}`,
+        trajectories: all,
+        summary: JSON.parse(JSON.stringify(summary)),
+      });
+    } catch (err) {
+      process.stderr.write(`rlf rollout: report.html not written: ${(err as Error).message}\n`);
+    }
   }
   process.stdout.write(`${formatSummary(summary)}\n`);
   process.stdout.write(`wrote ${all.length} trajectories to ${outDir}\n`);
