@@ -74,6 +74,18 @@ describe("README", () => {
     }
   });
 
+  it("npm start serves the console on 127.0.0.1:8090, showing the local stack's tools", async () => {
+    await waitFor(
+      async () => (await fetch("http://127.0.0.1:8090/healthz")).ok,
+      30_000,
+      "the console on 8090",
+    );
+    expect(await (await fetch("http://127.0.0.1:8090/")).text()).toContain('<div id="app">');
+    const res = await fetch("http://127.0.0.1:8090/api/tools");
+    const tools = ((await res.json()) as { tools: { name: string; health: string }[] }).tools;
+    expect(tools.find((t) => t.name === "search__search")?.health).toBe("ready");
+  });
+
   it("every npx rlf / curl / grpcurl command succeeds against the local stack", async () => {
     // Lines for the example gateway on 50052 run in the next test, with that gateway up.
     const commands = shellLines().filter(

@@ -3,10 +3,12 @@
 // console serves it; headless Chromium (CHROMIUM_PATH, default /usr/bin/chromium) photographs
 // /tools, /runs/RUN and /runs/RUN/trajectories/0 into docs/img/; then the later views: a tool's page
 // after a playground call, a trajectory's siblings and per-turn rewards, its Traces timeline, and the
-// Episodes view (one live kv episode, the FTRL example's bundle) with that bundle's page.
+// Episodes view (one live kv episode, the FTRL example's bundle) with that bundle's page; then, with a
+// real `rlf rollout serve` running a request, the Runs view with that run live (console-runs.png).
 import { join } from "node:path";
 import { buildConsoleApp } from "@rlfactory/console";
 import { ROOT, tempDir } from "@rlfactory/test-support/gateway-harness";
+import { startLiveRolloutService } from "@rlfactory/test-support/live-rollout-service";
 import { writeRolloutRun } from "@rlfactory/test-support/rollout-run";
 import { chromium } from "playwright-core";
 
@@ -19,10 +21,12 @@ const run = await writeRolloutRun(runsDir, "hotpotqa", {
     kv: { command: process.execPath, args: [join(ROOT, "test/support/src/kv-environment.ts"), "--stdio"] },
   },
 });
+const live = await startLiveRolloutService({ turnMs: [150, 300] });
 const app = buildConsoleApp({
   gatewayAdmin: run.gateway.adminUrl,
   runsDir,
   bundlesDir: join(ROOT, "examples/ftrl-hotpotqa"),
+  rollout: live.httpUrl,
 });
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
@@ -73,8 +77,17 @@ try {
   await page.goto(`${url}/bundles/bundle`);
   await page.locator("tr[data-bundle-tool]").first().waitFor();
   await shoot("console-bundle.png");
+  // A request in flight on the rollout service: the Runs view shows it live above the run directories.
+  const finished = live.rollout(12);
+  await page.goto(`${url}/runs`);
+  await page.locator("table.live-runs td.state.running").waitFor({ timeout: 60_000 });
+  await page.waitForFunction("Number(document.querySelector('.progress')?.dataset.done ?? 0) >= 3");
+  await page.screenshot({ path: join(ROOT, "docs/img/console-runs.png") });
+  process.stdout.write("docs/img/console-runs.png\n");
+  await finished;
 } finally {
   await browser.close();
   await app.close();
   await run.stop();
+  await live.stop();
 }

@@ -3,11 +3,16 @@
 // made, and the run's trajectories come back as the rollout wrote them.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { buildConsoleApp } from "@rlfactory/console";
 import { readTrajectoriesJsonl } from "@rlfactory/rollout";
-import { RLF, ROOT, tempDir } from "@rlfactory/test-support/gateway-harness";
+import { RLF, ROOT, tempDir, waitFor } from "@rlfactory/test-support/gateway-harness";
+import {
+  type LiveRolloutService,
+  startLiveRolloutService,
+} from "@rlfactory/test-support/live-rollout-service";
 import { type RolloutRun, writeRolloutRun } from "@rlfactory/test-support/rollout-run";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -70,6 +75,45 @@ describe("the console API", () => {
     expect(token_texts.response).toHaveLength(written[last]?.response_ids.length ?? -1);
     expect(token_texts.prompt[0]).toBe("<|im_start|>");
     expect(token_texts.prompt.join("")).toContain("<|im_start|>user");
+  });
+
+  it("gives the run's curves: one point per group with its mean reward and success rate, and the status breakdown", async () => {
+    const written = await readTrajectoriesJsonl(join(run.runDir, "trajectories.jsonl"));
+    const { curves, in_progress } = (await app.inject({ method: "GET", url: "/api/runs/hotpotqa-a" })).json();
+    expect(in_progress).toBe(false);
+    const groups = [...new Set(written.map((t) => t.group_id))];
+    expect(curves.points).toHaveLength(groups.length);
+    groups.forEach((g, batch) => {
+      const members = written.filter((t) => t.group_id === g && t.reward !== null);
+      const mean = members.reduce((sum, t) => sum + (t.reward ?? 0), 0) / members.length;
+      const right = members.filter((t) => (t.reward_components.exact_match ?? 0) >= 1).length;
+      expect(curves.points[batch]).toMatchObject({
+        batch,
+        trajectories: 2,
+        success_rate: right / members.length,
+      });
+      expect(curves.points[batch].reward_mean).toBeCloseTo(mean, 12);
+    });
+    const statuses: Record<string, number> = {};
+    for (const t of written) statuses[t.status] = (statuses[t.status] ?? 0) + 1;
+    expect(curves.status_counts).toEqual(statuses);
+    expect(Object.keys(curves.reward_components).sort()).toEqual(["exact_match", "format"]);
+  });
+
+  it("marks a run directory without summary.json as in progress (rlf rollout still writing it)", async () => {
+    const dir = join(runsDir, "still-writing");
+    mkdirSync(dir);
+    const first = readFileSync(join(run.runDir, "trajectories.jsonl"), "utf8").split("\n")[0];
+    writeFileSync(join(dir, "trajectories.jsonl"), `${first}\n`);
+    try {
+      const runs = (await app.inject({ method: "GET", url: "/api/runs" })).json();
+      expect(runs.runs.find((r: { id: string }) => r.id === "still-writing")?.in_progress).toBe(true);
+      const one = (await app.inject({ method: "GET", url: "/api/runs/still-writing" })).json();
+      expect(one).toMatchObject({ in_progress: true, summary: null });
+      expect(one.curves.points).toHaveLength(1);
+    } finally {
+      rmSync(dir, { recursive: true });
+    }
   });
 
   it("answers 404 for a run or trajectory that is not there, and names nothing outside --runs", async () => {
@@ -135,6 +179,74 @@ describe("the console API", () => {
     } finally {
       child.kill("SIGTERM");
       if (child.exitCode === null) await once(child, "exit");
+    }
+  });
+});
+
+describe("the console's live runs, from a real rlf rollout serve", () => {
+  let service: LiveRolloutService;
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    service = await startLiveRolloutService({ turnMs: [40, 80] });
+    app = buildConsoleApp({
+      gatewayAdmin: service.gateway.adminUrl,
+      runsDir: tempDir(),
+      rollout: service.httpUrl,
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await app?.close();
+    await service?.stop();
+  });
+
+  it("lists the request while it runs, its groups growing, then done with one curve point per group", async () => {
+    const live = async () =>
+      (await app.inject({ method: "GET", url: "/api/live-runs" })).json() as {
+        rollout: string;
+        runs: { id: string; state: string; tasks: number; groups: number; trajectories: number }[];
+      };
+    expect((await live()).rollout).toBe(service.httpUrl);
+    const finished = service.rollout(6);
+    const seen = new Set<number>();
+    let id = "";
+    // The groups done, read while the request is still running, take more than one value.
+    await waitFor(
+      async () => {
+        const running = (await live()).runs.find((r) => r.state === "running");
+        if (running) {
+          id = running.id;
+          expect(running.tasks).toBe(6);
+          seen.add(running.groups);
+        }
+        return seen.size >= 2;
+      },
+      60_000,
+      "two different progress readings of the running request",
+    );
+    expect(await finished).toBe(6);
+    const run = (await app.inject({ method: "GET", url: `/api/live-runs/${id}` })).json();
+    expect(run).toMatchObject({ state: "done", tasks: 6, groups: 6, trajectories: 12 });
+    expect(run.curves.points.map((p: { batch: number }) => p.batch)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(Object.values(run.curves.status_counts as Record<string, number>).reduce((a, b) => a + b)).toBe(
+      12,
+    );
+    expect((await app.inject({ method: "GET", url: "/api/live-runs/nope" })).statusCode).toBe(404);
+  }, 90_000);
+
+  it("answers 502 when the rollout service cannot be reached", async () => {
+    const offline = buildConsoleApp({
+      gatewayAdmin: "http://127.0.0.1:9",
+      runsDir: tempDir(),
+      rollout: "http://127.0.0.1:9",
+    });
+    try {
+      const res = await offline.inject({ method: "GET", url: "/api/live-runs" });
+      expect(res.statusCode).toBe(502);
+      expect(res.json().error.code).toBe("ROLLOUT_UNAVAILABLE");
+    } finally {
+      await offline.close();
     }
   });
 });

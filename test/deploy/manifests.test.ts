@@ -9,6 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { CONSOLE_PORT } from "@rlfactory/console";
 import { type GatewayConfig, loadConfigFile } from "@rlfactory/gateway";
 import { JUDGE_GRPC_PORT, JUDGE_HTTP_PORT, loadJudgeConfig } from "@rlfactory/judge";
 import { loadRolloutConfig } from "@rlfactory/rollout";
@@ -200,7 +201,7 @@ describe("deploy/compose.yaml matches the code", () => {
 
   it("runs every app service from the one image, on the host network, with a health URL and OTLP export", () => {
     expect(apps.map(([n]) => n).sort()).toEqual(
-      [...TOOLS, "gateway", "simulated-llm", "judge", "rollout"].sort(),
+      [...TOOLS, "gateway", "simulated-llm", "judge", "rollout", "console"].sort(),
     );
     for (const [name, s] of apps) {
       expect(s.build, name).toEqual({ context: "..", dockerfile: "deploy/Dockerfile" });
@@ -251,6 +252,13 @@ describe("deploy/compose.yaml matches the code", () => {
     expect(Number(flagValue(rollout, "--grpc-port"))).toBe(ROLLOUT_GRPC_PORT);
     expect(Number(flagValue(rollout, "--http-port"))).toBe(ROLLOUT_HTTP_PORT);
     expect(portOf(service("rollout").environment?.RLF_HEALTH_URL ?? "")).toBe(ROLLOUT_HTTP_PORT);
+    // The console: its own port, reading the gateway's admin API and the rollout service where they listen.
+    const consoleArgs = service("console").command ?? [];
+    expect(consoleArgs[0]).toBe("console");
+    expect(Number(flagValue(consoleArgs, "--port"))).toBe(CONSOLE_PORT);
+    expect(portOf(service("console").environment?.RLF_HEALTH_URL ?? "")).toBe(CONSOLE_PORT);
+    expect(portOf(flagValue(consoleArgs, "--gateway-admin") ?? "")).toBe(localGateway.admin.port);
+    expect(portOf(flagValue(consoleArgs, "--rollout") ?? "")).toBe(ROLLOUT_HTTP_PORT);
   });
 
   it("mounts each --config file read-only from deploy/compose/, and each loads with its service's loader", async () => {
@@ -289,6 +297,7 @@ describe("deploy/compose.yaml matches the code", () => {
     const healthy = (name: string) => Object.keys(service(name).depends_on ?? {}).sort();
     expect(healthy("gateway")).toEqual(["redis", ...TOOLS].sort());
     expect(healthy("rollout")).toEqual(["gateway", "judge"]);
+    expect(healthy("console")).toEqual(["gateway", "rollout"]);
     for (const s of Object.values(compose.services))
       for (const dep of Object.values(s.depends_on ?? {})) expect(dep.condition).toBe("service_healthy");
   });

@@ -70,7 +70,10 @@ describe("rlf rollout", () => {
     const rewards = jsonl.map((t) => t.reward ?? 0);
     expect(summary.reward.mean).toBeCloseTo(rewards.reduce((a, b) => a + b, 0) / rewards.length, 6);
     expect(existsSync(join(out, "report.html"))).toBe(true);
-    expect(readFileSync(join(out, "report.html"), "utf8")).toContain("<svg");
+    // The console's Run view with the run inlined (test/console/run-report.e2e.test.ts opens one).
+    const report = readFileSync(join(out, "report.html"), "utf8");
+    expect(report).toContain("globalThis.__RLF_STATIC__");
+    expect(report).not.toMatch(/\s(src|href)=/);
     expect(stdout).toContain("wrote 12 trajectories");
   });
 

@@ -11,8 +11,8 @@ import { ROOT, stopChild } from "@rlfactory/test-support/gateway-harness";
 import { afterEach, describe, expect, it } from "vitest";
 
 const RLF = join(ROOT, "services/cli/bin/rlf.js");
-/** The stack's fixed ports: tool servers, the judge (HTTP, gRPC), the gateway (gRPC, admin). */
-const STACK_PORTS = [7001, 7002, 7003, 7004, 7005, 50053, 50051, 8080];
+/** The stack's fixed ports: tool servers, the judge (HTTP, gRPC), the gateway (gRPC, admin), the console. */
+const STACK_PORTS = [7001, 7002, 7003, 7004, 7005, 50053, 50051, 8080, 8090];
 
 /** Live processes whose process group is `pgid`. */
 function processesInGroup(pgid: number): number[] {

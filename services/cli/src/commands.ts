@@ -261,9 +261,9 @@ checkpoint; a second signal exits at once.`,
   {
     name: "console",
     summary:
-      "the web console: the gateway's tools (health, breaker, latency, playground), runs' trajectories token by token, episodes, bundles and traces",
+      "the web console: the gateway's tools (health, breaker, latency, playground), live and finished runs with their trajectories token by token, episodes, bundles and traces",
     usage:
-      "console [--port 8090] [--host 127.0.0.1] [--gateway-admin URL] [--runs DIR] [--jaeger URL] [--bundles DIR]",
+      "console [--port 8090] [--host 127.0.0.1] [--gateway-admin URL] [--runs DIR] [--rollout URL] [--jaeger URL] [--bundles DIR] [--api-keys-env NAME]",
     details:
       "--gateway-admin: the gateway's admin HTTP API (default http://127.0.0.1:8080). --runs: the folder whose subdirectories are `rlf rollout --out` directories (default ./runs). --jaeger: Jaeger's base URL (trace links; the Traces view's spans). --bundles: a folder of environment bundles. Views: /tools, /tools/NAME, /runs, /runs/RUN, /runs/RUN/trajectories/N, /runs/RUN/trajectories/N/trace, /episodes, /bundles/ID.",
     load: async () => (await import("./console-command.ts")).runConsoleCommand,

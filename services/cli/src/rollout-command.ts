@@ -2,7 +2,7 @@
 // trajectories (JSONL as groups complete, then Parquet), summary.json and report.html.
 // `rlf rollout serve --config FILE` serves the engine instead (rollout-serve-command.ts).
 import { mkdir, rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { Trajectory } from "@rlfactory/contracts";
 import { positiveIntArg, UsageError } from "@rlfactory/kit/command-line";
@@ -12,7 +12,6 @@ import {
   formatSummary,
   loadRolloutConfig,
   loadTasks,
-  renderHtmlReport,
   summarizeRollout,
   writeTrajectoriesParquet,
 } from "@rlfactory/rollout";
@@ -105,10 +104,19 @@ export async function runRolloutCommand(argv: string[]): Promise<number> {
   await writeFile(join(outDir, "summary.json"), `${JSON.stringify(summary, null, 2)}\n`);
   if (config.output.parquet) await writeTrajectoriesParquet(join(outDir, "trajectories.parquet"), all);
   if (config.output.html_report) {
-    await writeFile(
-      join(outDir, "report.html"),
-      renderHtmlReport(all, summary, { title: `rollout ${startedAt}` }),
-    );
+    // The console's Run view, exported with the run's data inlined (services/console/src/run-report.ts).
+    // A report that cannot be made (the console's app not built) never costs the run: say so, go on.
+    try {
+      const { writeRunReport } = await import("@rlfactory/console");
+      await writeRunReport(join(outDir, "report.html"), {
+        runId: basename(resolve(outDir)),
+        title: `rollout ${startedAt}`,
+        trajectories: all,
+        summary: JSON.parse(JSON.stringify(summary)),
+      });
+    } catch (err) {
+      process.stderr.write(`rlf rollout: report.html not written: ${(err as Error).message}\n`);
+    }
   }
   process.stdout.write(`${formatSummary(summary)}\n`);
   process.stdout.write(`wrote ${all.length} trajectories to ${outDir}\n`);

@@ -1,11 +1,14 @@
 // `rlf stack`: the local stack — every bundled tool server over Streamable HTTP on its fixed port, and
 // the judge (`rlf judge`: HTTP 127.0.0.1:7005, gRPC 127.0.0.1:50053; its model backend from
 // JUDGE_BASE_URL / JUDGE_MODEL / JUDGE_API_KEY, else rule graders only), each supervised (restarted
-// when it dies), plus the gateway in this process.
+// when it dies), plus the gateway and the web console (`rlf console` on 127.0.0.1:8090: the gateway's
+// tools, the run directories under ./runs, the rollout service of `rlf rollout serve` on 8091) in this
+// process.
 import { type ChildProcess, spawn } from "node:child_process";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { buildConsoleApp, CONSOLE_PORT, DEFAULT_GATEWAY_ADMIN } from "@rlfactory/console";
 import { loadConfigFile, startGateway } from "@rlfactory/gateway";
 import { JUDGE_GRPC_PORT, JUDGE_HTTP_PORT } from "@rlfactory/judge/default-ports";
 import { stopOnSignals, UsageError } from "@rlfactory/kit/command-line";
@@ -23,6 +26,9 @@ import {
 export const TOOL_PORTS: Record<string, number> = Object.fromEntries(
   Object.entries(toolServers).map(([name, server]) => [name, server.port]),
 );
+
+/** `rlf rollout serve`'s default --http-port: the console shows its runs live. */
+const ROLLOUT_HTTP_PORT = 8091;
 
 const here = dirname(fileURLToPath(import.meta.url));
 const MAIN = resolve(here, "main.ts");
@@ -50,6 +56,7 @@ export async function runStackCommand(argv: string[]): Promise<number> {
   await checkPortsFree([
     ...planned,
     { name: "judge (gRPC)", port: JUDGE_GRPC_PORT },
+    { name: "console", port: CONSOLE_PORT },
     ...(config.grpc.port > 0 ? [{ name: "gateway (gRPC)", port: config.grpc.port }] : []),
     ...(config.admin.enabled && config.admin.port > 0
       ? [{ name: "gateway (admin)", port: config.admin.port }]
@@ -73,12 +80,29 @@ export async function runStackCommand(argv: string[]): Promise<number> {
   );
   const children = [...supervisors, judge];
   let gateway: Awaited<ReturnType<typeof startGateway>> | undefined;
+  let webConsole: ReturnType<typeof buildConsoleApp> | undefined;
   try {
     await waitAllHealthy(children, baseMs, write);
     gateway = await startGateway(config);
     await gateway.waitReady(readinessBudgetMs(baseMs));
+    // The console reads the gateway's admin API, ./runs and `rlf rollout serve`'s default HTTP port.
+    try {
+      webConsole = buildConsoleApp({
+        gatewayAdmin: gateway.adminUrl ?? DEFAULT_GATEWAY_ADMIN,
+        runsDir: resolve("runs"),
+        rollout: `http://127.0.0.1:${ROLLOUT_HTTP_PORT}`,
+      });
+      await webConsole.listen({ host: "127.0.0.1", port: CONSOLE_PORT });
+    } catch (err) {
+      throw new StackStartError(
+        "NOT_READY",
+        "console",
+        `the console did not start: ${(err as Error).message}`,
+      );
+    }
   } catch (err) {
     // Never half-started: stop every child (and the gateway), then fail naming the server and the reason.
+    await webConsole?.close();
     await gateway?.close();
     await Promise.all(children.map((s) => s.stop()));
     await telemetry.shutdown();
@@ -90,11 +114,14 @@ export async function runStackCommand(argv: string[]): Promise<number> {
     );
   }
   const started = gateway;
+  const consoleApp = webConsole;
   const lines = [
     `rlf stack: gateway gRPC ${started.grpcAddress}, admin ${started.adminUrl}; tools: ${started.catalog
       .list()
       .map((e) => e.name)
-      .join(", ")}; judge http://127.0.0.1:${JUDGE_HTTP_PORT}/v1/judge, gRPC 127.0.0.1:${JUDGE_GRPC_PORT}`,
+      .join(
+        ", ",
+      )}; judge http://127.0.0.1:${JUDGE_HTTP_PORT}/v1/judge, gRPC 127.0.0.1:${JUDGE_GRPC_PORT}; console http://127.0.0.1:${CONSOLE_PORT}`,
   ];
   // Tools a server lists but cannot run here (the code tools without bubblewrap): one line per reason.
   const unavailable = new Map<string, string[]>();
@@ -104,6 +131,7 @@ export async function runStackCommand(argv: string[]): Promise<number> {
     lines.push(`rlf stack: ${names.join(", ")} unavailable: ${reason}`);
   process.stderr.write(`${lines.join("\n")}\n`); // one write: a reader sees the stack's summary whole
   stopOnSignals(async () => {
+    await consoleApp.close();
     await started.close();
     await Promise.all(children.map((s) => s.stop()));
     await telemetry.shutdown();

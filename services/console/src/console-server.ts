@@ -6,17 +6,19 @@ import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, extname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ApiKeyAuth } from "@rlfactory/kit";
 import Fastify, { type FastifyInstance } from "fastify";
 import { z } from "zod";
 import { BundleDirectories } from "./bundle-directories.ts";
 import { episodesOverview } from "./episodes-overview.ts";
 import { GatewayAdminClient, GatewayAdminError } from "./gateway-admin-client.ts";
 import { JaegerClient } from "./jaeger-client.ts";
-import { listTrajectories, RunDirectories } from "./run-directories.ts";
-import { tokenTexts } from "./token-texts.ts";
+import { RolloutServiceClient, RolloutServiceError } from "./rollout-service-client.ts";
+import { RunDirectories } from "./run-directories.ts";
+import { runResponse, trajectoryResponse } from "./run-responses.ts";
 import { toolCallTimeline } from "./tool-call-timeline.ts";
 import { toolsOverview } from "./tools-overview.ts";
-import { environmentView, groupSiblings, traceLink } from "./trajectory-detail.ts";
+import { traceLink } from "./trajectory-detail.ts";
 
 export const CONSOLE_PORT = 8090;
 export const DEFAULT_GATEWAY_ADMIN = "http://127.0.0.1:8080";
@@ -27,6 +29,13 @@ export const ASSETS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../w
 export interface ConsoleOptions {
   gatewayAdmin: string;
   runsDir: string;
+  /** The rollout service's HTTP URL (`rlf rollout serve`): its runs in flight appear live. */
+  rollout?: string;
+  /**
+   * API keys: with any, every /api request needs `authorization: Bearer KEY` (the app asks for the key
+   * once and sends it). The app's files and GET /healthz need none: they hold no data.
+   */
+  apiKeys?: readonly string[];
   assetsDir?: string;
   /** Jaeger's base URL (its UI; the query API under /api): trace links and the Traces view's source. */
   jaeger?: string;
@@ -63,6 +72,7 @@ export function buildConsoleApp(opts: ConsoleOptions): FastifyInstance {
   const runs = new RunDirectories(opts.runsDir);
   const jaeger = opts.jaeger === undefined ? undefined : new JaegerClient(opts.jaeger);
   const bundles = new BundleDirectories(opts.bundlesDir);
+  const rollout = opts.rollout === undefined ? undefined : new RolloutServiceClient(opts.rollout);
   // Episode ids carry the server and its handle: room for the gateway's longest (2,048 characters).
   const app = Fastify({ logger: false, routerOptions: { maxParamLength: 4096 } });
 
@@ -70,8 +80,24 @@ export function buildConsoleApp(opts: ConsoleOptions): FastifyInstance {
     if (err instanceof GatewayAdminError) {
       return reply.code(502).send({ error: { code: "GATEWAY_UNAVAILABLE", message: err.message } });
     }
+    if (err instanceof RolloutServiceError) {
+      return reply.code(502).send({ error: { code: "ROLLOUT_UNAVAILABLE", message: err.message } });
+    }
     return reply.code(500).send({ error: { code: "INTERNAL", message: (err as Error).message } });
   });
+
+  const auth = new ApiKeyAuth(opts.apiKeys ?? []);
+  app.addHook("onRequest", async (req, reply) => {
+    if (!req.url.startsWith("/api/") || auth.check(req.headers.authorization)) return;
+    return reply.code(401).send({
+      error: {
+        code: "UNAUTHENTICATED",
+        message: "this console needs an API key (authorization: Bearer KEY)",
+      },
+    });
+  });
+
+  app.get("/healthz", async () => ({ status: "ok" }));
 
   app.get("/api/tools", async () => toolsOverview(gateway));
 
@@ -82,7 +108,7 @@ export function buildConsoleApp(opts: ConsoleOptions): FastifyInstance {
     const trajectories = await runs.trajectories(run);
     const summary = await runs.summary(run);
     if (summary === undefined) return reply.code(404).send(notFound(`no run ${run}`));
-    return { id: run, summary, trajectories: trajectories ? listTrajectories(trajectories) : [] };
+    return runResponse(run, summary, trajectories);
   });
 
   app.get("/api/runs/:run/trajectories/:index", async (req, reply) => {
@@ -91,20 +117,7 @@ export function buildConsoleApp(opts: ConsoleOptions): FastifyInstance {
     const i = Number(index);
     const t = Number.isInteger(i) && i >= 0 ? trajectories?.[i] : undefined;
     if (t === undefined) return reply.code(404).send(notFound(`no trajectory ${index} in run ${run}`));
-    const texts = await tokenTexts(await runs.summary(run), {
-      prompt: t.prompt_ids,
-      response: t.response_ids,
-    });
-    return {
-      run,
-      index: i,
-      trajectory: t,
-      token_texts: texts.texts,
-      token_texts_error: texts.error,
-      siblings: groupSiblings(trajectories ?? [], t),
-      environment: environmentView(t),
-      trace: traceLink(t, run, i, opts.jaeger),
-    };
+    return trajectoryResponse(run, i, t, await runs.summary(run), trajectories ?? [], opts.jaeger);
   });
 
   app.get("/api/runs/:run/trajectories/:index/trace", async (req, reply) => {
@@ -158,6 +171,19 @@ export function buildConsoleApp(opts: ConsoleOptions): FastifyInstance {
     const { id } = req.params as { id: string };
     const bundle = await bundles.get(id);
     return bundle ?? reply.code(404).send(notFound(`no bundle ${id}`));
+  });
+
+  // Runs in flight on the rollout service (and its last finished ones), polled by the Runs view.
+  app.get("/api/live-runs", async () => ({
+    rollout: rollout?.url ?? null,
+    runs: rollout ? await rollout.runs() : [],
+  }));
+
+  app.get("/api/live-runs/:id", async (req, reply) => {
+    const { id } = req.params as { id: string };
+    const run = await rollout?.run(id);
+    if (run === undefined) return reply.code(404).send(notFound(`no live run ${id}`));
+    return run;
   });
 
   app.get("/api/*", async (req, reply) => reply.code(404).send(notFound(`no route ${req.url}`)));

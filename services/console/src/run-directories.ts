@@ -11,6 +11,8 @@ export interface RunListing {
   id: string;
   trajectories: boolean;
   summary: unknown;
+  /** trajectories.jsonl without summary.json: `rlf rollout` is still writing it. */
+  in_progress: boolean;
   modified_ms: number;
 }
 
@@ -53,6 +55,7 @@ export class RunDirectories {
         id: e.name,
         trajectories: hasTrajectories,
         summary: summary ?? null,
+        in_progress: summary === undefined,
         modified_ms: (await stat(dir)).mtimeMs,
       });
     }

@@ -65,7 +65,17 @@ export interface TrajectoryListing {
 }
 
 export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
-  const res = await fetch(path, signal ? { signal } : {});
+  const inlined = staticExport();
+  if (inlined) {
+    if (path in inlined.responses) return inlined.responses[path] as T;
+    throw new Error(`${path} is not part of this report`);
+  }
+  const sent = sessionStorage.getItem(KEY_ITEM);
+  let res = await fetch(path, withKey(signal));
+  // Refused: retry with a key given meanwhile (for another request), else ask for one.
+  if (res.status === 401 && (sessionStorage.getItem(KEY_ITEM) !== sent || (await askForKey()))) {
+    res = await fetch(path, withKey(signal));
+  }
   const body = await res.json();
   if (!res.ok) throw new Error(body?.error?.message ?? `${path}: HTTP ${res.status}`);
   return body as T;
@@ -179,11 +189,110 @@ export async function sendJson<T>(
   path: string,
   body?: unknown,
 ): Promise<{ status: number; body: T }> {
-  const res = await fetch(path, {
-    method,
-    ...(body === undefined
-      ? {}
-      : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
-  });
+  const init = (): RequestInit => {
+    const auth = withKey().headers as Record<string, string> | undefined;
+    return {
+      method,
+      headers: { ...auth, ...(body !== undefined && { "content-type": "application/json" }) },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    };
+  };
+  let res = await fetch(path, init());
+  if (res.status === 401 && (await askForKey())) res = await fetch(path, init());
   return { status: res.status, body: (await res.json()) as T };
+}
+
+// --- runs: curves, live runs (the rollout service), the static report ---------------------------
+
+export interface CurvePoint {
+  batch: number;
+  trajectories: number;
+  scored: number;
+  reward_mean: number | null;
+  success_rate: number | null;
+}
+
+export interface RunCurves {
+  points: CurvePoint[];
+  trajectories: number;
+  status_counts: Record<string, number>;
+  turn_reward_mean: number[] | null;
+  reward_components: Record<string, number>;
+}
+
+export interface LiveRunListing {
+  id: string;
+  via: string;
+  state: "running" | "done" | "aborted" | "failed";
+  started_at: string;
+  elapsed_ms: number;
+  tasks: number;
+  groups: number;
+  trajectories: number;
+  trajectories_per_s: number;
+  status_counts: Record<string, number>;
+  policy_version: string | number | null;
+}
+
+export interface LiveRun extends LiveRunListing {
+  curves: RunCurves;
+}
+
+/**
+ * A static export (report.html): the API answers the page needs, inlined by the console's
+ * writeRunReport, and the path to show. Absent when the app is served by `rlf console`.
+ */
+export interface StaticExport {
+  path: string;
+  responses: Record<string, unknown>;
+}
+
+export function staticExport(): StaticExport | undefined {
+  return (globalThis as { __RLF_STATIC__?: StaticExport }).__RLF_STATIC__;
+}
+
+/** The parts of a run's summary.json (services/rollout/src/report/summary.ts) the Run view shows. */
+export interface RunSummary {
+  started_at: string | null;
+  wall_ms: number;
+  config: Record<string, unknown> | null;
+  trajectories: number;
+  status_reasons: { status: string; reason: string; count: number }[];
+  reward: { scored: number; unscored: number; mean: number | null; std: number | null };
+  exact_match: number | null;
+  tool_calls: {
+    total: number;
+    errors: number;
+    by_tool: {
+      name: string;
+      count: number;
+      errors: number;
+      latency_ms: { p50: number; p95: number; p99: number; max: number } | null;
+    }[];
+    by_error_code: { code: string; count: number }[];
+  };
+  tokens: { prompt: number; sampled: number; observation: number };
+  throughput: { trajectories_per_s: number | null; sampled_tokens_per_s: number | null };
+  groups: { groups: number; multi_sample: number; zero_advantage: number; with_unscored: number } | null;
+}
+
+// --- the API key (`rlf console --api-keys-env`, bound beyond loopback) ---------------------------
+
+const KEY_ITEM = "rlf-console-api-key";
+let asking: Promise<boolean> | undefined;
+
+function withKey(signal?: AbortSignal): RequestInit {
+  const key = sessionStorage.getItem(KEY_ITEM);
+  return { ...(signal && { signal }), ...(key && { headers: { authorization: `Bearer ${key}` } }) };
+}
+
+/** Asks once (for all the requests that were refused meanwhile); false when no key was given. */
+function askForKey(): Promise<boolean> {
+  asking ??= Promise.resolve().then(() => {
+    const key = prompt("This console needs an API key")?.trim();
+    if (key) sessionStorage.setItem(KEY_ITEM, key);
+    asking = undefined;
+    return Boolean(key);
+  });
+  return asking;
 }

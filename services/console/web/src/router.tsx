@@ -1,16 +1,25 @@
 // One route per view, matched on the path so every view has a URL that can be shared.
 import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
+import { staticExport } from "./api.ts";
+
+/** In a static export (report.html) the path lives here, not in the file:// URL. */
+let staticPath = staticExport()?.path;
+
+function currentPath(): string {
+  return staticPath ?? location.pathname;
+}
 
 export function navigate(path: string): void {
-  history.pushState(null, "", path);
+  if (staticPath !== undefined) staticPath = path;
+  else history.pushState(null, "", path);
   dispatchEvent(new PopStateEvent("popstate"));
 }
 
 export function usePath(): string {
-  const [path, setPath] = useState(location.pathname);
+  const [path, setPath] = useState(currentPath());
   useEffect(() => {
-    const onPop = () => setPath(location.pathname);
+    const onPop = () => setPath(currentPath());
     addEventListener("popstate", onPop);
     return () => removeEventListener("popstate", onPop);
   }, []);

@@ -29,6 +29,7 @@ import { loadRolloutProto, ROLLOUT_SERVICE } from "./proto.ts";
 import type { RequestGuard } from "./request-guard.ts";
 import { type ParsedRolloutRequest, parseRolloutRequest } from "./rollout-request.ts";
 import { runRollout } from "./run-rollout.ts";
+import type { RunTracker } from "./run-tracker.ts";
 
 export interface RolloutGrpcDeps {
   engine: RolloutEngine;
@@ -38,6 +39,8 @@ export interface RolloutGrpcDeps {
   stopping: AbortSignal;
   /** API keys and the inference allow-list. */
   guard: RequestGuard;
+  /** Records each request as a run (served over HTTP, GET /v1/runs). */
+  tracker?: RunTracker;
 }
 
 export type RolloutGrpcServer = GrpcHost;
@@ -158,6 +161,7 @@ function run(
     stop: deps.stopping,
     log: deps.log,
     via,
+    ...(deps.tracker && { tracker: deps.tracker }),
     send: (group) => send(group, gone.signal),
   }).finally(gone.done);
 }

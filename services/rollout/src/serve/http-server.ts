@@ -3,6 +3,8 @@
 //                      `Accept: application/x-ndjson` or `?stream=1`, one group per line as each completes
 //   PUT  /v1/policy_version  `{ "version": 3 }` → the state below; the trainer calls it after each weight sync
 //   GET  /v1/policy_version  `{ version, max_staleness, on_stale }`
+//   GET  /v1/runs      `{ runs: [...] }`: the requests in flight and the last finished ones (run-tracker.ts)
+//   GET  /v1/runs/:id  one of them with its curves (progress, status breakdown, reward per group)
 //   GET  /healthz      `{ status: "ok" }` (the only route that needs no key when service.auth is on)
 // Trajectories are the JSON records of trajectory.ts, unchanged (float64 logprobs, no rounding).
 // A client that disconnects aborts its request. Bad input is 400 `{ error }`; a failure of the
@@ -21,6 +23,7 @@ import type { PolicyVersionState } from "./policy-version.ts";
 import type { RequestGuard } from "./request-guard.ts";
 import { type ParsedRolloutRequest, parseRolloutRequest } from "./rollout-request.ts";
 import { runRollout } from "./run-rollout.ts";
+import type { RunTracker } from "./run-tracker.ts";
 
 export interface RolloutHttpDeps {
   engine: RolloutEngine;
@@ -31,6 +34,8 @@ export interface RolloutHttpDeps {
   bodyLimitBytes: number;
   /** API keys and the inference allow-list. */
   guard: RequestGuard;
+  /** Records each request as a run, served by GET /v1/runs. */
+  tracker?: RunTracker;
 }
 
 export const NDJSON = "application/x-ndjson";
@@ -93,6 +98,13 @@ export function buildRolloutHttpServer(deps: RolloutHttpDeps): RolloutHttpServer
     return state;
   });
 
+  app.get("/v1/runs", async () => ({ runs: deps.tracker?.list() ?? [] }));
+  app.get("/v1/runs/:id", async (req, reply) => {
+    const { id } = req.params as { id: string };
+    const run = deps.tracker?.get(id);
+    return run ?? reply.code(404).send({ error: `no run ${id}` });
+  });
+
   app.post("/v1/rollout", async (req, reply) => {
     const query = rolloutQuery.safeParse(req.query);
     if (!query.success) return reply.code(400).send({ error: "stream must be 1, 0, true or false" });
@@ -136,6 +148,7 @@ async function allGroups(deps: RolloutHttpDeps, request: ParsedRolloutRequest, r
       stop: deps.stopping,
       log: deps.log,
       via: ROUTE,
+      ...(deps.tracker && { tracker: deps.tracker }),
       send: (group) => {
         groups.push(groupToJson(group));
       },
@@ -158,6 +171,7 @@ function streamGroups(deps: RolloutHttpDeps, request: ParsedRolloutRequest, repl
     stop: deps.stopping,
     log: deps.log,
     via: `${ROUTE} (ndjson)`,
+    ...(deps.tracker && { tracker: deps.tracker }),
     send: async (group) => {
       if (!out.write(`${JSON.stringify(groupToJson(group))}\n`)) await once(out, "drain", { signal: gone });
     },

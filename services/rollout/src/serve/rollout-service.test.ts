@@ -367,6 +367,48 @@ describe("rollout service", () => {
       expect(await res.json()).toEqual({ status: "ok" });
     });
 
+    it("lists a request as a run while it runs, with its progress, statuses and a curve point per group", async () => {
+      engine.hold("a");
+      const res = await post(
+        { tasks: [task("a"), task("b"), task("c")], group_size: 2 },
+        { query: "?stream=1" },
+      );
+      const lines = ndjsonLines(res.body!)[Symbol.asyncIterator]();
+      await within(lines.next(), "the first line");
+      await within(lines.next(), "the second line");
+      // "a" is held: the run is in flight with two of its three groups done.
+      const listed = (await (await fetch(`${service.httpUrl}/v1/runs`)).json()) as {
+        runs: { id: string; state: string; tasks: number; groups: number; trajectories: number }[];
+      };
+      const running = listed.runs.find((r) => r.state === "running");
+      expect(running).toMatchObject({ tasks: 3, groups: 2, trajectories: 4 });
+      engine.release("a");
+      expect((await within(lines.next(), "the held group's line")).done).toBe(false);
+      expect((await within(lines.next(), "the end of the body")).done).toBe(true);
+      const detail = await fetch(`${service.httpUrl}/v1/runs/${running?.id}`);
+      expect(detail.status).toBe(200);
+      const run = (await detail.json()) as {
+        state: string;
+        status_counts: Record<string, number>;
+        curves: { points: { batch: number; reward_mean: number; success_rate: number }[] };
+        trajectories_per_s: number;
+      };
+      expect(run.state).toBe("done");
+      expect(run.status_counts).toEqual({ completed: 6 });
+      // Each fixture group has rewards 0 and 1 (em 0 and 1): mean 0.5, half succeeded.
+      expect(run.curves.points).toEqual(
+        [0, 1, 2].map((batch) => ({
+          batch,
+          trajectories: 2,
+          scored: 2,
+          reward_mean: 0.5,
+          success_rate: 0.5,
+        })),
+      );
+      expect(run.trajectories_per_s).toBeGreaterThan(0);
+      expect((await fetch(`${service.httpUrl}/v1/runs/nope`)).status).toBe(404);
+    });
+
     it("answers with every group's JSON records, unchanged", async () => {
       const res = await post({ tasks: [task("p"), task("q")], group_size: 2 });
       expect(res.status).toBe(200);

@@ -10,6 +10,7 @@ import { buildRolloutHttpServer } from "./http-server.ts";
 import { PolicyVersionState } from "./policy-version.ts";
 import { ROLLOUT_SERVICE } from "./proto.ts";
 import { RequestGuard, type RequestGuardOptions } from "./request-guard.ts";
+import { RunTracker } from "./run-tracker.ts";
 
 export interface RolloutServiceOptions {
   /** Default 127.0.0.1. */
@@ -56,9 +57,10 @@ export async function startRolloutService(
   const stopping = new AbortController();
   const versions = new PolicyVersionState(opts.staleness ?? { on_stale: "flag" });
   const guard = new RequestGuard(opts.guard);
+  const tracker = new RunTracker();
 
   const grpc = await startRolloutGrpcServer(
-    { engine, versions, log, stopping: stopping.signal, guard },
+    { engine, versions, log, stopping: stopping.signal, guard, tracker },
     { host: grpcHost, port: opts.grpcPort, maxMessageBytes },
   );
   const http = buildRolloutHttpServer({
@@ -68,6 +70,7 @@ export async function startRolloutService(
     stopping: stopping.signal,
     bodyLimitBytes: maxMessageBytes,
     guard,
+    tracker,
   });
   try {
     await http.app.listen({ host: httpHost, port: opts.httpPort });

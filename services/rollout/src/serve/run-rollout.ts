@@ -7,6 +7,7 @@ import type { RolloutEngine, TrajectoryGroup } from "../rollout/rollout-engine.t
 import { turnRewardMeans } from "../turn-rewards.ts";
 import type { PolicyVersionState } from "./policy-version.ts";
 import type { ParsedRolloutRequest } from "./rollout-request.ts";
+import type { RunTracker } from "./run-tracker.ts";
 
 export interface RolloutRun {
   engine: RolloutEngine;
@@ -22,6 +23,8 @@ export interface RolloutRun {
   log: Logger;
   /** The RPC or route, for the log line. */
   via: string;
+  /** Records the request as a run (GET /v1/runs) while it runs and after. */
+  tracker?: RunTracker;
 }
 
 export interface RolloutOutcome {
@@ -52,6 +55,7 @@ export async function runRollout(run: RolloutRun): Promise<RolloutOutcome> {
   let sent = 0;
   let failure: { error: unknown } | undefined;
   const turnRewards = new TurnRewardTally();
+  const tracked = run.tracker?.start(via, request.tasks.length, options.policyVersion ?? null);
   try {
     for await (const group of engine.rollout(request.tasks, { ...options, signal: engineSignal })) {
       groups += 1;
@@ -61,6 +65,7 @@ export async function runRollout(run: RolloutRun): Promise<RolloutOutcome> {
         await send(applied);
         sent += 1;
         turnRewards.add(applied);
+        tracked?.group(applied.trajectories);
       } catch (error) {
         if (callerGone.aborted) continue; // the caller left while we were sending: not a failure
         failure = { error };
@@ -69,10 +74,12 @@ export async function runRollout(run: RolloutRun): Promise<RolloutOutcome> {
     }
     if (failure) throw failure.error;
   } catch (err) {
+    tracked?.end("failed");
     log.error({ err, via, tasks: request.tasks.length, groups, sent }, "rollout failed");
     throw err;
   }
   const outcome = { groups, sent, aborted: engineSignal.aborted };
+  tracked?.end(outcome.aborted ? "aborted" : "done");
   const ms = Math.round(performance.now() - started);
   const turnRewardMean = turnRewards.means();
   log.info(
