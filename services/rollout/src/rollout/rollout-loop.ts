@@ -12,14 +12,20 @@
 //     action     else the single-turn rules: answer → completed, no action → completed or nudged,
 //                cut by the budget or the last allowed turn → truncated; else the calls
 //     invoke     all calls of the turn in one CallTools RPC (parallel at the gateway)
+//     see        each tool result's images decided: placeholder tokens (a vision-language template,
+//                within `vision.max_images`), downscaled, dropped or a text note (image-observation.ts)
 //     observe    each attempt recorded; tool bodies cut to their token budget, THEN wrapped, tokenized
-//                as a delta and appended (loss mask 0)
+//                as a delta and appended (loss mask 0); the images' spans recorded, shown ones sent
+//                with every later generate request
 //   finish     the episode ended (its final state the last snapshot), the status set
 //   until an end: a status with its reason (loop-outcome.ts); every `truncated` reason is in truncation.ts.
 //
 // Nothing here throws for a trajectory's own failure: every exit is a status with a reason.
 import { SpanStatusCode, trace } from "@opentelemetry/api";
 import type { Task } from "@rlfactory/contracts";
+import type { ToolOutcome } from "../gateway-tools.ts";
+import type { ToolCallRequest } from "../parsers/types.ts";
+import { planImages } from "../vision/image-observation.ts";
 import { finishPhase, openEpisode } from "./finish-phase.ts";
 import { generatePhase } from "./generate-phase.ts";
 import { invokePhase } from "./invoke-phase.ts";
@@ -141,7 +147,7 @@ async function turns(state: TrajectoryState): Promise<LoopEnd> {
   }
 }
 
-/** One turn: generate → parse → (next user turn | action → invoke → observe). */
+/** One turn: generate → parse → (next user turn | action → invoke → see → observe). */
 async function oneTurn(state: TrajectoryState, turn: number): Promise<LoopStep> {
   if (state.cancelled()) return CANCELLED;
   const generated = await generatePhase(state, turn);
@@ -155,12 +161,7 @@ async function oneTurn(state: TrajectoryState, turn: number): Promise<LoopStep> 
   const invoked = await invokePhase(state, action.calls);
   if (invoked.kind === "end") return invoked;
   const observed: Observed[] = [
-    ...invoked.results.map(({ call, outcome }) => ({
-      kind: "tool" as const,
-      index: call.index,
-      call,
-      outcome,
-    })),
+    ...(await seeImages(state, invoked.results)),
     ...action.malformed.map((malformed) => ({
       kind: "malformed" as const,
       index: malformed.index,
@@ -168,4 +169,22 @@ async function oneTurn(state: TrajectoryState, turn: number): Promise<LoopStep> 
     })),
   ];
   return observePhase(state, sample, observed);
+}
+
+/** The tool results as observations, each result's images decided (in the turn's order). */
+async function seeImages(
+  state: TrajectoryState,
+  results: readonly { call: ToolCallRequest; outcome: ToolOutcome }[],
+): Promise<Observed[]> {
+  let shownBefore = state.contextImages.filter((i) => i.shown === "full").length;
+  const out: Observed[] = [];
+  for (const { call, outcome } of [...results].sort((a, b) => a.call.index - b.call.index)) {
+    const images =
+      outcome.images === undefined
+        ? undefined
+        : await planImages(outcome.images, state.deps.vision, shownBefore);
+    shownBefore += images?.filter((i) => i.shown === "full").length ?? 0;
+    out.push({ kind: "tool", index: call.index, call, outcome, ...(images === undefined ? {} : { images }) });
+  }
+  return out;
 }
