@@ -23,9 +23,6 @@
 // Nothing here throws for a trajectory's own failure: every exit is a status with a reason.
 import { SpanStatusCode, trace } from "@opentelemetry/api";
 import type { Task } from "@rlfactory/contracts";
-import type { ToolOutcome } from "../gateway-tools.ts";
-import type { ToolCallRequest } from "../parsers/types.ts";
-import { planImages } from "../vision/image-observation.ts";
 import { finishPhase, openEpisode } from "./finish-phase.ts";
 import { generatePhase } from "./generate-phase.ts";
 import { invokePhase } from "./invoke-phase.ts";
@@ -33,6 +30,7 @@ import type { LoopDeps } from "./loop-deps.ts";
 import { CANCELLED, ended, type LoopEnd, type LoopStep } from "./loop-outcome.ts";
 import { type Observed, observePhase } from "./observe-phase.ts";
 import { parsePhase, turnAction } from "./parse-phase.ts";
+import { seePhase } from "./see-phase.ts";
 import { taskTools } from "./task-tools.ts";
 import { type LoopResult, type TrajectoryRun, TrajectoryState } from "./trajectory-state.ts";
 import { promptTooLong } from "./truncation.ts";
@@ -161,7 +159,7 @@ async function oneTurn(state: TrajectoryState, turn: number): Promise<LoopStep> 
   const invoked = await invokePhase(state, action.calls);
   if (invoked.kind === "end") return invoked;
   const observed: Observed[] = [
-    ...(await seeImages(state, invoked.results)),
+    ...(await seePhase(state, invoked.results)),
     ...action.malformed.map((malformed) => ({
       kind: "malformed" as const,
       index: malformed.index,
@@ -169,22 +167,4 @@ async function oneTurn(state: TrajectoryState, turn: number): Promise<LoopStep> 
     })),
   ];
   return observePhase(state, sample, observed);
-}
-
-/** The tool results as observations, each result's images decided (in the turn's order). */
-async function seeImages(
-  state: TrajectoryState,
-  results: readonly { call: ToolCallRequest; outcome: ToolOutcome }[],
-): Promise<Observed[]> {
-  let shownBefore = state.contextImages.filter((i) => i.shown === "full").length;
-  const out: Observed[] = [];
-  for (const { call, outcome } of [...results].sort((a, b) => a.call.index - b.call.index)) {
-    const images =
-      outcome.images === undefined
-        ? undefined
-        : await planImages(outcome.images, state.deps.vision, shownBefore);
-    shownBefore += images?.filter((i) => i.shown === "full").length ?? 0;
-    out.push({ kind: "tool", index: call.index, call, outcome, ...(images === undefined ? {} : { images }) });
-  }
-  return out;
 }

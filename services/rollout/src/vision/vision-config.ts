@@ -15,7 +15,7 @@ export const visionConfigSchema = z.strictObject({
    * Qwen2.5-VL's released config. `min_pixels` / `max_pixels` are the tokens-per-image budget: they
    * must equal the inference server's processor settings (vLLM `--mm-processor-kwargs`).
    */
-  processor: z.looseObject({}).default({}),
+  processor: PreprocessorConfig.in.default({}),
   /** Images shown to the model at the full budget per trajectory; later ones meet `context_policy`. */
   max_images: z.number().int().min(0).default(8),
   /**
