@@ -86,9 +86,11 @@ export function observePhase(
   return NEXT;
 }
 
-/** Where an image's bytes are stored, relative to the run directory: by content hash. */
+/** Where an image's bytes are stored, relative to the run directory: by content hash, the type's extension. */
 export function imagePath(image: Pick<PlannedImage, "sha256" | "mimeType">): string {
-  return `images/${image.sha256}.${image.mimeType === "image/jpeg" ? "jpg" : "png"}`;
+  const subtype = /^image\/([a-z0-9.+-]+)$/i.exec(image.mimeType)?.[1]?.toLowerCase();
+  const ext = subtype === "jpeg" ? "jpg" : subtype?.replace(/[^a-z0-9]/g, "") || "bin";
+  return `images/${image.sha256}.${ext}`;
 }
 
 /**
