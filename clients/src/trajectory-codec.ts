@@ -18,6 +18,7 @@ import {
   type Trajectory,
   type TrajectoryGroup,
   type TrajectoryGroupStats,
+  type TrajectoryImage,
   type TrajectoryStatus,
   type Turn,
   trajectorySchema,
@@ -35,6 +36,10 @@ import type {
   TrajectoryGroup as ProtoGroup,
   TrajectoryGroup__Output as ProtoGroupOut,
 } from "@rlfactory/proto/types/TrajectoryGroup";
+import type {
+  TrajectoryImage as ProtoImage,
+  TrajectoryImage__Output as ProtoImageOut,
+} from "@rlfactory/proto/types/TrajectoryImage";
 import type { TrajectoryStatus__Output as ProtoStatus } from "@rlfactory/proto/types/TrajectoryStatus";
 import type { Turn as ProtoTurn, Turn__Output as ProtoTurnOut } from "@rlfactory/proto/types/Turn";
 import type { TurnKind__Output as ProtoTurnKind } from "@rlfactory/proto/types/TurnKind";
@@ -76,6 +81,7 @@ export function trajectoryToProto(t: Trajectory): ProtoTrajectory {
     status: STATUS_TO_PROTO[t.status],
     timings: t.timings,
     metadata_json: t.metadata === undefined ? "" : JSON.stringify(t.metadata),
+    images: (t.images ?? []).map(imageToProto),
   };
   if (t.policy_version !== null) out.policy_version = String(t.policy_version);
   if (t.reward !== null) out.reward = t.reward;
@@ -105,6 +111,32 @@ function toolCallToProto(c: ToolCallRecord): ProtoToolCall {
   if (c.turn !== undefined) out.turn = c.turn;
   if (c.usage !== undefined) out.usage = c.usage;
   return out;
+}
+
+function imageToProto(i: TrajectoryImage): ProtoImage {
+  const { start, end, source_sha256, ...rest } = i;
+  return {
+    ...rest,
+    ...(start === undefined ? {} : { start }),
+    ...(end === undefined ? {} : { end }),
+    ...(source_sha256 === undefined ? {} : { source_sha256 }),
+  };
+}
+
+function imageFromProto(p: ProtoImageOut): TrajectoryImage {
+  return {
+    sha256: p.sha256,
+    mime_type: p.mime_type,
+    path: p.path,
+    width: p.width,
+    height: p.height,
+    shown: p.shown as TrajectoryImage["shown"],
+    tool_call: p.tool_call,
+    turn: p.turn,
+    ...(p.start === undefined ? {} : { start: p.start }),
+    ...(p.end === undefined ? {} : { end: p.end }),
+    ...(p.source_sha256 === undefined ? {} : { source_sha256: p.source_sha256 }),
+  };
 }
 
 export function groupToProto(g: TrajectoryGroup): ProtoGroup {
@@ -159,6 +191,7 @@ export function trajectoryFromProto(p: ProtoTrajectoryOut): Trajectory {
     timings: p.timings,
     ...(p.metadata_json === "" ? {} : { metadata: jsonFromText(p.metadata_json, "metadata_json") }),
     ...(p.stale ? { stale: true } : {}),
+    ...(p.images.length > 0 ? { images: p.images.map(imageFromProto) } : {}),
   };
   const parsed = trajectorySchema.safeParse(record);
   if (!parsed.success) {

@@ -39,6 +39,7 @@ export {
   toolAliasesSchema,
 } from "./task.ts";
 export {
+  IMAGE_SHOWN,
   LOGPROBS_KINDS,
   type LogprobsKind,
   policyVersionFromText,
@@ -47,10 +48,12 @@ export {
   TRAJECTORY_INVARIANTS,
   TRAJECTORY_SCHEMA_VERSION,
   type Trajectory,
+  type TrajectoryImage,
   type TrajectoryStatus,
   type Turn,
   toolCallRecordSchema,
   toolCallUsageSchema,
+  trajectoryImageSchema,
   trajectorySchema,
   trajectoryStatusSchema,
   turnSchema,

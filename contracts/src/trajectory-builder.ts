@@ -6,9 +6,11 @@ import {
   type ToolCallRecord,
   TRAJECTORY_SCHEMA_VERSION,
   type Trajectory,
+  type TrajectoryImage,
   type TrajectoryStatus,
   type Turn,
   toolCallRecordSchema,
+  trajectoryImageSchema,
   trajectorySchema,
 } from "./trajectory.ts";
 
@@ -41,6 +43,7 @@ export class TrajectoryBuilder {
   readonly #logprobs: number[] = [];
   readonly #turns: Turn[] = [];
   readonly #toolCalls: ToolCallRecord[] = [];
+  readonly #images: TrajectoryImage[] = [];
   readonly #timings: Record<string, number> = {};
   #reward: number | null = null;
   #rewardComponents: Record<string, number> = {};
@@ -133,8 +136,18 @@ export class TrajectoryBuilder {
     return this.#turns.length - 1;
   }
 
+  /** Tool calls recorded so far (the next one's index in `tool_calls`). */
+  get toolCallCount(): number {
+    return this.#toolCalls.length;
+  }
+
   recordToolCall(call: ToolCallRecord): void {
     this.#toolCalls.push(toolCallRecordSchema.parse(call));
+  }
+
+  /** Records a tool-result image (its span is checked against the turns by `toJSON`). */
+  recordImage(image: TrajectoryImage): void {
+    this.#images.push(trajectoryImageSchema.parse(image));
   }
 
   setReward(reward: number, components: Record<string, number> = {}): void {
@@ -179,6 +192,7 @@ export class TrajectoryBuilder {
       status_reason: this.#statusReason,
       timings: this.#timings,
       ...(this.#init.metadata === undefined ? {} : { metadata: this.#init.metadata }),
+      ...(this.#images.length === 0 ? {} : { images: this.#images }),
     });
   }
 }

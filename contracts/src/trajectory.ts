@@ -32,6 +32,7 @@ export const TRAJECTORY_INVARIANTS: readonly string[] = [
   "turn_rewards, when present, has one entry per turn (0 on observation turns); a trainer puts entry i on the last token of turn i",
   "a tool call's is_error is true exactly when its error_code is not null",
   "a tool call's turn, when present, is the index of a sampled turn",
+  "an image's turn is an observation turn; a full or downscaled image has start < end inside that turn, a dropped or text one neither",
   "reward is null when not scored or when scoring failed; then reward_error, when present, says why (never a silent 0)",
 ];
 
@@ -85,6 +86,37 @@ export const toolCallRecordSchema = z.object({
     .describe(
       "What the call spent on a model (a model tool, or the sum over an agent tool's sub-agent calls); absent when it spent nothing (a cache hit, a program tool).",
     ),
+});
+
+/** What the model was shown of a tool-result image (docs/images.md). */
+export const IMAGE_SHOWN = ["full", "downscaled", "dropped", "text"] as const;
+
+/** One image a tool answered with: its bytes stored by content hash beside the record, its token span. */
+export const trajectoryImageSchema = z.object({
+  sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .describe("SHA-256 of the stored bytes (what the inference server got, for a shown image), hex."),
+  mime_type: z.string().describe("`image/png` or `image/jpeg`."),
+  path: z.string().describe("Where the bytes are, relative to the run directory (`images/<sha256>.png`)."),
+  width: nonNegInt.describe("Pixels of the stored image (0: its header could not be read)."),
+  height: nonNegInt,
+  shown: z
+    .enum(IMAGE_SHOWN)
+    .describe(
+      "`full` or `downscaled`: placeholder tokens in the context and the bytes sent to the server; `dropped` (past `vision.max_images`) or `text` (no vision-language template): a one-line text note instead.",
+    ),
+  tool_call: nonNegInt.describe("Index into `tool_calls` of the call that answered it."),
+  turn: nonNegInt.describe("Index into `turns` of the observation turn that shows it."),
+  start: nonNegInt
+    .optional()
+    .describe("First `<|image_pad|>` token of a shown image in response_ids (loss mask 0)."),
+  end: nonNegInt.optional().describe("One past its last `<|image_pad|>` token."),
+  source_sha256: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .optional()
+    .describe("A downscaled image: the hash of the tool's own bytes."),
 });
 
 export const trajectoryStatusSchema = z.enum(["completed", "truncated", "aborted", "failed"]);
@@ -160,6 +192,12 @@ export const trajectorySchema = z
       .record(z.string(), z.number().nonnegative())
       .describe("Milliseconds by phase (`generate_ms`, `tool_ms`, `reward_ms`, `total_ms`, ...)."),
     metadata: z.record(z.string(), z.unknown()).optional(),
+    images: z
+      .array(trajectoryImageSchema)
+      .optional()
+      .describe(
+        "Tool-result images in context order, each stored by content hash beside the record; absent: none.",
+      ),
   })
   .superRefine((t, ctx) => {
     const n = t.response_ids.length;
@@ -225,6 +263,27 @@ export const trajectorySchema = z
         });
       }
     }
+    for (const [i, image] of (t.images ?? []).entries()) {
+      const turn = t.turns[image.turn];
+      const spanned = image.shown === "full" || image.shown === "downscaled";
+      const ok =
+        turn?.kind === "observation" &&
+        image.tool_call < t.tool_calls.length &&
+        (spanned
+          ? image.start !== undefined &&
+            image.end !== undefined &&
+            image.start >= turn.start &&
+            image.start < image.end &&
+            image.end <= turn.end
+          : image.start === undefined && image.end === undefined);
+      if (!ok) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["images", i],
+          message: `image ${image.sha256.slice(0, 12)} (${image.shown}) must name a tool call and an observation turn${spanned ? " and lie inside it" : " and have no span"}`,
+        });
+      }
+    }
   })
   .meta({
     title: "Trajectory",
@@ -234,5 +293,6 @@ export const trajectorySchema = z
 export type Turn = z.infer<typeof turnSchema>;
 export type ToolCallRecord = z.infer<typeof toolCallRecordSchema>;
 export type ToolCallUsage = z.infer<typeof toolCallUsageSchema>;
+export type TrajectoryImage = z.infer<typeof trajectoryImageSchema>;
 export type TrajectoryStatus = z.infer<typeof trajectoryStatusSchema>;
 export type Trajectory = z.infer<typeof trajectorySchema>;

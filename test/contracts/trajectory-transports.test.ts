@@ -12,6 +12,7 @@ import {
   rewardErrorSchema,
   type Trajectory,
   toolCallRecordSchema,
+  trajectoryImageSchema,
   trajectorySchema,
   turnSchema,
 } from "@rlfactory/contracts";
@@ -37,6 +38,7 @@ describe("the round-trip cases", () => {
     expect([...covered.absentSomewhere].sort()).toEqual(optionalFields);
     expect([...covered.turn].sort()).toEqual(fields(turnSchema));
     expect([...covered.toolCall].sort()).toEqual(fields(toolCallRecordSchema));
+    expect([...covered.image].sort()).toEqual(fields(trajectoryImageSchema));
   });
 });
 
@@ -87,6 +89,7 @@ describe("gRPC", () => {
     expect(protoFields("Turn")).toEqual(wire(turnSchema));
     expect(protoFields("ToolCallRecord")).toEqual(wire(toolCallRecordSchema));
     expect(protoFields("RewardError")).toEqual(wire(rewardErrorSchema));
+    expect(protoFields("TrajectoryImage")).toEqual(wire(trajectoryImageSchema));
   });
 
   it("decodes every trajectory field for field from real protobuf bytes (as the codec documents)", () => {

@@ -1,8 +1,17 @@
 // docs/images.md against the code: its limits are the constants the gateway and the image server use,
+// its `shown` table is the record's values and its vision config example parses with the defaults,
 // its tool table lists the server's tools, its gateway config example loads, and its image-token table
 // is what the placeholder rule computes.
+
+import { IMAGE_SHOWN } from "@rlfactory/contracts";
 import { DEFAULT_TOOL_POLICY, normaliseConfig } from "@rlfactory/gateway";
-import { imagePlaceholders, QWEN2_5_VL, QWEN3_VL } from "@rlfactory/rollout";
+import {
+  imagePlaceholders,
+  QWEN2_5_VL,
+  QWEN3_VL,
+  visionConfigSchema,
+  visionSettings,
+} from "@rlfactory/rollout";
 import { codeSpans, fencedBlockAfter, markdownTable, readDoc } from "@rlfactory/test-support/markdown";
 import { connectHttp } from "@rlfactory/test-support/mcp-client";
 import { createImageServer, DEFAULT_IMAGE_LIMITS } from "@rlfactory/tools";
@@ -71,5 +80,24 @@ describe("docs/images.md", () => {
     expect(stated(/`QWEN3_VL` \(patch (\d+)/)).toBe(QWEN3_VL.patchSize);
     expect(stated(/`QWEN3_VL` \(patch \d+, ([\d,]+) to/)).toBe(QWEN3_VL.minPixels);
     expect(stated(/`QWEN3_VL` \(patch \d+, [\d,]+ to ([\d,]+) pixels/)).toBe(QWEN3_VL.maxPixels);
+  });
+
+  it("lists what the model may be shown of an image, as the record's `shown` values, in order", () => {
+    const rows = markdownTable(readDoc("docs/images.md"), "`shown`");
+    expect(rows.map((r) => codeSpans(r["`shown`"] ?? "")[0])).toEqual([...IMAGE_SHOWN]);
+  });
+
+  it("has a vision config example that parses, with the defaults the config schema fills in", () => {
+    const example = parseYaml(
+      fencedBlockAfter(readDoc("docs/images.md"), "## In the model's context", "yaml"),
+    );
+    const parsed = visionConfigSchema.parse(example.vision);
+    const defaults = visionConfigSchema.parse({});
+    expect([parsed.max_images, parsed.context_policy, parsed.downscale_max_pixels]).toEqual([
+      defaults.max_images,
+      defaults.context_policy,
+      defaults.downscale_max_pixels,
+    ]);
+    expect(visionSettings(parsed).patch).toMatchObject({ minPixels: 3136, maxPixels: 1_003_520 });
   });
 });

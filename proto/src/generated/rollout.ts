@@ -20,6 +20,7 @@ import type { ToolCallUsage as _rlfactory_v1_ToolCallUsage, ToolCallUsage__Outpu
 import type { ToolNames as _rlfactory_v1_ToolNames, ToolNames__Output as _rlfactory_v1_ToolNames__Output } from './rlfactory/v1/ToolNames.ts';
 import type { Trajectory as _rlfactory_v1_Trajectory, Trajectory__Output as _rlfactory_v1_Trajectory__Output } from './rlfactory/v1/Trajectory.ts';
 import type { TrajectoryGroup as _rlfactory_v1_TrajectoryGroup, TrajectoryGroup__Output as _rlfactory_v1_TrajectoryGroup__Output } from './rlfactory/v1/TrajectoryGroup.ts';
+import type { TrajectoryImage as _rlfactory_v1_TrajectoryImage, TrajectoryImage__Output as _rlfactory_v1_TrajectoryImage__Output } from './rlfactory/v1/TrajectoryImage.ts';
 import type { Turn as _rlfactory_v1_Turn, Turn__Output as _rlfactory_v1_Turn__Output } from './rlfactory/v1/Turn.ts';
 import type { UserSimulator as _rlfactory_v1_UserSimulator, UserSimulator__Output as _rlfactory_v1_UserSimulator__Output } from './rlfactory/v1/UserSimulator.ts';
 
@@ -49,6 +50,7 @@ export interface ProtoGrpcType {
       ToolNames: MessageTypeDefinition<_rlfactory_v1_ToolNames, _rlfactory_v1_ToolNames__Output>
       Trajectory: MessageTypeDefinition<_rlfactory_v1_Trajectory, _rlfactory_v1_Trajectory__Output>
       TrajectoryGroup: MessageTypeDefinition<_rlfactory_v1_TrajectoryGroup, _rlfactory_v1_TrajectoryGroup__Output>
+      TrajectoryImage: MessageTypeDefinition<_rlfactory_v1_TrajectoryImage, _rlfactory_v1_TrajectoryImage__Output>
       TrajectoryStatus: EnumTypeDefinition
       Turn: MessageTypeDefinition<_rlfactory_v1_Turn, _rlfactory_v1_Turn__Output>
       TurnKind: EnumTypeDefinition

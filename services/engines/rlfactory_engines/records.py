@@ -27,6 +27,7 @@ OPTIONAL_FIELDS: dict[str, Any] = {
     "advantage": None,
     "stale": False,
     "metadata": {},
+    "images": None,
 }
 
 
@@ -74,6 +75,10 @@ class Trajectory:
     #: components (`ftrl_solve`); None when the service computed none. A trainer puts entry i on the
     #: last token of turn i (`turn_reward_positions`).
     turn_rewards: list[float] | None = None
+    #: Tool-result images in context order ({sha256, mime_type, path, width, height, shown, tool_call,
+    #: turn, start?, end?, source_sha256?}): the bytes at `path` under the run directory, a shown
+    #: image's `<|image_pad|>` tokens at response_ids[start:end] (mask 0); None: the record has none.
+    images: list[dict[str, Any]] | None = None
     #: Which of OPTIONAL_FIELDS the JSON it was parsed from carried (so `to_json` writes the record back
     #: exactly: an `advantage: null` stays, an absent one stays absent). Not part of the record.
     json_keys: frozenset[str] = field(default=frozenset(), repr=False, compare=False)
@@ -205,6 +210,7 @@ class Trajectory:
             logprobs_kind=kind,
             sampling_temperature=None if temperature is None else float(temperature),
             turn_rewards=turn_rewards,
+            images=None if raw.get("images") is None else [dict(x) for x in raw["images"]],
             json_keys=frozenset(k for k in OPTIONAL_FIELDS if k in raw),
         )
 

@@ -66,6 +66,7 @@ export {
   type TextSampler,
   type TokenSampler,
 } from "./inference/types.ts";
+export { directoryImageStore, type ImageStore } from "./output/image-store.ts";
 export { appendTrajectoriesJsonl, readTrajectoriesJsonl } from "./output/jsonl.ts";
 // output and reports
 export { readTrajectoriesParquet, writeTrajectoriesParquet } from "./output/parquet.ts";
@@ -188,3 +189,11 @@ export {
   VISION_START,
   type VisionPatchConfig,
 } from "./vision/image-placeholders.ts";
+export {
+  IMAGE_CONTEXT_POLICIES,
+  type ImageContextPolicy,
+  type VisionConfig,
+  type VisionSettings,
+  visionConfigSchema,
+  visionSettings,
+} from "./vision/vision-config.ts";

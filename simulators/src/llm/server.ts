@@ -14,6 +14,7 @@ import { z } from "zod";
 import { chatRequestSchema, chatResponse, chatSimRequest } from "./chat-protocol.ts";
 import { errorBody, invalidBody, SimulatedLlmError } from "./errors.ts";
 import { createFaultInjector } from "./faults.ts";
+import type { SimImage } from "./image-inputs.ts";
 import { latencyOptionsSchema, requestDelayMs } from "./latency-model.ts";
 import { policyOptionsSchema } from "./policies/policy.ts";
 import { SIMULATED_POLICY_NAMES, simulatedPolicy } from "./policies/registry.ts";
@@ -86,6 +87,8 @@ export interface RecordedRequest {
   sampling: Pick<SimRequest, "temperature" | "top_p" | "top_k" | "max_tokens" | "stop" | "seed">;
   /** `Date.now()` on arrival. */
   at: number;
+  /** The images it carried (vLLM `multi_modal_data.image`, SGLang `image_data`), decoded, in order. */
+  images: SimImage[];
 }
 
 export interface SimulatedLlm {
@@ -305,5 +308,6 @@ function record(protocol: Protocol, request: SimRequest): RecordedRequest {
       ...(request.seed === undefined ? {} : { seed: request.seed }),
     },
     at: Date.now(),
+    images: [...(request.images ?? [])],
   };
 }

@@ -8,6 +8,7 @@
 import type { ModelTokenizer } from "@rlfactory/rollout";
 import { z } from "zod";
 import { badRequest } from "./errors.ts";
+import { requestImages } from "./image-inputs.ts";
 import { alternatives } from "./logprobs.ts";
 import type { SimRequest, Simulation } from "./simulator.ts";
 import { stopList, stopSchema } from "./vllm-protocol.ts";
@@ -47,6 +48,8 @@ export const generateRequestSchema = z
     top_logprobs_num: z.int().min(0).max(20).nullish(),
     return_text_in_logprobs: z.boolean().nullish(),
     stream: z.literal(false, unsupported("stream")).nullish(),
+    /** A vision-language prompt's images: data URLs, one per placeholder span (image-inputs.ts). */
+    image_data: z.union([z.string(), z.array(z.string())]).nullish(),
   })
   .refine((b) => (b.text ? 1 : 0) + (b.input_ids ? 1 : 0) === 1, {
     error: "give exactly one of text or input_ids",
@@ -88,6 +91,12 @@ export function generateSimRequest(
       skipSpecialTokens: sp.skip_special_tokens ?? true,
       stopStringWinsAtCap: false,
     },
+    images: requestImages(
+      promptIds,
+      typeof body.image_data === "string" ? [body.image_data] : body.image_data,
+      "image_data",
+      tokenizer,
+    ),
   };
 }
 

@@ -8,6 +8,7 @@ import type { ModelTokenizer } from "@rlfactory/rollout";
 import { readConversation } from "./conversation.ts";
 import { badRequest } from "./errors.ts";
 import { type Generated, type GenerationLimits, generate } from "./generation.ts";
+import { labelImageSpans, type SimImage } from "./image-inputs.ts";
 import { type LogprobModel, type SimLogprobsMode, sampledLogprobs } from "./logprobs.ts";
 import type { Policy, PolicyOptions } from "./policies/policy.ts";
 
@@ -23,6 +24,8 @@ export interface SimRequest {
   /** Per-request seed; absent: the server draws one (like an engine's global generator). */
   seed?: number;
   limits: Omit<GenerationLimits, "maxTokens" | "stop">;
+  /** The request's images (vLLM `multi_modal_data.image`, SGLang `image_data`), checked against the prompt. */
+  images?: SimImage[];
 }
 
 export interface Simulation extends Generated {
@@ -68,7 +71,10 @@ export function createSimulator(deps: {
         request.max_tokens,
         request.stop.join("\u0000"),
       );
-      const conversation = readConversation(tokenizer.decode(request.promptIds));
+      // each image span reads as its image's label: the policy answers from what it was sent
+      const conversation = readConversation(
+        labelImageSpans(tokenizer.decode(request.promptIds), request.images ?? []),
+      );
       const turn = policy.respond({
         conversation,
         options: policyOptions,

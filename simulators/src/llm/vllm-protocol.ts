@@ -6,6 +6,7 @@
 import type { ModelTokenizer } from "@rlfactory/rollout";
 import { z } from "zod";
 import { badRequest } from "./errors.ts";
+import { requestImages } from "./image-inputs.ts";
 import { alternatives } from "./logprobs.ts";
 import type { SimRequest, Simulation } from "./simulator.ts";
 
@@ -37,6 +38,8 @@ export const completionRequestSchema = z.looseObject({
   stream: z.literal(false, unsupported("stream")).nullish(),
   echo: z.literal(false, unsupported("echo")).nullish(),
   ignore_eos: z.literal(false, unsupported("ignore_eos")).nullish(),
+  /** A vision-language prompt's images beside the token prompt (image-inputs.ts). */
+  multi_modal_data: z.looseObject({ image: z.array(z.string()).nullish() }).nullish(),
 });
 export type CompletionRequest = z.infer<typeof completionRequestSchema>;
 
@@ -65,7 +68,8 @@ export function completionSimRequest(
   const promptIds = typeof body.prompt === "string" ? tokenizer.encode(body.prompt) : body.prompt;
   const maxTokens = body.max_tokens ?? VLLM_DEFAULT_MAX_TOKENS;
   checkContextLength(promptIds.length, maxTokens, maxModelLen);
-  return openAiSimRequest(body, promptIds, maxTokens);
+  const images = requestImages(promptIds, body.multi_modal_data?.image, "multi_modal_data.image", tokenizer);
+  return { ...openAiSimRequest(body, promptIds, maxTokens), images };
 }
 
 /** The sampling fields vLLM's OpenAI-compatible routes share (completions and chat). */

@@ -7,7 +7,7 @@ import { type Trajectory, TrajectoryBuilder, trajectorySchema } from "@rlfactory
 
 const VOCAB = 200_000;
 
-/** Scored, int policy version, raw logprobs at a temperature, per-turn rewards, a failed tool call. */
+/** Scored, int policy version, raw logprobs at a temperature, per-turn rewards, a failed tool call, images. */
 function scored(): Trajectory {
   const b = new TrajectoryBuilder({
     taskId: "bfcl-base-7",
@@ -55,7 +55,31 @@ function scored(): Trajectory {
     turn: t0,
     usage: { prompt_tokens: 57, completion_tokens: 4, cost_usd: 0.0000117, model: "gpt-4o-mini" },
   });
-  b.appendObservation([198, 151_644, 872]);
+  // an observation holding a downscaled image's two placeholder tokens (response ids 5 and 6)
+  const t1 = b.appendObservation([198, 151_644, 151_652, 151_655, 151_655, 151_653, 872]);
+  b.recordImage({
+    sha256: "a".repeat(64),
+    mime_type: "image/png",
+    path: `images/${"a".repeat(64)}.png`,
+    width: 56,
+    height: 28,
+    shown: "downscaled",
+    tool_call: 0,
+    turn: t1,
+    start: 5,
+    end: 7,
+    source_sha256: "b".repeat(64),
+  });
+  b.recordImage({
+    sha256: "c".repeat(64),
+    mime_type: "image/jpeg",
+    path: `images/${"c".repeat(64)}.jpg`,
+    width: 640,
+    height: 480,
+    shown: "dropped",
+    tool_call: 2,
+    turn: t1,
+  });
   b.appendSampled([9707, 151_645], [-0.5, 0], { policyVersion: "8" });
   b.setReward(0.75, { bfcl_state: 1, ftrl_solve: 0.5 });
   b.addTiming("generate_ms", 40.25);
@@ -139,6 +163,7 @@ export function fieldsCovered(cases: readonly Trajectory[]): {
   absentSomewhere: Set<string>;
   turn: Set<string>;
   toolCall: Set<string>;
+  image: Set<string>;
 } {
   const top = new Set(cases.flatMap((t) => Object.keys(t)));
   const absentSomewhere = new Set(
@@ -146,5 +171,6 @@ export function fieldsCovered(cases: readonly Trajectory[]): {
   );
   const turn = new Set(cases.flatMap((t) => t.turns.flatMap((x) => Object.keys(x))));
   const toolCall = new Set(cases.flatMap((t) => t.tool_calls.flatMap((x) => Object.keys(x))));
-  return { top, absentSomewhere, turn, toolCall };
+  const image = new Set(cases.flatMap((t) => (t.images ?? []).flatMap((x) => Object.keys(x))));
+  return { top, absentSomewhere, turn, toolCall, image };
 }

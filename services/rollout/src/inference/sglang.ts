@@ -9,13 +9,21 @@
 //             [logprob, token_id, text | null] triples, meta_info.finish_reason
 //             ({type: "stop", matched} | {type: "length", length} | {type: "abort", message}), and
 //             meta_info.weight_version (`utils/weight_versions.py`)
+//   images    `image_data`: one data URL per image of a vision-language prompt, in the order of their
+//             placeholder spans in input_ids (GenerateReqInput.image_data)
 // The triples' ids must equal output_ids one for one: a mismatch is BAD_RESPONSE.
 import type { LogprobsKind } from "@rlfactory/contracts";
 import { z } from "zod";
 import { toFinishReason } from "./finish-reason.ts";
 import { HttpTransport, type SamplerOptions } from "./http-transport.ts";
 import { checkTokenLogprobs } from "./token-logprobs.ts";
-import { type GenerateRequest, type GenerateResult, InferenceError, type TokenSampler } from "./types.ts";
+import {
+  type GenerateRequest,
+  type GenerateResult,
+  InferenceError,
+  imageDataUrl,
+  type TokenSampler,
+} from "./types.ts";
 
 const PATH = "/generate";
 
@@ -73,6 +81,9 @@ export class SglangSampler implements TokenSampler {
         },
         return_logprob: true,
         stream: false,
+        ...(request.images !== undefined && request.images.length > 0
+          ? { image_data: request.images.map(imageDataUrl) }
+          : {}),
       },
       schema: generateSchema,
       ...(request.sessionId !== undefined && { sessionId: request.sessionId }),

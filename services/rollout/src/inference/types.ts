@@ -21,8 +21,19 @@ export const samplingParamsSchema = z.object({
 });
 export type SamplingParams = z.infer<typeof samplingParamsSchema>;
 
+/** An image the prompt's placeholder tokens stand for, in the order of their spans in `promptIds`. */
+export interface PromptImage {
+  mimeType: string;
+  data: Uint8Array;
+}
+
 export interface GenerateRequest {
   promptIds: readonly number[];
+  /**
+   * The images of a vision-language prompt, one per `<|vision_start|><|image_pad|>…<|vision_end|>` span
+   * in `promptIds`, in order (vLLM `multi_modal_data`, SGLang `image_data`). Absent or empty: none.
+   */
+  images?: readonly PromptImage[];
   sampling: SamplingParams;
   /**
    * Session key for sticky routing (a trajectory id): its turns go to the same server while it is
@@ -30,6 +41,11 @@ export interface GenerateRequest {
    */
   sessionId?: string;
   signal?: AbortSignal;
+}
+
+/** An image as a `data:` URL (what vLLM's and SGLang's image inputs take; no URL is fetched). */
+export function imageDataUrl(image: PromptImage): string {
+  return `data:${image.mimeType};base64,${Buffer.from(image.data).toString("base64")}`;
 }
 
 /** Why generation stopped: an end token or a stop string (`stop`), the token cap (`length`), or the engine aborted it. */

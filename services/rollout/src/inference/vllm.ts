@@ -9,6 +9,10 @@
 //   response  choices[0].token_ids, choices[0].logprobs.token_logprobs (float | null; vLLM clamps -inf
 //             to -9999), finish_reason ("stop" | "length"), stop_reason (the stop string or token id,
 //             null for EOS)
+//   images    a vision-language prompt's images go beside the token prompt as
+//             `multi_modal_data: {image: [data URLs]}`, the field vLLM's `TokensPrompt` takes
+//             (`prompt_token_ids` + `multi_modal_data`); the prompt already holds each image's
+//             placeholder tokens (the server's processor must count them as we do: docs/images.md)
 // A server too old for `return_token_ids` ignores it and sends no `token_ids`: that is BAD_RESPONSE,
 // never a silent re-tokenisation of the text.
 import type { LogprobsKind } from "@rlfactory/contracts";
@@ -17,7 +21,13 @@ import { toFinishReason } from "./finish-reason.ts";
 import { HttpTransport, type SamplerOptions } from "./http-transport.ts";
 import { ServedModel } from "./served-model.ts";
 import { checkTokenLogprobs } from "./token-logprobs.ts";
-import { type GenerateRequest, type GenerateResult, InferenceError, type TokenSampler } from "./types.ts";
+import {
+  type GenerateRequest,
+  type GenerateResult,
+  InferenceError,
+  imageDataUrl,
+  type TokenSampler,
+} from "./types.ts";
 
 const PATH = "/v1/completions";
 
@@ -74,6 +84,9 @@ export class VllmSampler implements TokenSampler {
         return_token_ids: true,
         include_stop_str_in_output: true,
         skip_special_tokens: false,
+        ...(request.images !== undefined && request.images.length > 0
+          ? { multi_modal_data: { image: request.images.map(imageDataUrl) } }
+          : {}),
       },
       schema: completionSchema,
       ...(request.sessionId !== undefined && { sessionId: request.sessionId }),

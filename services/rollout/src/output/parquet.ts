@@ -60,10 +60,16 @@ const COLUMNS = [
   "turn_rewards",
   "timings",
   "metadata",
+  "images",
 ] as const;
 
 /** Columns added after the first files were written: a file without them still reads (the fields are absent). */
-const LATER_COLUMNS: ReadonlySet<string> = new Set(["logprobs_kind", "sampling_temperature", "stale"]);
+const LATER_COLUMNS: ReadonlySet<string> = new Set([
+  "logprobs_kind",
+  "sampling_temperature",
+  "stale",
+  "images",
+]);
 type Column = (typeof COLUMNS)[number];
 const JSON_COLUMNS = new Set<Column>([
   "turns",
@@ -73,6 +79,7 @@ const JSON_COLUMNS = new Set<Column>([
   "turn_rewards",
   "timings",
   "metadata",
+  "images",
 ]);
 
 /** The Parquet schema of a trajectory file (a flat list of elements, depth-first, as Parquet stores it). */
@@ -102,6 +109,7 @@ export const TRAJECTORY_PARQUET_SCHEMA: readonly SchemaElement[] = Object.freeze
   utf8("turn_rewards", optional),
   utf8("timings", required),
   utf8("metadata", optional),
+  utf8("images", optional),
 ]);
 
 export interface TrajectoryParquetOptions {
@@ -173,6 +181,7 @@ function columnData(rows: readonly Trajectory[]): ColumnSource[] {
     turn_rewards: pick((t) => (t.turn_rewards === undefined ? null : JSON.stringify(t.turn_rewards))),
     timings: pick((t) => JSON.stringify(t.timings)),
     metadata: pick((t) => (t.metadata === undefined ? null : JSON.stringify(t.metadata))),
+    images: pick((t) => (t.images === undefined ? null : JSON.stringify(t.images))),
   };
   // Min/max of JSON text mean nothing: no statistics for those columns. Logprobs are split by byte
   // (BYTE_STREAM_SPLIT): floats rarely repeat, so dictionary pages only cost time.
@@ -373,6 +382,7 @@ function fromRow(row: Record<string, unknown>, where: string): Trajectory {
     "reward_error",
     "turn_rewards",
     "metadata",
+    "images",
   ] as const) {
     const v = field(name);
     if (v !== undefined) record[name] = v;

@@ -11,6 +11,7 @@ import { gatewayTools, type ToolCaller, type ToolInvoker } from "../gateway-tool
 import { groupAdvantages } from "../grpo.ts";
 import { createSampler } from "../inference/sampler-config.ts";
 import type { TokenSampler } from "../inference/types.ts";
+import { directoryImageStore, type ImageStore } from "../output/image-store.ts";
 import { toolCallFormat } from "../parsers/registry.ts";
 import type { ToolCallFormat } from "../parsers/types.ts";
 import { GrpcJudge } from "../rewards/judge.ts";
@@ -20,8 +21,10 @@ import { createObservationDelta } from "../tokenizer/observation-delta.ts";
 import { checkedTokenizer } from "../tokenizer/tokenizer-check.ts";
 import { templateRendersTools, withToolSystemMessage } from "../tokenizer/tool-prompt.ts";
 import { turnRewardMeans } from "../turn-rewards.ts";
+import { visionSettings } from "../vision/vision-config.ts";
 import { AsyncQueue } from "./async-queue.ts";
 import { type EpisodeApi, gatewayEpisodes, groupEpisodes } from "./episodes.ts";
+import { imagePath } from "./observe-phase.ts";
 import { isInlineChatTemplate, type RolloutConfig } from "./rollout-config.ts";
 import type { InferenceTarget, RolloutEngine, RolloutOptions, TrajectoryGroup } from "./rollout-engine.ts";
 import { checkTask, type LoopDeps, type LoopResult, renderPromptIds, runTrajectory } from "./rollout-loop.ts";
@@ -40,6 +43,11 @@ export interface EngineParts {
   userSimulator?: UserSimulator;
   /** Replaces the gateway's episode RPCs (tasks with `environment`). */
   episodes?: EpisodeApi;
+  /**
+   * Where the trajectories' tool-result images go (`images[].path`); default: the run directory
+   * `output.dir` when set, else the images are recorded by hash only.
+   */
+  imageStore?: ImageStore;
   /** Where `tool_aliases` targets are looked up; default: the gateway's whole catalog. */
   catalog?: ChatTool[];
   /**
@@ -150,6 +158,7 @@ export async function createRolloutEngine(
     toolCaller,
     ...(catalog === undefined ? {} : { catalog }),
     ...(episodes === undefined ? {} : { episodes }),
+    ...(tokenizer.templateRendersImages ? { vision: visionSettings(config.vision) } : {}),
     maxSnapshotBytes: r.max_snapshot_bytes,
     limits: {
       maxTurns: r.max_turns,
@@ -166,8 +175,15 @@ export async function createRolloutEngine(
   let requestSeq = 0;
   const log = parts.log;
 
+  const imageStore =
+    parts.imageStore ??
+    (config.output.dir === undefined ? undefined : directoryImageStore(config.output.dir));
+
   async function score(task: Task, loop: LoopResult, signal: AbortSignal): Promise<Trajectory> {
     const trajectory = loop.builder.toJSON();
+    // the images first: a record handed out refers to bytes that are there
+    if (imageStore !== undefined)
+      for (const image of loop.images) await imageStore.put(imagePath(image), image.data);
     // An aborted or failed rollout is unfinished, not wrong: no reward (never a silent 0), so GRPO
     // leaves it out of its group's baseline and engines train nothing on it.
     if (trajectory.status === "aborted" || trajectory.status === "failed") return trajectory;

@@ -42,6 +42,7 @@ export async function generatePhase(
     gen = await inPhaseSpan("generate", () =>
       deps.sampler.generate({
         promptIds: state.context,
+        ...(state.contextImages.length === 0 ? {} : { images: state.contextImages }),
         sampling,
         sessionId: run.trajectoryId,
         ...(run.signal === undefined ? {} : { signal: run.signal }),

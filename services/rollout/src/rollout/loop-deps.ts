@@ -6,6 +6,7 @@ import type { SamplingParams, TokenSampler } from "../inference/types.ts";
 import type { ToolCallFormat } from "../parsers/types.ts";
 import type { ModelTokenizer } from "../tokenizer/model-tokenizer.ts";
 import type { ObservationDeltaFn } from "../tokenizer/observation-delta.ts";
+import type { VisionSettings } from "../vision/vision-config.ts";
 import type { EpisodeApi } from "./episodes.ts";
 import type { UserSimulator } from "./user-simulator.ts";
 
@@ -35,6 +36,12 @@ export interface LoopDeps {
   catalog?: readonly ChatTool[];
   /** The gateway's episode RPCs, for tasks with an `environment`. */
   episodes?: EpisodeApi;
+  /**
+   * The `vision` settings when the chat template is vision-language (it renders `<|vision_start|>`):
+   * tool-result images then enter the context as placeholder tokens and go to the server. Absent: each
+   * image is a one-line text note.
+   */
+  vision?: VisionSettings;
   /** Each stored snapshot's size bound (`rollout.max_snapshot_bytes`); default 262144. */
   maxSnapshotBytes?: number;
 }

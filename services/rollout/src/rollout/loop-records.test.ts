@@ -281,8 +281,17 @@ async function produced(script: Script): Promise<unknown> {
   const { h, loop, t } = await runScript(script, tokenizer);
   const spans = exporter.getFinishedSpans();
   const ids = spans.map((s) => s.spanContext().spanId);
+  // The record names the trace its spans are in (metadata.trace_id, random per run): checked here,
+  // then left out of the pinned record.
+  const { trace_id: traceId, ...metadata } = (t.metadata ?? {}) as Record<string, unknown>;
+  expect(spans.length).toBeGreaterThan(0);
+  for (const s of spans) expect(s.spanContext().traceId).toBe(traceId);
   return {
-    record: { ...t, timings: Object.fromEntries(Object.keys(t.timings).map((k) => [k, "ms"])) },
+    record: {
+      ...t,
+      ...(t.metadata && { metadata }),
+      timings: Object.fromEntries(Object.keys(t.timings).map((k) => [k, "ms"])),
+    },
     loop: {
       sampledTexts: loop.sampledTexts,
       answer: loop.answer,

@@ -103,4 +103,24 @@ describe("rollout config files", () => {
     );
     await expect(loadRolloutConfig(bad)).rejects.toThrow(/maxTurns/);
   });
+
+  it("vision: the processor's fields are checked when the file is read, a policy outside drop/downscale refused", async () => {
+    const config = await loadRolloutConfig(
+      write(
+        "vision.yaml",
+        `${MINIMAL}vision: { processor: { max_pixels: 1003520 }, context_policy: downscale }\n`,
+      ),
+    );
+    expect(config.vision).toMatchObject({
+      processor: { max_pixels: 1_003_520 },
+      max_images: 8,
+      context_policy: "downscale",
+    });
+    await expect(
+      loadRolloutConfig(write("vision-bad.yaml", `${MINIMAL}vision: { processor: { patch_size: -14 } }\n`)),
+    ).rejects.toThrow(/vision\.processor\.patch_size/);
+    await expect(
+      loadRolloutConfig(write("vision-policy.yaml", `${MINIMAL}vision: { context_policy: forget }\n`)),
+    ).rejects.toThrow(/vision\.context_policy/);
+  });
 });

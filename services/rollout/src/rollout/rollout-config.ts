@@ -9,6 +9,7 @@ import { toolCallFormatNameSchema } from "../parsers/registry.ts";
 import { rewardConfigSchema } from "../rewards/reward-config.ts";
 import { serviceConfigSchema } from "../serve/service-config.ts";
 import { datasetConfigSchema } from "../tasks/dataset-config.ts";
+import { visionConfigSchema } from "../vision/vision-config.ts";
 
 const positiveInt = z.number().int().positive();
 
@@ -163,6 +164,12 @@ export const rolloutConfigSchema = z.strictObject({
   judge: judgeServiceConfigSchema.optional(),
   tokenizer: tokenizerConfigSchema.default({ path: "qwen3", tool_prompt: "warn" }),
   format: formatConfigSchema.default({ name: "hermes", search_tool: undefined }),
+  /**
+   * Tool-result images for a vision-language chat template (Qwen2.5-VL / Qwen3-VL style): the model's
+   * processor settings (the tokens-per-image budget) and the policy for images past `max_images`.
+   * Read only when the template renders images; otherwise each image is a one-line text note.
+   */
+  vision: visionConfigSchema.default(visionConfigSchema.parse({})),
   /** Tasks for `rlf rollout` (a training engine sends its own to `rlf rollout serve`). */
   dataset: datasetConfigSchema.optional(),
   rollout: rolloutSectionSchema.default(rolloutSectionSchema.parse({})),

@@ -12,8 +12,11 @@
 //     action     else the single-turn rules: answer → completed, no action → completed or nudged,
 //                cut by the budget or the last allowed turn → truncated; else the calls
 //     invoke     all calls of the turn in one CallTools RPC (parallel at the gateway)
+//     see        each tool result's images decided: placeholder tokens (a vision-language template,
+//                within `vision.max_images`), downscaled, dropped or a text note (image-observation.ts)
 //     observe    each attempt recorded; tool bodies cut to their token budget, THEN wrapped, tokenized
-//                as a delta and appended (loss mask 0)
+//                as a delta and appended (loss mask 0); the images' spans recorded, shown ones sent
+//                with every later generate request
 //   finish     the episode ended (its final state the last snapshot), the status set
 //   until an end: a status with its reason (loop-outcome.ts); every `truncated` reason is in truncation.ts.
 //
@@ -27,6 +30,7 @@ import type { LoopDeps } from "./loop-deps.ts";
 import { CANCELLED, ended, type LoopEnd, type LoopStep } from "./loop-outcome.ts";
 import { type Observed, observePhase } from "./observe-phase.ts";
 import { parsePhase, turnAction } from "./parse-phase.ts";
+import { seePhase } from "./see-phase.ts";
 import { taskTools } from "./task-tools.ts";
 import { type LoopResult, type TrajectoryRun, TrajectoryState } from "./trajectory-state.ts";
 import { promptTooLong } from "./truncation.ts";
@@ -141,7 +145,7 @@ async function turns(state: TrajectoryState): Promise<LoopEnd> {
   }
 }
 
-/** One turn: generate → parse → (next user turn | action → invoke → observe). */
+/** One turn: generate → parse → (next user turn | action → invoke → see → observe). */
 async function oneTurn(state: TrajectoryState, turn: number): Promise<LoopStep> {
   if (state.cancelled()) return CANCELLED;
   const generated = await generatePhase(state, turn);
@@ -155,12 +159,7 @@ async function oneTurn(state: TrajectoryState, turn: number): Promise<LoopStep> 
   const invoked = await invokePhase(state, action.calls);
   if (invoked.kind === "end") return invoked;
   const observed: Observed[] = [
-    ...invoked.results.map(({ call, outcome }) => ({
-      kind: "tool" as const,
-      index: call.index,
-      call,
-      outcome,
-    })),
+    ...(await seePhase(state, invoked.results)),
     ...action.malformed.map((malformed) => ({
       kind: "malformed" as const,
       index: malformed.index,

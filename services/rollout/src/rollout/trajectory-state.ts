@@ -6,6 +6,7 @@ import { isSpanContextValid, type SpanContext, trace } from "@opentelemetry/api"
 import { type Task, TrajectoryBuilder, type TrajectoryStatus } from "@rlfactory/contracts";
 import { GatewayCallError } from "../gateway-tools.ts";
 import { InferenceError } from "../inference/types.ts";
+import type { PlannedImage } from "../vision/image-observation.ts";
 import type { EnvironmentRecord } from "./episodes.ts";
 import { DEFAULT_MAX_SNAPSHOT_BYTES, type LoopDeps } from "./loop-deps.ts";
 import type { LoopEnd } from "./loop-outcome.ts";
@@ -55,6 +56,8 @@ export interface LoopResult {
   sampledTurnMalformed: boolean[];
   status: TrajectoryStatus | null;
   statusReason: string | null;
+  /** Every tool-result image, in the order of `images` in the record, with its bytes (stored by the engine). */
+  images: PlannedImage[];
 }
 
 const toolNames = (tools: readonly { function: { name: string } }[]) => tools.map((t) => t.function.name);
@@ -72,6 +75,8 @@ export class TrajectoryState {
   readonly result: LoopResult;
   /** Prompt + response ids so far: the next generate request's prompt. */
   readonly context: number[];
+  /** The images whose placeholder tokens are in `context`, in order: sent with every generate request. */
+  readonly contextImages: PlannedImage[] = [];
   readonly userTurns: UserTurnRecord[];
   /** The conversation as the user saw it (the simulator's input). */
   readonly userView: UserViewMessage[];
@@ -133,6 +138,7 @@ export class TrajectoryState {
       sampledTurnMalformed: [],
       status: null,
       statusReason: null,
+      images: [],
     };
     this.context = [...promptIds];
     this.#eos = new Set(deps.tokenizer.eosTokenIds);

@@ -34,6 +34,12 @@ export interface ModelTokenizer {
   readonly specialTokenIds: ReadonlySet<number>;
   /** Whether the chat template reads `enable_thinking`. */
   readonly templateUsesEnableThinking: boolean;
+  /**
+   * Whether the chat template renders images as Qwen2.5-VL / Qwen3-VL do (it writes `<|vision_start|>`)
+   * and the vocabulary has `<|vision_start|>`, `<|image_pad|>` and `<|vision_end|>`: a vision-language
+   * template, whose tool-result images enter the context as placeholder tokens.
+   */
+  readonly templateRendersImages: boolean;
   encode(text: string, options?: { addSpecialTokens?: boolean }): number[];
   decode(ids: readonly number[], options?: { skipSpecialTokens?: boolean }): string;
   /** Id of one vocabulary entry (added token or BPE piece), or undefined. */
@@ -213,6 +219,9 @@ export function createModelTokenizer(files: ModelTokenizerFiles): ModelTokenizer
     addedTokens,
     specialTokenIds,
     templateUsesEnableThinking: templateText.includes("enable_thinking"),
+    templateRendersImages:
+      templateText.includes("<|vision_start|>") &&
+      ["<|vision_start|>", "<|image_pad|>", "<|vision_end|>"].every((t) => addedTokens.has(t)),
     encode: (text, options) =>
       tokenizer.encode(text, { add_special_tokens: options?.addSpecialTokens ?? false }).ids,
     decode: (ids, options) =>

@@ -4,6 +4,7 @@ import type { Turn as _rlfactory_v1_Turn, Turn__Output as _rlfactory_v1_Turn__Ou
 import type { ToolCallRecord as _rlfactory_v1_ToolCallRecord, ToolCallRecord__Output as _rlfactory_v1_ToolCallRecord__Output } from '../../rlfactory/v1/ToolCallRecord.ts';
 import type { RewardError as _rlfactory_v1_RewardError, RewardError__Output as _rlfactory_v1_RewardError__Output } from '../../rlfactory/v1/RewardError.ts';
 import type { TrajectoryStatus as _rlfactory_v1_TrajectoryStatus, TrajectoryStatus__Output as _rlfactory_v1_TrajectoryStatus__Output } from '../../rlfactory/v1/TrajectoryStatus.ts';
+import type { TrajectoryImage as _rlfactory_v1_TrajectoryImage, TrajectoryImage__Output as _rlfactory_v1_TrajectoryImage__Output } from '../../rlfactory/v1/TrajectoryImage.ts';
 
 /**
  * One rollout: the JSON trajectory record of trajectory.ts, field for field.
@@ -95,6 +96,10 @@ export interface Trajectory {
    * The temperature the sampled turns were drawn at. Absent: unknown.
    */
   'sampling_temperature'?: (number | string);
+  /**
+   * Tool-result images in context order, each stored by content hash beside the record. Empty: none.
+   */
+  'images'?: (_rlfactory_v1_TrajectoryImage)[];
   '_policy_version'?: "policy_version";
   '_reward'?: "reward";
   '_advantage'?: "advantage";
@@ -193,6 +198,10 @@ export interface Trajectory__Output {
    * The temperature the sampled turns were drawn at. Absent: unknown.
    */
   'sampling_temperature'?: (number);
+  /**
+   * Tool-result images in context order, each stored by content hash beside the record. Empty: none.
+   */
+  'images': (_rlfactory_v1_TrajectoryImage__Output)[];
   '_policy_version'?: "policy_version";
   '_reward'?: "reward";
   '_advantage'?: "advantage";

@@ -14,6 +14,7 @@ import { type GenerateResult, InferenceError, type TokenSampler } from "../../in
 import { toolCallFormat } from "../../parsers/registry.ts";
 import type { ModelTokenizer } from "../../tokenizer/model-tokenizer.ts";
 import { createObservationDelta } from "../../tokenizer/observation-delta.ts";
+import type { VisionSettings } from "../../vision/vision-config.ts";
 import type { EpisodeApi } from "../episodes.ts";
 import {
   type LoopDeps,
@@ -144,6 +145,8 @@ export interface Script {
   maxSnapshotBytes?: number;
   /** The tool-call format (default: hermes). */
   format?: "hermes" | "search-r1";
+  /** The deps' `vision` (a vision-language template); omitted: none. */
+  vision?: VisionSettings;
 }
 
 export interface Harness {
@@ -156,6 +159,8 @@ export interface Harness {
     promptIds: number[];
     sampling: unknown;
     sessionId: string | undefined;
+    /** The request's images (mime type and bytes), in order. */
+    images: { mimeType: string; data: Buffer }[];
   }[];
   /** The ids the sampler returned, per generate request that returned. */
   sampled: number[][];
@@ -193,6 +198,7 @@ export function harness(c: Script, tokenizer: ModelTokenizer): Harness {
         promptIds: [...request.promptIds],
         sampling: structuredClone(request.sampling),
         sessionId: request.sessionId,
+        images: (request.images ?? []).map((i) => ({ mimeType: i.mimeType, data: Buffer.from(i.data) })),
       });
       const turn = c.sampler[requests.length - 1];
       if (turn === undefined) throw new Error(`the script has no turn ${requests.length}`);
@@ -267,6 +273,7 @@ export function harness(c: Script, tokenizer: ModelTokenizer): Harness {
     limits,
     sampling: { temperature: 1, top_p: 1, max_tokens: MAX_TOKENS, stop: [] },
     ...(c.maxSnapshotBytes === undefined ? {} : { maxSnapshotBytes: c.maxSnapshotBytes }),
+    ...(c.vision === undefined ? {} : { vision: c.vision }),
   };
   const userRequests: UserViewMessage[][] = [];
   if (c.user !== undefined) {
