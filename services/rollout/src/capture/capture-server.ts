@@ -80,6 +80,8 @@ export interface CaptureServer {
     trajectoryId: string,
     init: { taskId: string; groupId: string; sampleIndex: number; status?: TrajectoryStatus },
   ): Trajectory[];
+  /** The session of a trajectory id (undefined when it made no request), forgotten here. */
+  takeSession(trajectoryId: string): CaptureSession | undefined;
   close(): Promise<void>;
 }
 
@@ -283,6 +285,11 @@ export async function startCaptureServer(options: CaptureServerOptions): Promise
         ...init,
         ...(sampler.logprobsKind && { logprobsKind: sampler.logprobsKind }),
       });
+    },
+    takeSession(id) {
+      const s = sessions.get(id);
+      sessions.delete(id);
+      return s;
     },
     close: () => app.close(),
   };

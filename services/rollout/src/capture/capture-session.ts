@@ -92,6 +92,20 @@ function idsRepeated(tokenizer: ModelTokenizer, ids: readonly number[], text: st
   return lo;
 }
 
+/** What the trajectories of a session are built with (its segments give the tokens). */
+export interface TrajectoryInit {
+  taskId: string;
+  groupId: string;
+  sampleIndex: number;
+  status?: TrajectoryStatus;
+  statusReason?: string | null;
+  logprobsKind?: LogprobsKind;
+  samplingTemperature?: number;
+  policyVersion?: string | number | null;
+  /** More `metadata` beside `capture`. */
+  metadata?: Record<string, unknown>;
+}
+
 /** The captured requests of one trajectory id. Requests must be processed one at a time (`run`). */
 export class CaptureSession {
   readonly trajectoryId: string;
@@ -205,15 +219,12 @@ export class CaptureSession {
    * observation turns (mask 0). A session without a divergence gives exactly one. Each carries
    * `metadata.capture` = `{ trajectory_id, segment, segments, requests }` (every request of the session).
    */
-  trajectories(init: {
-    taskId: string;
-    groupId: string;
-    sampleIndex: number;
-    status?: TrajectoryStatus;
-    statusReason?: string | null;
-    logprobsKind?: LogprobsKind;
-    samplingTemperature?: number;
-  }): Trajectory[] {
+  trajectories(init: TrajectoryInit): Trajectory[] {
+    return this.builders(init).map((b) => b.toJSON());
+  }
+
+  /** The finished builders `trajectories` serialises (callers that score them: `rlf rollout agent`). */
+  builders(init: TrajectoryInit): TrajectoryBuilder[] {
     return this.#segments.map((seg, i) => {
       const b = new TrajectoryBuilder({
         taskId: init.taskId,
@@ -223,7 +234,9 @@ export class CaptureSession {
         vocabSize: this.#tokenizer.vocabSize,
         ...(init.logprobsKind && { logprobsKind: init.logprobsKind }),
         ...(init.samplingTemperature !== undefined && { samplingTemperature: init.samplingTemperature }),
+        ...(init.policyVersion !== undefined && { policyVersion: init.policyVersion }),
         metadata: {
+          ...init.metadata,
           capture: {
             trajectory_id: this.trajectoryId,
             segment: i,
@@ -238,7 +251,7 @@ export class CaptureSession {
         else b.appendObservation(p.ids);
       }
       b.finish(init.status ?? "completed", init.statusReason ?? null);
-      return b.toJSON();
+      return b;
     });
   }
 }
