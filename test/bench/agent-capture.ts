@@ -7,12 +7,14 @@
 //   direct    the agent calls the server's own /v1/chat/completions (the server renders the template)
 //   capture   the agent calls the capture endpoint, which renders the template, checks the prefix,
 //             sends token ids to the server's /v1/completions and records the trajectory
-// Each round runs both (direct first, then capture); the report has completion tokens/s per run, the
+// Each round runs both (which goes first alternates); the report has completion tokens/s per run, the
 // CPU this process spent per request (capture − direct: what the capture adds), and
-// ratios.capture_overhead = 1 − capture tokens/s ÷ direct tokens/s over all rounds (goal ≤ 0.05).
+// ratios.capture_overhead = 1 − capture tokens/s ÷ direct tokens/s over all rounds (goal ≤ 0.05), with
+// capture_overhead_median, the median of the rounds' own ratios (robust to a noisy machine).
 import { writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { parseArgs } from "node:util";
+import { nearestRankPercentile } from "@rlfactory/kit";
 import { createSampler, qwen3Tokenizer, startCaptureServer, toolCallFormat } from "@rlfactory/rollout";
 import { startSimulatedLlm } from "@rlfactory/simulators/llm";
 
@@ -165,13 +167,19 @@ export async function benchAgentCapture(out: string, o: AgentCaptureBenchOptions
     const rounds: { direct: Run; capture: Run }[] = [];
     for (let r = 0; r < o.rounds; r++) {
       const offset = (r + 1) * 100_000;
-      const direct = await runSessions(() => `${sim.url}/v1`, o.sessions, o.concurrency, offset);
-      const captured = await runSessions(
-        (i) => capture.baseUrl(`r${r}-${i}`),
-        o.sessions,
-        o.concurrency,
-        offset,
-      );
+      // alternate which goes first, so a drift in the machine's load does not favour one side
+      const runDirect = () => runSessions(() => `${sim.url}/v1`, o.sessions, o.concurrency, offset);
+      const runCapture = () =>
+        runSessions((i) => capture.baseUrl(`r${r}-${i}`), o.sessions, o.concurrency, offset);
+      let direct: Run;
+      let captured: Run;
+      if (r % 2 === 0) {
+        direct = await runDirect();
+        captured = await runCapture();
+      } else {
+        captured = await runCapture();
+        direct = await runDirect();
+      }
       for (let i = 0; i < o.sessions; i++) capture.takeSession(`r${r}-${offset + i}`);
       if (captured.completion_tokens !== direct.completion_tokens)
         throw new Error(
@@ -199,6 +207,13 @@ export async function benchAgentCapture(out: string, o: AgentCaptureBenchOptions
       rounds,
       ratios: {
         capture_overhead: Math.round((1 - captureTps / directTps) * 10_000) / 10_000,
+        capture_overhead_median:
+          Math.round(
+            (nearestRankPercentile(
+              rounds.map((x) => 1 - x.capture.tokens_per_s / x.direct.tokens_per_s),
+              50,
+            ) ?? 0) * 10_000,
+          ) / 10_000,
         capture_cpu_ms_per_request_added:
           Math.round(
             (sum("capture", "cpu_ms_per_request") / o.rounds -

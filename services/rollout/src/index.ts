@@ -28,6 +28,7 @@ export {
 } from "@rlfactory/contracts";
 // agent rollouts: the user's agent program per trajectory, through the capture endpoint (issue 27)
 export {
+  AGENT_ENVIRONMENT_VARIABLES,
   type AgentEnvironment,
   type AgentRunnerOptions,
   boundMcpUrl,

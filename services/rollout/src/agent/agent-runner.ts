@@ -46,16 +46,17 @@ export interface AgentRunnerOptions {
   env?: Record<string, string>;
 }
 
-/** The environment variables an agent run gets (docs/agents.md). */
-export interface AgentEnvironment {
-  OPENAI_BASE_URL: string;
-  OPENAI_API_KEY: string;
-  RLF_MCP_URL: string;
-  RLF_MODEL: string;
-  RLF_TASK: string;
-  RLF_PROMPT: string;
-  RLF_TRAJECTORY_ID: string;
-}
+/** The environment variables an agent run gets, in the order docs/agents.md lists them. */
+export const AGENT_ENVIRONMENT_VARIABLES = [
+  "OPENAI_BASE_URL",
+  "OPENAI_API_KEY",
+  "RLF_MCP_URL",
+  "RLF_MODEL",
+  "RLF_TASK",
+  "RLF_PROMPT",
+  "RLF_TRAJECTORY_ID",
+] as const;
+export type AgentEnvironment = Record<(typeof AGENT_ENVIRONMENT_VARIABLES)[number], string>;
 
 const CAPTURE_ID_UNSAFE = /[^A-Za-z0-9._~-]/g;
 
@@ -148,7 +149,7 @@ export async function createAgentRunner(
       };
       exit = await runAgentProcess({
         command: options.command,
-        env: { ...options.env, ...(env as unknown as Record<string, string>) },
+        env: { ...options.env, ...env },
         stdin: prompt,
         deadlineMs: options.deadlineMs,
         ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
