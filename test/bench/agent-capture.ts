@@ -2,8 +2,8 @@
 //  [--tokens-per-s N] [--rounds N]`:
 // what the capture endpoint of `rlf rollout agent` costs an agent. The same agent sessions (an OpenAI
 // chat tool loop: a search call, its result, the answer; greedy, so both ways generate the same
-// tokens) run two ways against the simulated inference server (search-then-answer, real Qwen3
-// tokenizer, a length-based latency model standing in for an engine's decode time):
+// tokens) run two ways against the simulated inference server in its own process, as an engine is
+// (search-then-answer, real Qwen3 tokenizer, a length-based latency model standing in for decoding):
 //   direct    the agent calls the server's own /v1/chat/completions (the server renders the template)
 //   capture   the agent calls the capture endpoint, which renders the template, checks the prefix,
 //             sends token ids to the server's /v1/completions and records the trajectory
@@ -11,12 +11,13 @@
 // CPU this process spent per request (capture − direct: what the capture adds), and
 // ratios.capture_overhead = 1 − capture tokens/s ÷ direct tokens/s over all rounds (goal ≤ 0.05), with
 // capture_overhead_median, the median of the rounds' own ratios (robust to a noisy machine).
+import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { parseArgs } from "node:util";
 import { nearestRankPercentile } from "@rlfactory/kit";
 import { createSampler, qwen3Tokenizer, startCaptureServer, toolCallFormat } from "@rlfactory/rollout";
-import { startSimulatedLlm } from "@rlfactory/simulators/llm";
+import { freePort, RLF_SIM, ROOT, waitFor } from "@rlfactory/test-support/gateway-harness";
 
 export const AGENT_CAPTURE_BENCH_USAGE =
   "npm run bench -- agent-capture --out FILE.json [--sessions 128] [--concurrency 32] [--ttft-ms 20] [--tokens-per-s 100] [--rounds 3]";
@@ -149,11 +150,36 @@ async function runSessions(
 }
 
 export async function benchAgentCapture(out: string, o: AgentCaptureBenchOptions): Promise<void> {
-  const sim = await startSimulatedLlm({
-    policy: "search-then-answer",
-    seed: 1,
-    latency: { ttftMs: o.ttftMs, tokensPerS: o.tokensPerS },
-  });
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    [
+      RLF_SIM,
+      "llm",
+      "--policy",
+      "search-then-answer",
+      "--port",
+      String(port),
+      "--seed",
+      "1",
+      "--ttft-ms",
+      String(o.ttftMs),
+      "--tokens-per-s",
+      String(o.tokensPerS),
+    ],
+    { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] },
+  );
+  const sim = {
+    url: `http://127.0.0.1:${port}`,
+    close: async () => {
+      child.kill("SIGTERM");
+    },
+  };
+  await waitFor(
+    async () => (await fetch(`${sim.url}/health`).catch(() => undefined))?.ok === true,
+    30_000,
+    "the simulated inference server",
+  );
   const sampler = createSampler({ engine: "vllm", urls: [sim.url], max_concurrency: 1024 });
   const capture = await startCaptureServer({
     sampler,
