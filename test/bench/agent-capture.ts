@@ -2,7 +2,7 @@
 //  [--tokens-per-s N] [--rounds N]`:
 // what the capture endpoint of `rlf rollout agent` costs an agent. The same agent sessions (an OpenAI
 // chat tool loop: a search call, its result, the answer; greedy, so both ways generate the same
-// tokens) run two ways against the simulated inference server in its own process, as an engine is
+// tokens; in groups of 4 asked the same question, as `rlf rollout agent` runs a GRPO group) run two ways against the simulated inference server in its own process, as an engine is
 // (search-then-answer, real Qwen3 tokenizer, a length-based latency model standing in for decoding):
 //   direct    the agent calls the server's own /v1/chat/completions (the server renders the template)
 //   capture   the agent calls the capture endpoint, which renders the template, checks the prefix,

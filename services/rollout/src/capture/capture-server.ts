@@ -50,6 +50,7 @@ import {
   stopList,
   templateMessages,
 } from "./openai-request.ts";
+import { PromptCache } from "./prompt-cache.ts";
 import { pythonJsonDumps } from "./python-json.ts";
 
 export interface CaptureServerOptions {
@@ -117,12 +118,14 @@ export async function startCaptureServer(options: CaptureServerOptions): Promise
   const defaultMaxTokens = options.defaultMaxTokens ?? 1024;
   const eos = new Set(tokenizer.eosTokenIds);
   const sessions = new Map<string, CaptureSession>();
+  // a group's members send the same first request: encoded once
+  const prompts = new PromptCache(tokenizer);
   let seq = 0;
 
   const sessionOf = (id: string): CaptureSession => {
     let s = sessions.get(id);
     if (s === undefined) {
-      s = new CaptureSession(id, tokenizer);
+      s = new CaptureSession(id, tokenizer, prompts);
       sessions.set(id, s);
     }
     return s;

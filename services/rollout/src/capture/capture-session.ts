@@ -7,6 +7,7 @@ import {
   type TrajectoryStatus,
 } from "@rlfactory/contracts";
 import type { ModelTokenizer } from "../tokenizer/model-tokenizer.ts";
+import type { PromptCache } from "./prompt-cache.ts";
 
 /** How a request's rendered prompt relates to what the session already holds. */
 export type PrefixVerdict =
@@ -114,9 +115,13 @@ export class CaptureSession {
   readonly #requests: CaptureRequestRecord[] = [];
   #queue: Promise<unknown> = Promise.resolve();
 
-  constructor(trajectoryId: string, tokenizer: ModelTokenizer) {
+  readonly #prompts: Pick<PromptCache, "encode">;
+
+  /** `prompts`: where whole prompts (a session's first, a diverged one) are encoded; default: the tokenizer. */
+  constructor(trajectoryId: string, tokenizer: ModelTokenizer, prompts?: Pick<PromptCache, "encode">) {
     this.trajectoryId = trajectoryId;
     this.#tokenizer = tokenizer;
+    this.#prompts = prompts ?? { encode: (text) => tokenizer.encode(text) };
   }
 
   get requests(): readonly CaptureRequestRecord[] {
@@ -143,14 +148,14 @@ export class CaptureSession {
   prepare(text: string): PreparedPrompt {
     const seg = this.#segments.at(-1);
     if (seg === undefined)
-      return { promptIds: this.#tokenizer.encode(text), prefix: "start", observationIds: [] };
+      return { promptIds: this.#prompts.encode(text), prefix: "start", observationIds: [] };
     if (text.startsWith(seg.text)) {
       const observationIds = this.#tokenizer.encode(text.slice(seg.text.length));
       return { promptIds: [...seg.allIds, ...observationIds], prefix: "extends", observationIds };
     }
     const atChar = firstDifference(seg.text, text);
     return {
-      promptIds: this.#tokenizer.encode(text),
+      promptIds: this.#prompts.encode(text),
       prefix: "diverged",
       observationIds: [],
       divergence: {
