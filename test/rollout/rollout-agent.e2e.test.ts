@@ -257,7 +257,8 @@ describe("an agent that crashes or hangs", () => {
 
   it("one past --deadline-ms is killed, with its children, and fails as agent_timeout", async () => {
     const pidFile = join(tempDir("rlf-agent-hang-"), "child.pid");
-    // the agent starts a child that records its pid and lives on, then hangs itself
+    // the agent starts a child that records its pid and lives on, then hangs itself (the deadline leaves
+    // both time to start on a loaded machine)
     const child = `require('fs').writeFileSync('${pidFile}', String(process.pid)); setInterval(() => {}, 1000)`;
     const script = `require('child_process').spawn(process.execPath, ['-e', ${JSON.stringify(child)}], {stdio: 'inherit'}); setInterval(() => {}, 1000)`;
     const { trajectories } = await rollOutAgent({
@@ -265,10 +266,10 @@ describe("an agent that crashes or hangs", () => {
       tasks,
       groupSize: 1,
       reward: "{ type: exact_match }",
-      extra: ["--deadline-ms", "1500"],
+      extra: ["--deadline-ms", "6000"],
     });
     expect(trajectories.map((t) => [t.status, t.status_reason])).toEqual([
-      ["failed", "agent_timeout after 1500 ms"],
+      ["failed", "agent_timeout after 6000 ms"],
     ]);
     // the agent's child went with its process group
     const pid = Number(readFileSync(pidFile, "utf8"));

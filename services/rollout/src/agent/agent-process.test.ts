@@ -40,7 +40,7 @@ describe("runAgentProcess", () => {
       ),
       env: {},
       stdin: "",
-      deadlineMs: 3000,
+      deadlineMs: 6000,
     });
     expect(exit.outcome).toBe("timeout");
     const pid = Number(exit.stdout.trim());
