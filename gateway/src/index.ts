@@ -22,9 +22,11 @@ export {
   EPISODE_ARG,
   EPISODE_END_TOOL,
   EPISODE_FORK_TOOL,
+  EPISODE_QUERY,
   EPISODE_SNAPSHOT_TOOL,
   EPISODE_START_TOOL,
   TRAJECTORY_META_KEY,
+  TRAJECTORY_QUERY,
 } from "./mcp-server.ts";
 export { BREAKER_STATES, type BreakerState } from "./policies.ts";
 export { GATEWAY_SERVICE, loadGatewayProto } from "./proto.ts";

@@ -29,6 +29,16 @@ export const TRAJECTORY_META_KEY = "rlfactory/trajectory_id";
 /** The argument of a stateful environment tool naming the episode it runs in (from rlf_episode_start). */
 export const EPISODE_ARG = "rlf_episode";
 
+/**
+ * Query parameters that bind an `/mcp` URL to one trajectory, so an unmodified MCP client runs in the
+ * trajectory's episode (`rlf rollout agent` hands its agent `…/mcp?rlf_episode=ID&rlf_trajectory=ID`):
+ * stateful tools are listed without the `rlf_episode` argument and called in the URL's episode, the
+ * reserved episode tools are not listed (the rollout owns the episode), and calls carry the trajectory id
+ * unless their `_meta` names one.
+ */
+export const EPISODE_QUERY = "rlf_episode";
+export const TRAJECTORY_QUERY = "rlf_trajectory";
+
 export const EPISODE_START_TOOL = "rlf_episode_start";
 export const EPISODE_FORK_TOOL = "rlf_episode_fork";
 export const EPISODE_SNAPSHOT_TOOL = "rlf_episode_snapshot";
@@ -126,11 +136,24 @@ export function createGatewayMcpServer(deps: McpServerDeps): Server {
     { name: "rlfactory-gateway", version: "0.1.0" },
     { capabilities: { tools: { listChanged: true } } },
   );
-  server.setRequestHandler("tools/list", () => ({
-    tools: [...deps.catalog.list().map(toMcpTool), ...EPISODE_TOOLS],
-  }));
+  server.setRequestHandler("tools/list", (_request, ctx) => {
+    const bound = urlBinding(ctx.http?.req);
+    return bound.episode === undefined
+      ? { tools: [...deps.catalog.list().map((e) => toMcpTool(e)), ...EPISODE_TOOLS] }
+      : { tools: deps.catalog.list().map((e) => toMcpTool(e, true)) };
+  });
   server.setRequestHandler("tools/call", async (request, ctx) => {
-    const { name, arguments: args = {}, _meta: meta } = request.params;
+    const bound = urlBinding(ctx.http?.req);
+    const { name, _meta: rawMeta } = request.params;
+    let args = request.params.arguments ?? {};
+    let meta = rawMeta;
+    if (bound.episode !== undefined && deps.catalog.get(name)?.stateful === true)
+      args = { ...args, [EPISODE_ARG]: bound.episode };
+    if (
+      bound.trajectory !== undefined &&
+      (meta as Record<string, unknown> | undefined)?.[TRAJECTORY_META_KEY] === undefined
+    )
+      meta = { ...meta, [TRAJECTORY_META_KEY]: bound.trajectory };
     const parent = extractTraceContext(meta as Record<string, unknown> | undefined);
     return tracer.startActiveSpan(
       `tools/call ${truncate(name)}`,
@@ -171,10 +194,27 @@ export function createGatewayMcpServer(deps: McpServerDeps): Server {
   return server;
 }
 
-/** A catalog entry as an MCP tool: the gateway's name; stateful tools take the episode argument. */
-function toMcpTool(e: CatalogEntry): Tool {
+/** The trajectory binding of an `/mcp` URL (its `rlf_episode` and `rlf_trajectory` query parameters). */
+function urlBinding(req: Request | undefined): { episode?: string; trajectory?: string } {
+  if (req === undefined) return {};
+  let query: URLSearchParams;
+  try {
+    query = new URL(req.url).searchParams;
+  } catch {
+    return {};
+  }
+  const episode = query.get(EPISODE_QUERY) || undefined;
+  const trajectory = query.get(TRAJECTORY_QUERY) || undefined;
+  return { ...(episode && { episode }), ...(trajectory && { trajectory }) };
+}
+
+/**
+ * A catalog entry as an MCP tool: the gateway's name; stateful tools take the episode argument, unless
+ * the URL binds the episode (`bound`).
+ */
+function toMcpTool(e: CatalogEntry, bound = false): Tool {
   const { name: _upstreamName, ...tool } = e.tool;
-  if (!e.stateful) return { ...tool, name: e.name } as Tool;
+  if (!e.stateful || bound) return { ...tool, name: e.name } as Tool;
   const schema = tool.inputSchema as { properties?: Record<string, unknown>; required?: string[] };
   return {
     ...tool,

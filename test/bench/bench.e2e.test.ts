@@ -93,6 +93,27 @@ describe("npm run bench -- rollout", () => {
   });
 });
 
+describe("npm run bench -- agent-capture", () => {
+  it("runs the same sessions directly and through the capture endpoint, the same tokens both ways, and writes the overhead", async () => {
+    const out = join(tempDir(), "agent-capture.json");
+    const small = ["--sessions", "8", "--concurrency", "4", "--rounds", "2", "--tokens-per-s", "1000"];
+    await run("npm", ["run", "-s", "bench", "--", "agent-capture", "--out", out, ...small], {
+      cwd: ROOT,
+      timeout: 60_000,
+    });
+    const report = JSON.parse(readFileSync(out, "utf8"));
+    expect(report.rounds).toHaveLength(2);
+    for (const round of report.rounds) {
+      // a search call and the answer per session: 16 requests each way, the same tokens generated
+      expect(round.direct).toMatchObject({ sessions: 8, requests: 16 });
+      expect(round.capture).toMatchObject({ sessions: 8, requests: 16 });
+      expect(round.capture.completion_tokens).toBe(round.direct.completion_tokens);
+    }
+    expect(typeof report.ratios.capture_overhead).toBe("number");
+    expect(typeof report.ratios.capture_overhead_median).toBe("number");
+  });
+});
+
 describe.skipIf(!haveBfclVenv())("npm run bench -- episodes", () => {
   it("runs every episode's calls without an error and writes episodes/s three ways, the fork of 16, memory and the gRPC floor", async () => {
     const out = join(tempDir(), "episodes.json");

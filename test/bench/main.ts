@@ -8,6 +8,7 @@
 //   npm run bench -- real-inference --vllm URL --out FILE.json (test/bench/real-inference.ts; a running vLLM)
 //   npm run bench -- cli-startup --out FILE.json [--runs 5]     (test/bench/cli-startup.ts: rlf's start-up CPU)
 //   npm run bench -- ftrl-replay --ftrl DIR --out FILE.json    (test/bench/ftrl-replay.ts: FTRL's τ-bench, byte for byte)
+//   npm run bench -- agent-capture --out FILE.json             (test/bench/agent-capture.ts: the capture endpoint vs direct)
 //
 // `gateway` measures, in one run on loopback, each at concurrency 1 and 64:
 //   raw_grpc          a raw grpc-js unary echo (the floor any gRPC service pays)
@@ -187,6 +188,7 @@ const USAGE = `usage: npm run bench -- gateway --out FILE.json [--requests N] [-
        npm run bench -- real-inference --vllm URL --out FILE.json   (options: test/bench/real-inference.ts)
        npm run bench -- cli-startup --out FILE.json [--runs 5] [--hotpotqa FILE]
        npm run bench -- ftrl-replay --ftrl DIR --out FILE.json [--environments retail,airline] [--show N]
+       npm run bench -- agent-capture --out FILE.json [--sessions N] [--concurrency N] [--ttft-ms N] [--tokens-per-s N] [--rounds N]
 `;
 
 const [which, ...rest] = process.argv.slice(2);
@@ -253,6 +255,10 @@ if (which === "gateway") {
     process.exit(2);
   }
   process.exit(await benchFtrlReplay(parsed.out, parsed.options));
+} else if (which === "agent-capture") {
+  const { benchAgentCapture, agentCaptureBenchArgs } = await import("./agent-capture.ts");
+  const { out, options } = agentCaptureBenchArgs(rest);
+  await benchAgentCapture(out, options);
 } else {
   process.stderr.write(USAGE);
   process.exit(2);

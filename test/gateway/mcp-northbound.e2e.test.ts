@@ -192,6 +192,34 @@ describe.each(ERAS)("MCP TypeScript SDK client, protocol %s", (era) => {
       await client.close();
     }
   });
+  it("a URL bound to an episode (?rlf_episode=ID) runs an unmodified client's calls in that episode", async () => {
+    const admin = await connect(era);
+    const started = await admin.callTool({
+      name: "rlf_episode_start",
+      arguments: { server: "kv", config: { initial: { seed: "s" } } },
+    });
+    const id = structured(started).episode_id as string;
+    const client = newClient(era);
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${mcpUrl}?rlf_episode=${id}&rlf_trajectory=t-1`), {
+        requestInit: { headers: { authorization: `Bearer ${KEY}` } },
+      }),
+    );
+    try {
+      const { tools } = await client.listTools();
+      const put = tools.find((t) => t.name === "kv__put");
+      expect(put?.inputSchema.properties).not.toHaveProperty("rlf_episode");
+      expect(tools.map((t) => t.name)).not.toContain("rlf_episode_start");
+      // no handle in the arguments: the URL's episode is used
+      const r = await client.callTool({ name: "kv__put", arguments: { key: "b", value: "2" } });
+      expect(r.isError).toBeFalsy();
+      const ended = await admin.callTool({ name: "rlf_episode_end", arguments: { episode_id: id } });
+      expect(structured(ended)).toEqual({ state: { seed: "s", b: "2" } });
+    } finally {
+      await client.close();
+      await admin.close();
+    }
+  });
 });
 
 describe("2026-07-28 over plain HTTP", () => {

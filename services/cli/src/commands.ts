@@ -203,6 +203,25 @@ when interrupted.`,
     load: async () => (await import("./rollout-command.ts")).runRolloutCommand,
     subcommands: [
       {
+        name: "agent",
+        summary: "run a dataset through your own agent program (any framework), captured token for token",
+        usage:
+          'rollout agent --config FILE --agent "CMD" [--out DIR] [--limit N] [--group-size N] [--concurrency N] [--deadline-ms N] [--gateway-mcp URL] [--no-progress]',
+        details: `Runs CMD (through /bin/sh -c) once per task and group member instead of the built-in loop. Its
+environment holds (docs/agents.md):
+  OPENAI_BASE_URL   the capture endpoint for this trajectory (…/t/ID/v1): chat/completions, completions
+  OPENAI_API_KEY    yours if set, else a placeholder (the capture endpoint checks none)
+  RLF_MCP_URL       the gateway's /mcp bound to this trajectory and its episode (--gateway-mcp,
+                    default http://127.0.0.1:8080/mcp)
+  RLF_MODEL         the model name to ask for; RLF_TASK the task JSON; RLF_PROMPT its last user message
+                    (also on stdin); RLF_TRAJECTORY_ID
+Its exit ends the trajectory: exit 0 → completed; another code or a signal → failed; past
+--deadline-ms (default 600000) → failed (agent_timeout), its process group killed. What it prints on
+stdout is the answer the rewards grade. Rewards, GRPO groups, episodes and the files written are those
+of \`rlf rollout\`; --concurrency overrides rollout.max_concurrency.`,
+        load: async () => (await import("./rollout-agent-command.ts")).runRolloutAgentCommand,
+      },
+      {
         name: "serve",
         summary: "the rollout engine as a service (gRPC + HTTP JSON)",
         usage: "rollout serve --config FILE [--grpc-port 50061] [--http-port 8091] [--host 127.0.0.1]",

@@ -4,7 +4,7 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { basename, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import type { Trajectory } from "@rlfactory/contracts";
+import type { Task, Trajectory } from "@rlfactory/contracts";
 import { positiveIntArg, UsageError } from "@rlfactory/kit/command-line";
 import {
   appendTrajectoriesJsonl,
@@ -12,6 +12,8 @@ import {
   formatSummary,
   loadRolloutConfig,
   loadTasks,
+  type RolloutConfig,
+  type RolloutEngine,
   summarizeRollout,
   writeTrajectoriesParquet,
 } from "@rlfactory/rollout";
@@ -40,34 +42,67 @@ export async function runRolloutCommand(argv: string[]): Promise<number> {
   const groupSize = positiveIntArg(values["group-size"], "--group-size") ?? config.rollout.group_size;
   const tasks = await loadTasks(limit === undefined ? config.dataset : { ...config.dataset, limit });
 
-  await mkdir(outDir, { recursive: true });
-  const jsonl = join(outDir, "trajectories.jsonl");
-  await rm(jsonl, { force: true });
-
   const telemetry = await startTelemetry({ serviceName: "rlf-rollout" });
   const engine = await createRolloutEngine(config, {
     warn: (message) => process.stderr.write(`rlf rollout: warning: ${message}\n`),
   });
+  const code = await rollOutAndWrite(engine, {
+    config,
+    tasks,
+    groupSize,
+    outDir,
+    progress: !values["no-progress"],
+    label: "rlf rollout",
+  });
+  await telemetry.shutdown();
+  return code;
+}
+
+export interface RollOutAndWriteOptions {
+  config: RolloutConfig;
+  tasks: Task[];
+  groupSize: number;
+  outDir: string;
+  /** A progress bar on a terminal (else a line every 2 s). */
+  progress: boolean;
+  /** The prefix of stderr lines (`rlf rollout`, `rlf rollout agent`). */
+  label: string;
+}
+
+/**
+ * Runs the tasks through the engine (closing it) and writes what `rlf rollout` writes: JSONL as groups
+ * complete, then summary.json, Parquet and report.html; the summary on stdout. Returns the exit code:
+ * 0; 1 when every trajectory failed; 130 when interrupted.
+ */
+export async function rollOutAndWrite(
+  engine: RolloutEngine,
+  options: RollOutAndWriteOptions,
+): Promise<number> {
+  const { config, tasks, groupSize, outDir, label } = options;
+  await mkdir(outDir, { recursive: true });
+  const jsonl = join(outDir, "trajectories.jsonl");
+  await rm(jsonl, { force: true });
+
   const abort = new AbortController();
   let interrupted = false;
   const onSignal = () => {
     if (interrupted) process.exit(130);
     interrupted = true;
-    process.stderr.write("\nrlf rollout: interrupted, finishing trajectories in flight as aborted\n");
+    process.stderr.write(`\n${label}: interrupted, finishing trajectories in flight as aborted\n`);
     abort.abort();
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
 
   const total = tasks.length * groupSize;
-  const showBar = !values["no-progress"] && process.stderr.isTTY === true;
+  const showBar = options.progress && process.stderr.isTTY === true;
   const bar = new SingleBar({
     format: "rollout [{bar}] {value}/{total} trajectories | {eta_formatted} left | reward {reward}",
     stream: process.stderr,
     hideCursor: true,
   });
   if (showBar) bar.start(total, 0, { reward: "-" });
-  process.stderr.write(`rlf rollout: ${tasks.length} tasks × ${groupSize} samples → ${outDir}\n`);
+  process.stderr.write(`${label}: ${tasks.length} tasks × ${groupSize} samples → ${outDir}\n`);
 
   const started = performance.now();
   const startedAt = new Date().toISOString();
@@ -89,7 +124,7 @@ export async function runRolloutCommand(argv: string[]): Promise<number> {
       if (showBar) bar.update(all.length, { reward });
       else if (performance.now() - lastLine > 2000 || all.length === total) {
         lastLine = performance.now();
-        process.stderr.write(`rlf rollout: ${all.length}/${total} trajectories, reward mean ${reward}\n`);
+        process.stderr.write(`${label}: ${all.length}/${total} trajectories, reward mean ${reward}\n`);
       }
     }
   } finally {
@@ -115,17 +150,16 @@ export async function runRolloutCommand(argv: string[]): Promise<number> {
         summary: JSON.parse(JSON.stringify(summary)),
       });
     } catch (err) {
-      process.stderr.write(`rlf rollout: report.html not written: ${(err as Error).message}\n`);
+      process.stderr.write(`${label}: report.html not written: ${(err as Error).message}\n`);
     }
   }
   process.stdout.write(`${formatSummary(summary)}\n`);
   process.stdout.write(`wrote ${all.length} trajectories to ${outDir}\n`);
-  await telemetry.shutdown();
   if (interrupted) return 130;
   const failure = allFailed(all);
   if (failure !== null) {
     process.stderr.write(
-      `rlf rollout: every trajectory failed (${all.length} of ${all.length}); most common failure ` +
+      `${label}: every trajectory failed (${all.length} of ${all.length}); most common failure ` +
         `(${failure.count} of ${all.length}): ${failure.reason}\n`,
     );
     return 1;

@@ -26,6 +26,14 @@ export {
   trajectorySchema,
   trajectoryStatusSchema,
 } from "@rlfactory/contracts";
+// agent rollouts: the user's agent program per trajectory, through the capture endpoint (issue 27)
+export {
+  AGENT_ENVIRONMENT_VARIABLES,
+  type AgentEnvironment,
+  type AgentRunnerOptions,
+  boundMcpUrl,
+  createAgentRunner,
+} from "./agent/agent-runner.ts";
 // rewards and advantages
 // agent capture: an OpenAI-compatible endpoint per trajectory in front of the token-in client (issue 27)
 export {
@@ -121,6 +129,7 @@ export type {
 } from "./rollout/rollout-engine.ts";
 export { renderPromptIds, type UserTurnRecord } from "./rollout/rollout-loop.ts";
 export { applyStateDiff, type StateDiff, stateDiff, stateDigest } from "./rollout/state-diff.ts";
+export type { TrajectoryRunner, TrajectoryRunnerFactory } from "./rollout/trajectory-runner.ts";
 export {
   createUserSimulator,
   type UserSimulator,

@@ -50,6 +50,7 @@ import {
   stopList,
   templateMessages,
 } from "./openai-request.ts";
+import { PromptCache } from "./prompt-cache.ts";
 import { pythonJsonDumps } from "./python-json.ts";
 
 export interface CaptureServerOptions {
@@ -80,6 +81,8 @@ export interface CaptureServer {
     trajectoryId: string,
     init: { taskId: string; groupId: string; sampleIndex: number; status?: TrajectoryStatus },
   ): Trajectory[];
+  /** The session of a trajectory id (undefined when it made no request), forgotten here. */
+  takeSession(trajectoryId: string): CaptureSession | undefined;
   close(): Promise<void>;
 }
 
@@ -115,12 +118,14 @@ export async function startCaptureServer(options: CaptureServerOptions): Promise
   const defaultMaxTokens = options.defaultMaxTokens ?? 1024;
   const eos = new Set(tokenizer.eosTokenIds);
   const sessions = new Map<string, CaptureSession>();
+  // a group's members send the same first request: encoded once
+  const prompts = new PromptCache(tokenizer);
   let seq = 0;
 
   const sessionOf = (id: string): CaptureSession => {
     let s = sessions.get(id);
     if (s === undefined) {
-      s = new CaptureSession(id, tokenizer);
+      s = new CaptureSession(id, tokenizer, prompts);
       sessions.set(id, s);
     }
     return s;
@@ -283,6 +288,11 @@ export async function startCaptureServer(options: CaptureServerOptions): Promise
         ...init,
         ...(sampler.logprobsKind && { logprobsKind: sampler.logprobsKind }),
       });
+    },
+    takeSession(id) {
+      const s = sessions.get(id);
+      sessions.delete(id);
+      return s;
     },
     close: () => app.close(),
   };

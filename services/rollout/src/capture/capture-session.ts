@@ -7,6 +7,7 @@ import {
   type TrajectoryStatus,
 } from "@rlfactory/contracts";
 import type { ModelTokenizer } from "../tokenizer/model-tokenizer.ts";
+import type { PromptCache } from "./prompt-cache.ts";
 
 /** How a request's rendered prompt relates to what the session already holds. */
 export type PrefixVerdict =
@@ -92,6 +93,20 @@ function idsRepeated(tokenizer: ModelTokenizer, ids: readonly number[], text: st
   return lo;
 }
 
+/** What the trajectories of a session are built with (its segments give the tokens). */
+export interface TrajectoryInit {
+  taskId: string;
+  groupId: string;
+  sampleIndex: number;
+  status?: TrajectoryStatus;
+  statusReason?: string | null;
+  logprobsKind?: LogprobsKind;
+  samplingTemperature?: number;
+  policyVersion?: string | number | null;
+  /** More `metadata` beside `capture`. */
+  metadata?: Record<string, unknown>;
+}
+
 /** The captured requests of one trajectory id. Requests must be processed one at a time (`run`). */
 export class CaptureSession {
   readonly trajectoryId: string;
@@ -100,9 +115,13 @@ export class CaptureSession {
   readonly #requests: CaptureRequestRecord[] = [];
   #queue: Promise<unknown> = Promise.resolve();
 
-  constructor(trajectoryId: string, tokenizer: ModelTokenizer) {
+  readonly #prompts: Pick<PromptCache, "encode">;
+
+  /** `prompts`: where whole prompts (a session's first, a diverged one) are encoded; default: the tokenizer. */
+  constructor(trajectoryId: string, tokenizer: ModelTokenizer, prompts?: Pick<PromptCache, "encode">) {
     this.trajectoryId = trajectoryId;
     this.#tokenizer = tokenizer;
+    this.#prompts = prompts ?? { encode: (text) => tokenizer.encode(text) };
   }
 
   get requests(): readonly CaptureRequestRecord[] {
@@ -129,14 +148,14 @@ export class CaptureSession {
   prepare(text: string): PreparedPrompt {
     const seg = this.#segments.at(-1);
     if (seg === undefined)
-      return { promptIds: this.#tokenizer.encode(text), prefix: "start", observationIds: [] };
+      return { promptIds: this.#prompts.encode(text), prefix: "start", observationIds: [] };
     if (text.startsWith(seg.text)) {
       const observationIds = this.#tokenizer.encode(text.slice(seg.text.length));
       return { promptIds: [...seg.allIds, ...observationIds], prefix: "extends", observationIds };
     }
     const atChar = firstDifference(seg.text, text);
     return {
-      promptIds: this.#tokenizer.encode(text),
+      promptIds: this.#prompts.encode(text),
       prefix: "diverged",
       observationIds: [],
       divergence: {
@@ -205,15 +224,12 @@ export class CaptureSession {
    * observation turns (mask 0). A session without a divergence gives exactly one. Each carries
    * `metadata.capture` = `{ trajectory_id, segment, segments, requests }` (every request of the session).
    */
-  trajectories(init: {
-    taskId: string;
-    groupId: string;
-    sampleIndex: number;
-    status?: TrajectoryStatus;
-    statusReason?: string | null;
-    logprobsKind?: LogprobsKind;
-    samplingTemperature?: number;
-  }): Trajectory[] {
+  trajectories(init: TrajectoryInit): Trajectory[] {
+    return this.builders(init).map((b) => b.toJSON());
+  }
+
+  /** The finished builders `trajectories` serialises (callers that score them: `rlf rollout agent`). */
+  builders(init: TrajectoryInit): TrajectoryBuilder[] {
     return this.#segments.map((seg, i) => {
       const b = new TrajectoryBuilder({
         taskId: init.taskId,
@@ -223,7 +239,9 @@ export class CaptureSession {
         vocabSize: this.#tokenizer.vocabSize,
         ...(init.logprobsKind && { logprobsKind: init.logprobsKind }),
         ...(init.samplingTemperature !== undefined && { samplingTemperature: init.samplingTemperature }),
+        ...(init.policyVersion !== undefined && { policyVersion: init.policyVersion }),
         metadata: {
+          ...init.metadata,
           capture: {
             trajectory_id: this.trajectoryId,
             segment: i,
@@ -238,7 +256,7 @@ export class CaptureSession {
         else b.appendObservation(p.ids);
       }
       b.finish(init.status ?? "completed", init.statusReason ?? null);
-      return b.toJSON();
+      return b;
     });
   }
 }

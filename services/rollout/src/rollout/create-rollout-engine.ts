@@ -28,6 +28,7 @@ import { imagePath } from "./observe-phase.ts";
 import { isInlineChatTemplate, type RolloutConfig } from "./rollout-config.ts";
 import type { InferenceTarget, RolloutEngine, RolloutOptions, TrajectoryGroup } from "./rollout-engine.ts";
 import { checkTask, type LoopDeps, type LoopResult, renderPromptIds, runTrajectory } from "./rollout-loop.ts";
+import type { TrajectoryRunnerFactory } from "./trajectory-runner.ts";
 import { createUserSimulator, type UserSimulator } from "./user-simulator.ts";
 
 export interface EngineParts {
@@ -55,6 +56,11 @@ export interface EngineParts {
    * default: `log.warn`, else `process.emitWarning`.
    */
   warn?: (message: string) => void;
+  /**
+   * Runs each trajectory instead of the built-in loop, built once from the engine's parts
+   * (`rlf rollout agent`: the user's agent program, agent/agent-runner.ts).
+   */
+  runner?: TrajectoryRunnerFactory;
 }
 
 /** A rollout request's tasks could not be rendered into prompts (bad messages, template error). */
@@ -169,6 +175,7 @@ export async function createRolloutEngine(
     },
     sampling: r.sampling,
   };
+  const runner = parts.runner === undefined ? undefined : await parts.runner(deps);
   const targets = new TargetSamplers(config);
   // One limit across all requests: a trainer serving several batches never exceeds it.
   const slots = bulkhead(r.max_concurrency, Number.POSITIVE_INFINITY);
@@ -267,7 +274,11 @@ export async function createRolloutEngine(
           };
           slots
             // a trajectory whose slot comes after cancellation ends at once as `aborted`
-            .execute(() => runTrajectory(requestDeps, task, prompts[t]!, run))
+            .execute(() =>
+              runner === undefined
+                ? runTrajectory(requestDeps, task, prompts[t]!, run)
+                : runner.run(task, prompts[t]!, run),
+            )
             .then((loop) => score(task, loop, abort.signal))
             .then(
               (trajectory) => {
@@ -316,6 +327,7 @@ export async function createRolloutEngine(
       }
     },
     async close() {
+      await runner?.close();
       await Promise.all([sampler.close(), targets.close(), userSimulator?.close()]);
       gateway?.close();
       judge?.close();
