@@ -54,6 +54,7 @@ describe("defineEnvironment", () => {
       "episode_fork",
       "episode_snapshot",
       "episode_close",
+      "episode_batch",
       "add",
     ]);
     expect(Object.keys(env.tools.find((t) => t.name === "add")!.input.shape)).toEqual([
