@@ -1,14 +1,17 @@
 // The episode-batch message: a CallTools batch's calls on one episode reach an environment server that
 // lists `episode_batch` as ONE tools/call, and a server that does not list it gets them one by one, with
-// the same results. Both servers are the reference kv environment (test/support/src/kv-environment.ts)
-// in a child process, behind a tap that writes down every request the gateway sends it
-// (test/support/src/mcp-request-log.ts); the second tap hides `episode_batch` from tools/list.
+// the same results. The servers are the contract suite's reference kv environment, in TypeScript
+// (test/support/src/kv-environment.ts) and as a Python class served by `rlf env python` (whose batch
+// goes to its worker all at once, `pipeline`), each in a child process behind a tap that writes down
+// every request the gateway sends it (test/support/src/mcp-request-log.ts); the `_old` server of each
+// is the same behind a tap that hides `episode_batch` from tools/list.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ToolCall } from "@rlfactory/proto/types/ToolCall";
 import type { ToolResult__Output } from "@rlfactory/proto/types/ToolResult";
 import {
   type InProcessGateway,
+  RLF,
   ROOT,
   startTestGateway,
   tempDir,
@@ -16,25 +19,48 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const dir = tempDir("rlf-episode-batch-");
-const LOG = { kv: join(dir, "kv.log"), kv_old: join(dir, "kv_old.log") };
 const TAP = join(ROOT, "test/support/src/mcp-request-log.ts");
-const KV = join(ROOT, "test/support/src/kv-environment.ts");
+const ENVIRONMENTS: [name: string, server: string, command: string[]][] = [
+  [
+    "TypeScript toolkit (defineEnvironment)",
+    "kv",
+    [join(ROOT, "test/support/src/kv-environment.ts"), "--stdio"],
+  ],
+  [
+    "Python class (rlf env python)",
+    "py",
+    [
+      RLF,
+      "env",
+      "python",
+      "--module",
+      join(ROOT, "test/support/python/kv_environment.py"),
+      "--class",
+      "KV",
+      "--stdio",
+    ],
+  ],
+];
+const log = (server: string) => join(dir, `${server}.log`);
 
-const tapped = (log: string, hide: string[] = []) => ({
+const tapped = (server: string, command: string[], hide: string[] = []) => ({
   command: process.execPath,
-  args: [TAP, log, ...hide, "--", process.execPath, KV, "--stdio"],
+  args: [TAP, log(server), ...hide, "--", process.execPath, ...command],
 });
 
 /** The requests the server has been sent since `from` (a line count of its log). */
-const requests = (log: string, from = 0) => readFileSync(log, "utf8").split("\n").filter(Boolean).slice(from);
+const requests = (server: string, from = 0) =>
+  readFileSync(log(server), "utf8").split("\n").filter(Boolean).slice(from);
 
 let gw: InProcessGateway;
 beforeAll(async () => {
   gw = await startTestGateway({
-    servers: {
-      kv: tapped(LOG.kv),
-      kv_old: tapped(LOG.kv_old, ["--hide-tool", "episode_batch"]),
-    },
+    servers: Object.fromEntries(
+      ENVIRONMENTS.flatMap(([, server, command]) => [
+        [server, tapped(server, command)],
+        [`${server}_old`, tapped(`${server}_old`, command, ["--hide-tool", "episode_batch"])],
+      ]),
+    ),
   });
 }, 60_000);
 afterAll(() => gw?.stop());
@@ -72,18 +98,19 @@ const comparable = (r: ToolResult__Output, server: string) => {
   return JSON.parse(JSON.stringify(rest).replaceAll(`${server}__`, "S__"));
 };
 
-describe("CallTools on one episode of an environment server", () => {
+describe.each(ENVIRONMENTS)("CallTools on one episode: %s", (_name, kv) => {
+  const old = `${kv}_old`;
   it("sends the calls that pass the gateway's checks as one episode_batch request, in order, with one-by-one's results", async () => {
-    const [batched, single] = [await gw.client.startEpisode("kv"), await gw.client.startEpisode("kv_old")];
-    const [kvFrom, oldFrom] = [requests(LOG.kv).length, requests(LOG.kv_old).length];
+    const [batched, single] = [await gw.client.startEpisode(kv), await gw.client.startEpisode(old)];
+    const [kvFrom, oldFrom] = [requests(kv).length, requests(old).length];
 
-    const viaBatch = await gw.client.callTools({ calls: turn("kv", batched) });
-    const oneByOne = await gw.client.callTools({ calls: turn("kv_old", single) });
+    const viaBatch = await gw.client.callTools({ calls: turn(kv, batched) });
+    const oneByOne = await gw.client.callTools({ calls: turn(old, single) });
 
     // One request for the seven calls the gateway let through (not 2, 5: refused here; 9: not JSON)...
-    expect(requests(LOG.kv, kvFrom)).toEqual(["tools/call episode_batch"]);
+    expect(requests(kv, kvFrom)).toEqual(["tools/call episode_batch"]);
     // ...where the server without the batch tool got each of them.
-    expect(requests(LOG.kv_old, oldFrom)).toEqual([
+    expect(requests(old, oldFrom)).toEqual([
       "tools/call append",
       "tools/call append",
       "tools/call append",
@@ -93,7 +120,7 @@ describe("CallTools on one episode of an environment server", () => {
       "tools/call get",
     ]);
 
-    expect(viaBatch.map((r) => comparable(r, "kv"))).toEqual(oneByOne.map((r) => comparable(r, "kv_old")));
+    expect(viaBatch.map((r) => comparable(r, kv))).toEqual(oneByOne.map((r) => comparable(r, old)));
     expect(viaBatch.map((r) => [r.call_id, r.error_code])).toEqual([
       ["0", "OK"],
       ["1", "OK"],
@@ -109,7 +136,7 @@ describe("CallTools on one episode of an environment server", () => {
     const value = (r: ToolResult__Output) => JSON.parse(r.structured_content_json).value;
     // In request order: the appends in the order sent; the read after the timed-out call waits for it.
     expect([0, 1, 3, 6, 8].map((i) => value(viaBatch[i]!))).toEqual(["a", "ab", "abc", "s", "abc"]);
-    expect(viaBatch[4]!.error_message).toBe("kv__append: no result within the 100 ms deadline");
+    expect(viaBatch[4]!.error_message).toBe(`${kv}__append: no result within the 100 ms deadline`);
 
     expect(await gw.client.endEpisode(batched)).toEqual({ log: "abc", slow: "s", k: "v" });
     expect(await gw.client.endEpisode(single)).toEqual({ log: "abc", slow: "s", k: "v" });
@@ -117,13 +144,13 @@ describe("CallTools on one episode of an environment server", () => {
 
   it("sends one batch per episode when a request mixes episodes, and a lone call as itself", async () => {
     const [a, b, c] = [
-      await gw.client.startEpisode("kv"),
-      await gw.client.startEpisode("kv"),
-      await gw.client.startEpisode("kv"),
+      await gw.client.startEpisode(kv),
+      await gw.client.startEpisode(kv),
+      await gw.client.startEpisode(kv),
     ];
-    const from = requests(LOG.kv).length;
+    const from = requests(kv).length;
     const put = (episode_id: string, key: string, call_id: string): ToolCall => ({
-      name: "kv__put",
+      name: `${kv}__put`,
       arguments_json: JSON.stringify({ key, value: call_id }),
       episode_id,
       call_id,
@@ -134,7 +161,7 @@ describe("CallTools on one episode of an environment server", () => {
     expect(results.map((r) => [r.call_id, r.error_code])).toEqual(
       ["a1", "b1", "a2", "c1", "b2"].map((id) => [id, "OK"]),
     );
-    expect(requests(LOG.kv, from).sort()).toEqual([
+    expect(requests(kv, from).sort()).toEqual([
       "tools/call episode_batch",
       "tools/call episode_batch",
       "tools/call put",
@@ -145,18 +172,18 @@ describe("CallTools on one episode of an environment server", () => {
   });
 
   it("answers every call of a batch on an ended episode EPISODE_NOT_FOUND without asking the server", async () => {
-    const id = await gw.client.startEpisode("kv");
+    const id = await gw.client.startEpisode(kv);
     await gw.client.endEpisode(id);
-    const from = requests(LOG.kv).length;
+    const from = requests(kv).length;
     const results = await gw.client.callTools({
       calls: ["0", "1"].map((call_id) => ({
-        name: "kv__get",
+        name: `${kv}__get`,
         arguments_json: '{"key":"x"}',
         episode_id: id,
         call_id,
       })),
     });
     expect(results.map((r) => r.error_code)).toEqual(["EPISODE_NOT_FOUND", "EPISODE_NOT_FOUND"]);
-    expect(requests(LOG.kv, from)).toEqual([]);
+    expect(requests(kv, from)).toEqual([]);
   });
 });

@@ -102,6 +102,7 @@ export function defineEnvironment<S>(spec: EnvironmentSpec<S>): Environment {
       ...(spec.maxEpisodes !== undefined ? { maxEpisodes: spec.maxEpisodes } : {}),
       ...(spec.idleTimeoutMs !== undefined ? { idleTimeoutMs: spec.idleTimeoutMs } : {}),
       ...(spec.maxSnapshotBytes !== undefined ? { maxSnapshotBytes: spec.maxSnapshotBytes } : {}),
+      ...(spec.pipeline !== undefined ? { pipeline: spec.pipeline } : {}),
     },
     spec.drop?.bind(spec),
   );
@@ -211,7 +212,7 @@ export function defineEnvironment<S>(spec: EnvironmentSpec<S>): Environment {
         ),
       }),
     }),
-    episodeBatchTool(stateful, Handle),
+    episodeBatchTool(stateful, Handle, store.limits.pipeline),
   ];
 
   return {

@@ -15,7 +15,7 @@ import {
   EPISODE_HANDLE_ARG,
 } from "@rlfactory/proto/environment-contract";
 import { z } from "zod";
-import { defineTool, type ToolContext, type ToolDefinition } from "./define-tool.ts";
+import { defineTool, type ToolDefinition } from "./define-tool.ts";
 import { logger } from "./logger.ts";
 import { rawResult } from "./raw-result.ts";
 import { runToolCall } from "./run-tool-call.ts";
@@ -35,8 +35,26 @@ const BatchCall = z.object({
 
 const TIMED_OUT = Symbol("timed out");
 
-/** The batch tool over `stateful` (the environment's stateful tools, which take the handle argument). */
-export function episodeBatchTool(stateful: readonly ToolDefinition[], handle: z.ZodString): ToolDefinition {
+/** One call of the batch once started: its result to come, and how to tell its handler to stop. */
+interface Started {
+  def: ToolDefinition;
+  result: Promise<CallToolResult>;
+  controller: AbortController;
+  deadlineMs: number | undefined;
+}
+
+/**
+ * The batch tool over `stateful` (the environment's stateful tools, which take the handle argument).
+ * With `pipeline` (the episode's state lives in a process that runs its operations in the order sent),
+ * every call is sent at once and the answers awaited in order; otherwise each call starts once the one
+ * before it has answered. Either way a call's deadline runs from the moment the call before it was
+ * answered (or gave up), as if the calls came one by one.
+ */
+export function episodeBatchTool(
+  stateful: readonly ToolDefinition[],
+  handle: z.ZodString,
+  pipeline: boolean,
+): ToolDefinition {
   const byName = new Map(stateful.map((t) => [t.name, t]));
   const log = logger.child({ tool: EPISODE_BATCH_TOOL });
   return defineTool({
@@ -49,35 +67,32 @@ export function episodeBatchTool(stateful: readonly ToolDefinition[], handle: z.
     }),
     handler: async (args, ctx) => {
       const episode = args[EPISODE_HANDLE_ARG];
-      const results: BatchEntry[] = [];
-      for (const call of args.calls) {
-        // The caller went away: the calls it no longer waits for do not run.
-        if (ctx.signal.aborted) break;
+      const start = (call: z.output<typeof BatchCall>): Started | BatchEntry => {
         const def = byName.get(call.name);
-        if (!def) {
-          results.push({
+        if (!def)
+          return {
             error: {
               code: BATCH_UNKNOWN_TOOL,
               message: `no stateful tool named ${JSON.stringify(call.name)}`,
             },
-          });
-          continue;
-        }
-        const callArgs = { ...call.arguments, [EPISODE_HANDLE_ARG]: episode };
-        const result =
-          call.deadline_ms === undefined
-            ? await runToolCall(def, callArgs, ctx, log)
-            : await withinDeadline(def, callArgs, ctx, call.deadline_ms, log);
-        results.push(
-          result === TIMED_OUT
-            ? {
-                error: {
-                  code: BATCH_DEADLINE_EXCEEDED,
-                  message: `${def.name}: no result within ${call.deadline_ms} ms`,
-                },
-              }
-            : { result },
+          };
+        // Each call's own signal: aborted when the batch's caller goes, or when the call's deadline passes.
+        const controller = new AbortController();
+        const result = runToolCall(
+          def,
+          { ...call.arguments, [EPISODE_HANDLE_ARG]: episode },
+          { ...ctx, signal: AbortSignal.any([ctx.signal, controller.signal]) },
+          log,
         );
+        return { def, result, controller, deadlineMs: call.deadline_ms };
+      };
+      const started = pipeline ? args.calls.map(start) : [];
+      const results: BatchEntry[] = [];
+      for (const [i, call] of args.calls.entries()) {
+        // The caller went away: the calls it no longer waits for do not run.
+        if (!pipeline && ctx.signal.aborted) break;
+        const one = pipeline ? started[i]! : start(call);
+        results.push("def" in one ? await settle(one) : one);
       }
       // The results travel as structured content only: the text block is a summary, not a second copy.
       return rawResult([{ type: "text", text: `${results.length} results` }], { results });
@@ -85,28 +100,24 @@ export function episodeBatchTool(stateful: readonly ToolDefinition[], handle: z.
   });
 }
 
-/** One call that gives up after `ms` (its handler's signal aborted): its result, or TIMED_OUT. */
-async function withinDeadline(
-  def: ToolDefinition,
-  args: Record<string, unknown>,
-  ctx: ToolContext,
-  ms: number,
-  log: typeof logger,
-): Promise<CallToolResult | typeof TIMED_OUT> {
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(ctx.signal.reason);
-  ctx.signal.addEventListener("abort", onAbort, { once: true });
+/** A started call's entry: its result, or DEADLINE_EXCEEDED once its deadline (counted from now) passes. */
+async function settle(one: Started): Promise<BatchEntry> {
+  if (one.deadlineMs === undefined) return { result: await one.result };
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<typeof TIMED_OUT>((resolve) => {
-    timer = setTimeout(() => {
-      controller.abort(new DOMException(`no result within ${ms} ms`, "TimeoutError"));
-      resolve(TIMED_OUT);
-    }, ms);
+    timer = setTimeout(resolve, one.deadlineMs, TIMED_OUT);
   });
   try {
-    return await Promise.race([runToolCall(def, args, { ...ctx, signal: controller.signal }, log), expired]);
+    const outcome = await Promise.race([one.result, expired]);
+    if (outcome !== TIMED_OUT) return { result: outcome };
+    one.controller.abort(new DOMException(`no result within ${one.deadlineMs} ms`, "TimeoutError"));
+    return {
+      error: {
+        code: BATCH_DEADLINE_EXCEEDED,
+        message: `${one.def.name}: no result within ${one.deadlineMs} ms`,
+      },
+    };
   } finally {
     clearTimeout(timer);
-    ctx.signal.removeEventListener("abort", onAbort);
   }
 }
