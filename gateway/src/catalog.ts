@@ -4,6 +4,7 @@ import type { Tool } from "@modelcontextprotocol/client";
 import { canonicalJson, sha256Hex } from "@rlfactory/kit";
 import { UNAVAILABLE_META_KEY } from "@rlfactory/proto";
 import {
+  EPISODE_BATCH_TOOL,
   EPISODE_CREATE_TOOL,
   EPISODE_HANDLE_ARG,
   RESERVED_EPISODE_TOOLS,
@@ -67,6 +68,8 @@ export class Catalog {
   #entries = new Map<string, CatalogEntry>();
   #byServer = new Map<string, string[]>();
   #environments = new Set<string>();
+  /** Environment servers that list `episode_batch`. */
+  #batching = new Set<string>();
   #servers: Map<string, ServerConfig>;
   #ajv = addFormats.default(
     new Ajv2020({ strict: false, allErrors: false, validateSchema: false, logger: false }),
@@ -100,6 +103,11 @@ export class Catalog {
     return this.#environments.has(server);
   }
 
+  /** The environment server lists `episode_batch`: several calls on one episode go to it as one request. */
+  batches(server: string): boolean {
+    return this.#batching.has(server);
+  }
+
   list(server?: string): CatalogEntry[] {
     const all = [...this.#entries.values()];
     return (server ? all.filter((e) => e.server === server) : all).sort((a, b) =>
@@ -115,6 +123,8 @@ export class Catalog {
     const environment = tools.some((t) => t.name === EPISODE_CREATE_TOOL);
     if (environment) this.#environments.add(server.name);
     else this.#environments.delete(server.name);
+    if (environment && tools.some((t) => t.name === EPISODE_BATCH_TOOL)) this.#batching.add(server.name);
+    else this.#batching.delete(server.name);
     for (const listed of tools) {
       // The reserved episode tools and the handle argument are the gateway's business, never the model's.
       if (environment && RESERVED_EPISODE_TOOLS.includes(listed.name)) continue;

@@ -331,6 +331,11 @@ export class Episodes extends EventEmitter<EpisodesEvents> {
     return ref.handle;
   }
 
+  /** The server an episode id names (whether or not the episode is live); undefined for a malformed id. */
+  serverOf(id: string): string | undefined {
+    return safeDecode(id)?.server;
+  }
+
   /** `server` runs one process per episode: its calls go to the episode's instance (instanceFor). */
   isolated(server: string): boolean {
     return this.#servers.get(server)?.pool !== undefined;

@@ -81,33 +81,56 @@ function toolGatewayHandlers(deps: GrpcDeps): ToolGatewayHandlers {
           );
         }
         // All calls start now and run concurrently, except that calls on one episode run one after
-        // another in request order (stateful tools do not commute). Results keep request order.
-        const episodeTail = new Map<string, Promise<unknown>>();
-        const results = await Promise.all(
-          req.calls.map((c) => {
-            const one = toCallRequest(
-              {
-                ...c,
-                deadline_ms: c.deadline_ms || req.deadline_ms,
-                trajectory_id: c.trajectory_id || req.trajectory_id,
-              },
-              rpc,
-            );
-            const run = () =>
+        // another in request order (stateful tools do not commute): the invoker's sequence, which goes
+        // to an environment server that lists episode_batch as one request. Results keep request order.
+        const reqs = req.calls.map((c) =>
+          toCallRequest(
+            {
+              ...c,
+              deadline_ms: c.deadline_ms || req.deadline_ms,
+              trajectory_id: c.trajectory_id || req.trajectory_id,
+            },
+            rpc,
+          ),
+        );
+        const results: ToolResult[] = new Array(reqs.length);
+        const byEpisode = new Map<string, number[]>();
+        const runs: Promise<void>[] = [];
+        for (const [i, one] of reqs.entries()) {
+          if (!one.episodeId) {
+            runs.push(
               tracer.startActiveSpan(`call ${truncate(one.name)}`, {}, ctx, async (span) => {
                 try {
-                  return toWireResult(await deps.invoker.call(one, trace.setSpan(ctx, span), span));
+                  results[i] = toWireResult(await deps.invoker.call(one, trace.setSpan(ctx, span), span));
                 } finally {
                   span.end();
                 }
-              });
-            if (!one.episodeId) return run();
-            const previous = episodeTail.get(one.episodeId) ?? Promise.resolve();
-            const mine = previous.then(run);
-            episodeTail.set(one.episodeId, mine);
-            return mine;
-          }),
-        );
+              }),
+            );
+            continue;
+          }
+          const indices = byEpisode.get(one.episodeId);
+          if (indices) indices.push(i);
+          else byEpisode.set(one.episodeId, [i]);
+        }
+        for (const indices of byEpisode.values()) {
+          const spans = indices.map((i) => tracer.startSpan(`call ${truncate(reqs[i]!.name)}`, {}, ctx));
+          runs.push(
+            deps.invoker
+              .callSequence(
+                indices.map((i) => reqs[i]!),
+                ctx,
+                spans,
+              )
+              .then((outcomes) => {
+                for (const [k, i] of indices.entries()) results[i] = toWireResult(outcomes[k]!);
+              })
+              .finally(() => {
+                for (const span of spans) span.end();
+              }),
+          );
+        }
+        await Promise.all(runs);
         return { results };
       }),
 

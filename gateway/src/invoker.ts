@@ -12,7 +12,7 @@ import { EventEmitter } from "node:events";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { type Context, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { raceSignal, SingleFlight } from "@rlfactory/kit";
-import { EPISODE_HANDLE_ARG } from "@rlfactory/proto/environment-contract";
+import { EPISODE_BATCH_TOOL, EPISODE_HANDLE_ARG } from "@rlfactory/proto/environment-contract";
 import { CALLER_META_KEY } from "@rlfactory/proto/mcp-meta";
 import { injectTraceMeta } from "@rlfactory/telemetry";
 import { isBrokenCircuitError } from "cockatiel";
@@ -20,8 +20,16 @@ import type { Logger } from "pino";
 import { exceedsDepth } from "./argument-depth.ts";
 import { cacheKey, type ResultCache } from "./cache.ts";
 import type { Catalog, CatalogEntry } from "./catalog.ts";
+import { type BatchOutcome, batchArguments, batchOutcomes, deadlineError } from "./episode-batch.ts";
 import type { Episodes } from "./episodes.ts";
-import { CallerAbortError, GatewayError, isGatewayError, toGatewayError, truncate } from "./errors.ts";
+import {
+  CallerAbortError,
+  GatewayError,
+  isGatewayError,
+  shortMessage,
+  toGatewayError,
+  truncate,
+} from "./errors.ts";
 import { toWireOutput, type WireOutput } from "./output.ts";
 import type { UpstreamPolicies } from "./policies.ts";
 import type { Upstream } from "./upstream.ts";
@@ -79,6 +87,21 @@ interface CallStats {
   coalesced: boolean;
 }
 
+const noStats = (): CallStats => ({ attempts: 0, cacheHit: false, coalesced: false });
+
+/** A call that passed the gateway's checks: where it goes, with what, and its deadline. */
+interface Prepared {
+  entry: CatalogEntry;
+  /** The caller's arguments, as checked. */
+  parsed: Record<string, unknown>;
+  /** What the server gets (the handle or fixed arguments added). */
+  args: Record<string, unknown>;
+  upstream: Upstream;
+  deadlineMs: number;
+  /** The server's configured deadline (a shorter `deadlineMs` is the caller's). */
+  configuredMs: number;
+}
+
 export class Invoker extends EventEmitter<InvokerEvents> {
   #catalog: Catalog;
   #cache: ResultCache;
@@ -112,56 +135,231 @@ export class Invoker extends EventEmitter<InvokerEvents> {
     let deadline: Deadline | undefined;
     try {
       entry = this.#resolve(req.name);
-      // A tool its server lists but cannot run here: answered without a call (never counts against the breaker).
-      if (entry.unavailable !== undefined)
-        throw new GatewayError("UNAVAILABLE", `${entry.name}: ${entry.unavailable}`);
-      const parsed = parseArguments(req, entry);
-      const { args, upstream } = this.#route(req, entry, parsed);
-      const deadlineMs = Math.max(
-        1,
-        Math.min(
-          req.deadlineMs || entry.policy.deadlineMs,
-          entry.policy.maxDeadlineMs,
-          req.rpcRemainingMs ?? Infinity,
-        ),
-      );
-      // The server's configured timeout: a deadline shorter than this is the caller's, not the server's.
-      const configuredMs = Math.min(entry.policy.deadlineMs, entry.policy.maxDeadlineMs);
-      deadline = startDeadline(deadlineMs, configuredMs, req.signal, entry.name);
+      const p = this.#prepare(req, entry);
+      deadline = startDeadline(p.deadlineMs, p.configuredMs, req.signal, entry.name);
       const result = await raceSignal(
-        this.#execute(entry, upstream, args, req, deadline.signal, ctx, stats),
+        this.#execute(entry, p.upstream, p.args, req, deadline.signal, ctx, stats),
         deadline.signal,
       );
-      if (req.episodeId) {
-        this.#episodes?.checkResult(req.episodeId, result);
-        this.#episodes?.touch(req.episodeId);
-        // The caller's arguments: a replay sets its own instance's fixed arguments.
-        this.#episodes?.record(req.episodeId, entry, parsed, result);
-      }
-      output = toWireOutput(
-        result,
-        { maxBytes: entry.policy.maxOutputBytes, maxImageBytes: entry.policy.maxImageBytes },
-        entry.name,
-      );
+      output = this.#finish(req, p, result);
       // A cache hit spent nothing: the usage stored with the result was the first call's.
       if (stats.cacheHit) delete output.usage;
     } catch (err) {
-      error = toGatewayError(err, req.name);
-      // The caller sees only "internal gateway error": the cause (error and stack) goes to the log.
-      if (error.code === "INTERNAL") {
-        this.#log?.error(
-          {
-            err: error.cause ?? error,
-            tool: truncate(req.name),
-            call_id: req.callId,
-            message: error.message,
-          },
-          "internal gateway error",
-        );
-      }
+      error = this.#failure(err, req);
     } finally {
       deadline?.dispose();
     }
+    return this.#outcome(req, entry, started, stats, span, output, error);
+  }
+
+  /**
+   * Calls that run one after another in order (a CallTools batch's calls on one episode), each with its
+   * span. Never throws. On an environment server that lists `episode_batch`, the calls that pass the
+   * gateway's own checks go to it as one upstream request (episode-batch.ts); otherwise, or for a
+   * server run as one process per episode, one by one as `call` runs them.
+   */
+  async callSequence(
+    reqs: readonly CallRequest[],
+    ctx: Context,
+    spans: readonly Span[],
+  ): Promise<CallOutcome[]> {
+    const episodeId = reqs[0]?.episodeId;
+    const server = episodeId ? this.#episodes?.serverOf(episodeId) : undefined;
+    const batchable =
+      reqs.length > 1 &&
+      server !== undefined &&
+      this.#catalog.batches(server) &&
+      !this.#episodes?.isolated(server) &&
+      reqs.every((r) => r.episodeId === episodeId);
+    if (!batchable) {
+      const outcomes: CallOutcome[] = [];
+      for (const [i, req] of reqs.entries())
+        outcomes.push(await this.call(req, trace.setSpan(ctx, spans[i]!), spans[i]!));
+      return outcomes;
+    }
+    return this.#callBatch(reqs, server, ctx, spans);
+  }
+
+  async #callBatch(
+    reqs: readonly CallRequest[],
+    server: string,
+    ctx: Context,
+    spans: readonly Span[],
+  ): Promise<CallOutcome[]> {
+    const started = performance.now();
+    const outcomes: (CallOutcome | undefined)[] = reqs.map(() => undefined);
+    const sent: { i: number; entry: CatalogEntry; p: Prepared }[] = [];
+    for (const [i, req] of reqs.entries()) {
+      let entry: CatalogEntry | undefined;
+      try {
+        entry = this.#resolve(req.name);
+        // (The episode's handle is looked up here: a call of another server's tool fails, as one by one.)
+        sent.push({ i, entry, p: this.#prepare(req, entry) });
+      } catch (err) {
+        outcomes[i] = this.#outcome(
+          req,
+          entry,
+          started,
+          noStats(),
+          spans[i]!,
+          undefined,
+          this.#failure(err, req),
+        );
+      }
+    }
+    if (sent.length > 0) {
+      const answers = await this.#sendBatch(server, sent, reqs[0]!, ctx);
+      for (const [k, { i, p }] of sent.entries()) {
+        const req = reqs[i]!;
+        const answer = answers[k]!;
+        const stats: CallStats = { attempts: 1, cacheHit: false, coalesced: false };
+        let output: WireOutput | undefined;
+        let error: GatewayError | undefined;
+        try {
+          if ("error" in answer) throw answer.error;
+          output = this.#finish(req, p, answer.result);
+        } catch (err) {
+          error = this.#failure(err, req);
+        }
+        outcomes[i] = this.#outcome(req, p.entry, started, stats, spans[i]!, output, error);
+      }
+    }
+    return outcomes as CallOutcome[];
+  }
+
+  /** One `episode_batch` request through the server's breaker and bulkhead: one outcome per call sent. */
+  async #sendBatch(
+    server: string,
+    sent: readonly { entry: CatalogEntry; p: Prepared }[],
+    head: CallRequest,
+    ctx: Context,
+  ): Promise<BatchOutcome[]> {
+    const context = `${server}__${EPISODE_BATCH_TOOL}`;
+    const calls = sent.map(({ entry, p }) => ({
+      name: entry.name,
+      deadlineMs: p.deadlineMs,
+      configuredMs: p.configuredMs,
+    }));
+    // The calls run one after another: the request may take as long as their deadlines together.
+    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+    const totalMs = sum(calls.map((c) => c.deadlineMs));
+    const maxMs = sum(sent.map(({ entry }) => entry.policy.maxDeadlineMs));
+    const deadline = startDeadline(totalMs, sum(calls.map((c) => c.configuredMs)), head.signal, context);
+    try {
+      const policies = this.#policies.get(server);
+      if (!policies) throw new GatewayError("INTERNAL", `no policies for server ${server}`);
+      const handle = this.#episodes?.handleFor(head.episodeId ?? "", server) ?? "";
+      const args = batchArguments(
+        handle,
+        sent.map(({ entry, p }) => ({
+          name: entry.upstreamName,
+          arguments: p.parsed,
+          deadline_ms: p.deadlineMs,
+        })),
+      );
+      const upstream = sent[0]!.p.upstream;
+      // An episode call is never retried: the stack without retry (breaker → bulkhead), one attempt.
+      const stack = policies.stackFor(false, sent[0]!.entry.policy.retry);
+      const result = await raceSignal(
+        stack.execute(async ({ signal }) => {
+          signal.throwIfAborted();
+          try {
+            return await this.#upstreamCall(
+              { upstream, server, tool: EPISODE_BATCH_TOOL, name: context, timeoutMs: maxMs },
+              args,
+              head.trajectoryId,
+              signal,
+              ctx,
+              1,
+            );
+          } catch (err) {
+            throw toGatewayError(deadline.signal.aborted ? deadline.signal.reason : err, context);
+          }
+        }, deadline.signal),
+        deadline.signal,
+      );
+      if (result.isError) {
+        // The batch itself refused (the handle unknown: every call's EPISODE_LOST; else its message).
+        this.#episodes?.checkResult(head.episodeId ?? "", result);
+        throw new GatewayError(
+          "UPSTREAM_ERROR",
+          `${context}: ${shortMessage(firstText(result)) || "tool error"}`,
+        );
+      }
+      return batchOutcomes(result.structuredContent, calls, context);
+    } catch (err) {
+      // The request failed as a whole: every call it carried fails the same way. A deadline passing
+      // here is each call's own TIMEOUT (the caller's, when the caller's deadlines were shorter).
+      const reason = deadline.signal.aborted ? deadline.signal.reason : err;
+      const mapped = toGatewayError(reason, context);
+      if (mapped.code === "TIMEOUT") return calls.map((c) => ({ error: deadlineError(c) }));
+      return calls.map(() => ({ error: mapped }));
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  /** Everything checked and decided before a call leaves: arguments, route, deadline. Throws the call's failure. */
+  #prepare(req: CallRequest, entry: CatalogEntry): Prepared {
+    // A tool its server lists but cannot run here: answered without a call (never counts against the breaker).
+    if (entry.unavailable !== undefined)
+      throw new GatewayError("UNAVAILABLE", `${entry.name}: ${entry.unavailable}`);
+    const parsed = parseArguments(req, entry);
+    const { args, upstream } = this.#route(req, entry, parsed);
+    const deadlineMs = Math.max(
+      1,
+      Math.min(
+        req.deadlineMs || entry.policy.deadlineMs,
+        entry.policy.maxDeadlineMs,
+        req.rpcRemainingMs ?? Infinity,
+      ),
+    );
+    // The server's configured timeout: a deadline shorter than this is the caller's, not the server's.
+    const configuredMs = Math.min(entry.policy.deadlineMs, entry.policy.maxDeadlineMs);
+    return { entry, parsed, args, upstream, deadlineMs, configuredMs };
+  }
+
+  /** The episode's bookkeeping for an answered call, then the result as the wire carries it (output cap). */
+  #finish(req: CallRequest, p: Prepared, result: CallToolResult): WireOutput {
+    if (req.episodeId) {
+      this.#episodes?.checkResult(req.episodeId, result);
+      this.#episodes?.touch(req.episodeId);
+      // The caller's arguments: a replay sets its own instance's fixed arguments.
+      this.#episodes?.record(req.episodeId, p.entry, p.parsed, result);
+    }
+    return toWireOutput(
+      result,
+      { maxBytes: p.entry.policy.maxOutputBytes, maxImageBytes: p.entry.policy.maxImageBytes },
+      p.entry.name,
+    );
+  }
+
+  #failure(err: unknown, req: CallRequest): GatewayError {
+    const error = toGatewayError(err, req.name);
+    // The caller sees only "internal gateway error": the cause (error and stack) goes to the log.
+    if (error.code === "INTERNAL") {
+      this.#log?.error(
+        {
+          err: error.cause ?? error,
+          tool: truncate(req.name),
+          call_id: req.callId,
+          message: error.message,
+        },
+        "internal gateway error",
+      );
+    }
+    return error;
+  }
+
+  #outcome(
+    req: CallRequest,
+    entry: CatalogEntry | undefined,
+    started: number,
+    stats: CallStats,
+    span: Span,
+    output: WireOutput | undefined,
+    error: GatewayError | undefined,
+  ): CallOutcome {
     const outcome: CallOutcome = {
       name: req.name,
       callId: req.callId,
@@ -332,7 +530,7 @@ export class Invoker extends EventEmitter<InvokerEvents> {
    * One upstream MCP call inside a CLIENT span; trace context travels in `params._meta`, and so does
    * the caller (the trajectory id), for tool servers that share their capacity fairly between callers.
    */
-  async #attempt(
+  #attempt(
     entry: CatalogEntry,
     upstream: Upstream,
     args: Record<string, unknown>,
@@ -341,32 +539,50 @@ export class Invoker extends EventEmitter<InvokerEvents> {
     ctx: Context,
     attempt: number,
   ): Promise<CallToolResult> {
+    const target = {
+      upstream,
+      server: entry.server,
+      tool: entry.upstreamName,
+      name: entry.name,
+      // The signal carries the real deadline; this only bounds the SDK's own timer.
+      timeoutMs: entry.policy.maxDeadlineMs,
+    };
+    return this.#upstreamCall(target, args, caller, signal, ctx, attempt);
+  }
+
+  async #upstreamCall(
+    target: { upstream: Upstream; server: string; tool: string; name: string; timeoutMs: number },
+    args: Record<string, unknown>,
+    caller: string,
+    signal: AbortSignal,
+    ctx: Context,
+    attempt: number,
+  ): Promise<CallToolResult> {
     const span = tracer.startSpan(
-      `tools/call ${entry.upstreamName}`,
+      `tools/call ${target.tool}`,
       {
         kind: SpanKind.CLIENT,
         attributes: {
           "mcp.method.name": "tools/call",
-          "gen_ai.tool.name": entry.upstreamName,
+          "gen_ai.tool.name": target.tool,
           "gen_ai.operation.name": "execute_tool",
-          "rlf.gateway.tool": entry.name,
-          "rlf.server": entry.server,
+          "rlf.gateway.tool": target.name,
+          "rlf.server": target.server,
           "rlf.attempt": attempt,
         },
       },
       ctx,
     );
     try {
-      const result = await upstream.callTool(entry.upstreamName, args, {
+      const result = await target.upstream.callTool(target.tool, args, {
         signal,
-        // The signal carries the real deadline; this only bounds the SDK's own timer.
-        timeoutMs: entry.policy.maxDeadlineMs,
+        timeoutMs: target.timeoutMs,
         meta: injectTraceMeta(caller ? { [CALLER_META_KEY]: caller } : {}, trace.setSpan(ctx, span)),
       });
       if (result.isError) span.setAttribute("error.type", "tool_error");
       return result;
     } catch (err) {
-      const mapped = toGatewayError(err, entry.name);
+      const mapped = toGatewayError(err, target.name);
       span.setAttribute("error.type", mapped.code);
       span.setStatus({ code: SpanStatusCode.ERROR, message: mapped.message });
       throw mapped;
@@ -504,4 +720,9 @@ function annotate(span: Span, o: CallOutcome, req: CallRequest): void {
   } else if (o.output?.isError) {
     span.setAttribute("error.type", "tool_error");
   }
+}
+
+function firstText(result: CallToolResult): string {
+  const block = result.content?.find((c) => c.type === "text");
+  return block && "text" in block ? String(block.text) : "";
 }

@@ -11,11 +11,26 @@ export const EPISODE_SNAPSHOT_TOOL = "episode_snapshot";
 /** `episode_close {episode}` → structuredContent `{state}` (the final state); the handle is then unknown. */
 export const EPISODE_CLOSE_TOOL = "episode_close";
 
+/**
+ * `episode_batch {episode, calls: [{name, arguments, deadline_ms?}]}` → structuredContent
+ * `{results: [{result: CallToolResult} | {error: {code, message}}, ...]}`: several calls of the
+ * episode's stateful tools in one request, run one after another in order, one entry per call. Optional:
+ * a server that lists it gets a CallTools batch on one episode as one request; one that does not gets
+ * the calls one by one.
+ */
+export const EPISODE_BATCH_TOOL = "episode_batch";
+
+/** A batch entry's `error.code` when the call had no result within its `deadline_ms` (the gateway's TIMEOUT). */
+export const BATCH_DEADLINE_EXCEEDED = "DEADLINE_EXCEEDED";
+/** A batch entry's `error.code` when the call names no stateful tool of the server. */
+export const BATCH_UNKNOWN_TOOL = "UNKNOWN_TOOL";
+
 export const RESERVED_EPISODE_TOOLS: readonly string[] = [
   EPISODE_CREATE_TOOL,
   EPISODE_FORK_TOOL,
   EPISODE_SNAPSHOT_TOOL,
   EPISODE_CLOSE_TOOL,
+  EPISODE_BATCH_TOOL,
 ];
 
 /** The string argument that carries the handle, in the reserved tools and in every stateful tool. */

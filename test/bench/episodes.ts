@@ -3,14 +3,15 @@
 // stateful episodes through the gateway, on BFCL's GorillaFileSystem served by `rlf env bfcl --stdio`
 // (the gateway, in its own process, spawns it):
 //   episodes_per_s   start + 10 calls + snapshot + end, at concurrency 1 and 64, three ways:
-//                    gateway (one CallTool per call), gateway_batched (the 10 calls in one CallTools),
+//                    gateway (one CallTool per call), gateway_batched (the 10 calls in one CallTools,
+//                    which the gateway sends the environment server as one episode_batch request),
 //                    direct_mcp (an MCP client on `rlf env bfcl --stdio`, no gateway: the floor the
 //                    gateway adds to)
 //   fork_16_ms       ForkEpisode of one episode into 16 (p50 / p99 / mean over --forks runs)
 //   memory           resident memory of the environment server's process tree per live episode
 //                    (--live episodes held at once, against the tree after one episode; measured
 //                    first, before the throughput runs have grown the heaps)
-//   cpu_ms_per_episode_{via_gateway,direct_mcp}
+//   cpu_ms_per_episode_{via_gateway,via_gateway_batched,direct_mcp}
 //                    CPU (user + system) per episode, per process, over the runs at 64 in flight
 //   grpc_floor       a raw grpc-js unary echo (no gateway, no environment) at 64 in flight, and the
 //                    CPU per call on each side: an episode through the gateway is 13 unary RPCs
@@ -255,12 +256,13 @@ export async function benchEpisodes(out: string, options: EpisodesBenchOptions):
       return { runs: { c1, c64 }, cpu };
     };
     // Where the CPU goes in the gateway runs at 64 in flight: per episode, per process (client = this process).
-    const { runs: viaGateway, cpu: cpuMsPerEpisode } = await both("gateway", episode, {
+    const gatewayParts = () => ({
       client: [process.pid],
       gateway: [gateway.pid!],
       environment_server: [serverPid],
       python_workers: processTree(serverPid).filter((p) => p !== serverPid),
     });
+    const { runs: viaGateway, cpu: cpuMsPerEpisode } = await both("gateway", episode, gatewayParts());
     const batched = async (): Promise<boolean> => {
       const id = await client.startEpisode("bfcl", CONFIG);
       const results = await client.callTools({
@@ -275,7 +277,11 @@ export async function benchEpisodes(out: string, options: EpisodesBenchOptions):
       await client.snapshotEpisode(id);
       return "GorillaFileSystem" in ((await client.endEpisode(id)) as Record<string, unknown>);
     };
-    const { runs: viaGatewayBatched } = await both("gateway_batched", batched);
+    const { runs: viaGatewayBatched, cpu: cpuMsPerEpisodeBatched } = await both(
+      "gateway_batched",
+      batched,
+      gatewayParts(),
+    );
 
     // The same episodes on the environment server directly (its own process, stdio), no gateway.
     const mcp = new Client(
@@ -362,6 +368,7 @@ export async function benchEpisodes(out: string, options: EpisodesBenchOptions):
       call_errors: callErrors,
       episodes_per_s: { gateway: viaGateway, gateway_batched: viaGatewayBatched, direct_mcp: directMcp },
       cpu_ms_per_episode_via_gateway: cpuMsPerEpisode,
+      cpu_ms_per_episode_via_gateway_batched: cpuMsPerEpisodeBatched,
       cpu_ms_per_episode_direct_mcp: cpuMsPerEpisodeDirect,
       fork_16: fork16,
       memory,

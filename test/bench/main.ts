@@ -181,7 +181,7 @@ async function benchGateway(out: string, requests: number, toolTransport: "http"
 }
 
 const USAGE = `usage: npm run bench -- gateway --out FILE.json [--requests N] [--tool-transport http|stdio]
-       npm run bench -- search --out FILE.json [--passages N] [--queries N] [--dir DIR]
+       npm run bench -- search --out FILE.json [--passages N] [--queries N] [--dir DIR] [--workers N]
        npm run bench -- rollout --out FILE.json   (options: test/bench/rollout.ts)
        npm run bench -- episodes --out FILE.json [--episodes N] [--forks N] [--live N] [--workers N] [--protocol auto|legacy]
        npm run bench -- learn --out FILE.json [--model-dir DIR] [--steps 30] [--eval-tasks 100]   (options: test/bench/learn.ts)
@@ -211,6 +211,7 @@ if (which === "gateway") {
       passages: { type: "string" },
       queries: { type: "string" },
       dir: { type: "string" },
+      workers: { type: "string" },
     },
   });
   const { benchSearch } = await import("./search.ts");
@@ -218,6 +219,7 @@ if (which === "gateway") {
     ...(values.passages ? { passages: Number(values.passages) } : {}),
     ...(values.queries ? { queries: Number(values.queries) } : {}),
     ...(values.dir ? { dir: values.dir } : {}),
+    ...(values.workers ? { workers: Number(values.workers) } : {}),
   });
 } else if (which === "rollout") {
   const { benchRollout, rolloutBenchArgs } = await import("./rollout.ts");

@@ -1,6 +1,6 @@
 // Benchmark of the `search` tool server's BM25 index (JSON output; never timing asserts in tests).
 //
-//   node test/bench/search.ts --out FILE.json [--passages N] [--queries N] [--dir DIR]
+//   node test/bench/search.ts --out FILE.json [--passages N] [--queries N] [--dir DIR] [--workers N]
 //
 // Generates a synthetic Search-R1 corpus (default 1,000,000 passages of 80-120 words drawn from a
 // 50,000-word vocabulary with Zipf frequencies, exponent 1.0), then measures:
@@ -13,6 +13,9 @@
 //              of the same corpus and runs the same queries in the same run; CPU-ms per query of both,
 //              their ratio, and on how many queries the top 10 (ids, in order) are identical
 //   retrieve   POST /retrieve over HTTP to that server process, one query per request, at concurrency 1 and 16
+//   workers    with --workers N: the saved index reopened into shared memory and served by N worker
+//              threads (search-pool.ts); queries/s at 2N in flight against `search` (one thread), the process's
+//              CPU per query, and on how many queries the top 10 equal the single-threaded path's
 import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -37,6 +40,8 @@ export interface SearchBenchOptions {
   queries?: number;
   /** Work directory for the corpus and index (default: a fresh temp dir, removed afterwards). */
   dir?: string;
+  /** Also serve the queries with this many worker threads sharing the index (the `workers` figure). */
+  workers?: number;
 }
 
 const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
@@ -242,6 +247,40 @@ export async function benchSearch(
       exhaustive_cpu_ms_per_query: round(exhaustiveCpuMs, 3),
       exhaustive_queries: exhaustiveQueries.length,
     };
+
+    let workers: Record<string, unknown> | undefined;
+    if (opts.workers) {
+      // The saved index reopened into shared memory, queries answered by N worker threads.
+      const pooled = (await openBm25Retriever({ corpus, indexDir, workers: opts.workers })).retriever;
+      const inFlight = 2 * opts.workers;
+      const one = async (i: number) => {
+        await pooled.retrieve([queries[i % queries.length] as string], 10);
+        return true;
+      };
+      await measure(one, inFlight, 200); // warm-up: every thread's JIT
+      const pooledCpu0 = process.cpuUsage();
+      const run = await measure(one, inFlight, numQueries);
+      const pooledCpuMs = cpuMs(process.cpuUsage(pooledCpu0)) / numQueries;
+      const pooledHits = await pooled.retrieve(queries, 10);
+      const identical = pooledHits.filter(
+        (hits, i) => JSON.stringify(hits.map((h) => h.id)) === JSON.stringify(ourHits[i]),
+      ).length;
+      await pooled.close();
+      workers = {
+        workers: opts.workers,
+        in_flight: inFlight,
+        queries_per_s: run.throughput_per_s,
+        p50_ms: run.p50_ms,
+        p99_ms: run.p99_ms,
+        one_thread_queries_per_s: inProcess.throughput_per_s,
+        speedup: round(run.throughput_per_s / inProcess.throughput_per_s, 2),
+        process_cpu_ms_per_query: round(pooledCpuMs, 3),
+        top10_identical: identical,
+      };
+      log(
+        `workers ${opts.workers}: ${run.throughput_per_s} q/s at ${inFlight} in flight (one thread: ${inProcess.throughput_per_s} q/s), top 10 identical on ${identical}/${numQueries}`,
+      );
+    }
     log(`index alone: ${cpu.cpu_ms_per_query} CPU-ms/query (exhaustive ${cpu.exhaustive_cpu_ms_per_query})`);
 
     let lucene: Record<string, unknown>;
@@ -343,6 +382,7 @@ export async function benchSearch(
       search_cpu: cpu,
       lucene,
       retrieve_http: { c1, c16 },
+      ...(workers ? { search_workers: workers } : {}),
     };
     writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
     return result;
@@ -359,12 +399,13 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
       passages: { type: "string" },
       queries: { type: "string" },
       dir: { type: "string" },
+      workers: { type: "string" },
     },
     strict: true,
   });
   if (!values.out) {
     process.stderr.write(
-      "usage: node test/bench/search.ts --out FILE.json [--passages N] [--queries N] [--dir DIR]\n",
+      "usage: node test/bench/search.ts --out FILE.json [--passages N] [--queries N] [--dir DIR] [--workers N]\n",
     );
     process.exit(2);
   }
@@ -372,5 +413,6 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     ...(values.passages ? { passages: Number(values.passages) } : {}),
     ...(values.queries ? { queries: Number(values.queries) } : {}),
     ...(values.dir ? { dir: values.dir } : {}),
+    ...(values.workers ? { workers: Number(values.workers) } : {}),
   });
 }

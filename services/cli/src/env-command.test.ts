@@ -75,6 +75,7 @@ describe("rlf env python --http", () => {
       "episode_fork",
       "episode_snapshot",
       "episode_close",
+      "episode_batch",
       "append",
       "get",
       "put",

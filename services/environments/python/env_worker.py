@@ -522,18 +522,25 @@ def main():
         "close": worker.close,
     }
     # Requests are read as they arrive, many lines at a time when the host has several in flight; the
-    # answers to one read leave in one write (flushed early when one read's work runs past FLUSH_AFTER_S).
+    # answers to one read leave in one write (flushed early when one read's work runs past FLUSH_AFTER_S,
+    # and before a request on an episode whose earlier request's answer is still held: the host sends
+    # a batch's calls together, and times each call from the answer before it).
     answers = []
+    answered = set()
     started = 0.0
     for line in request_lines(sys.stdin.fileno()):
-        if answers and time.monotonic() - started > FLUSH_AFTER_S:
+        episode = None if line is None else request_episode(line)
+        if answers and (time.monotonic() - started > FLUSH_AFTER_S or (episode is not None and episode in answered)):
             write_answers(channel, answers)
+            answered.clear()
         if line is None:
             write_answers(channel, answers)
+            answered.clear()
             continue
         if not answers:
             started = time.monotonic()
         answers.append(answer(ops, line))
+        answered.add(episode)
     write_answers(channel, answers)
 
 
@@ -614,6 +621,15 @@ REQUEST_ID = re.compile(rb'^\s*\{\s*"id"\s*:\s*(\d+)\s*,')
 def request_id(line):
     """The id at the start of a request line the worker could not parse (the host writes it first)."""
     match = REQUEST_ID.match(line if isinstance(line, bytes) else line.encode())
+    return int(match.group(1)) if match else None
+
+
+REQUEST_EPISODE = re.compile(rb'^\{"id":\d+,"op":"\w+","episode":(\d+)')
+
+
+def request_episode(line):
+    """The episode a request line is on (the host writes it third), or None."""
+    match = REQUEST_EPISODE.match(line if isinstance(line, bytes) else line.encode())
     return int(match.group(1)) if match else None
 
 

@@ -46,6 +46,8 @@ export class EnvironmentWorker {
   episodes = 0;
   private readonly child: ChildProcess;
   private readonly pending = new Map<number, Pending>();
+  /** When the last answer came: the oldest request pending has been running since then at most. */
+  private lastAnswerAt = 0;
   private nextId = 1;
   private corked = false;
   private stderrTail = "";
@@ -210,6 +212,7 @@ export class EnvironmentWorker {
     const pending = message.id === undefined ? undefined : this.pending.get(message.id);
     if (pending === undefined) return;
     this.pending.delete(message.id!);
+    this.lastAnswerAt = performance.now();
     pending.resolve(
       message.ok
         ? { ok: true, result: message.result }
@@ -223,8 +226,10 @@ export class EnvironmentWorker {
   private checkTimeouts(): void {
     const oldest = this.pending.values().next().value;
     if (oldest === undefined) return;
-    // answers come in request order: the oldest request is the one to wait for
-    const waited = performance.now() - oldest.sentAt;
+    // answers come in request order: the oldest request is the one to wait for, and it has run since it
+    // was sent or since the answer before it came, whichever is later (requests sent together, a
+    // batch's calls, wait in the pipe for the ones before them)
+    const waited = performance.now() - Math.max(oldest.sentAt, this.lastAnswerAt);
     if (waited > oldest.timeoutMs)
       void this.kill(`a request ran past the call time limit (${oldest.timeoutMs} ms); the worker was ended`);
   }

@@ -72,6 +72,8 @@ export function pythonEnvironment(
   return defineEnvironment<string>({
     name,
     ...limits,
+    // An episode lives in one worker, which answers its requests in the order they were written.
+    pipeline: true,
     create: (config) => contract(undefined, () => host.create(config)),
     fork: async (h) => (await contract(h, () => host.fork(h, 1)))[0] as string,
     forkMany: (h, count) => contract(h, () => host.fork(h, count)),

@@ -54,6 +54,7 @@ describe("defineEnvironment", () => {
       "episode_fork",
       "episode_snapshot",
       "episode_close",
+      "episode_batch",
       "add",
     ]);
     expect(Object.keys(env.tools.find((t) => t.name === "add")!.input.shape)).toEqual([
@@ -182,4 +183,62 @@ describe("defineEnvironment", () => {
       }),
     ).toThrow(/reserved/);
   });
+
+  it.each([
+    [false, 1],
+    [true, 3],
+  ])(
+    "episode_batch with pipeline %s: %i of 3 calls started before the first answers; results in order either way",
+    async (pipeline, startedEarly) => {
+      // A state that lives "elsewhere": each call is answered when the test says so, in order.
+      const started: string[] = [];
+      const answers: (() => void)[] = [];
+      const env = defineEnvironment<string[]>({
+        name: "remote",
+        pipeline,
+        create: () => [],
+        fork: (s) => [...s],
+        snapshot: (s) => s,
+        tools: (tool) => [
+          tool({
+            name: "add",
+            description: "",
+            input: z.object({ item: z.string() }),
+            handler: async ({ item }, state) => {
+              started.push(item);
+              await new Promise<void>((resolve) => answers.push(resolve));
+              state.push(item);
+              return { items: [...state] };
+            },
+          }),
+        ],
+      });
+      const run = async (name: string, args: Record<string, unknown>) => {
+        const def = env.tools.find((t) => t.name === name)!;
+        return (await def.handler(def.input.parse(args), { signal: new AbortController().signal })) as {
+          episode: string;
+          structuredContent: { results: { result: { structuredContent: unknown } }[] };
+        };
+      };
+      const { episode } = await run("episode_create", { config: {} });
+      const batch = run("episode_batch", {
+        episode,
+        calls: ["a", "b", "c"].map((item) => ({ name: "add", arguments: { item } })),
+      });
+      await waitFor(() => started.length === startedEarly, 5_000, "calls to start");
+      await delay(20);
+      expect(started).toHaveLength(startedEarly);
+      for (let i = 0; i < 3; i++) {
+        await waitFor(() => answers.length > i, 5_000, "the next call to wait");
+        answers[i]!();
+      }
+      const { results } = (await batch).structuredContent;
+      expect(results.map((r) => r.result.structuredContent)).toEqual([
+        { items: ["a"] },
+        { items: ["a", "b"] },
+        { items: ["a", "b", "c"] },
+      ]);
+      env.close();
+    },
+  );
 });

@@ -1,6 +1,7 @@
 // Declaring an environment: tools over per-episode state, served by the same tool-server framework
 // (stdio + Streamable HTTP) as any tool server. On the wire it stays plain MCP (docs/environments.md):
-// the reserved tools episode_create / episode_fork / episode_snapshot / episode_close manage episodes,
+// the reserved tools episode_create / episode_fork / episode_snapshot / episode_close manage episodes
+// (episode_batch runs several calls on one episode in one request),
 // and every stateful tool takes the episode's handle in its `episode` argument.
 import {
   EPISODE_CLOSE_TOOL,
@@ -20,6 +21,7 @@ import {
   type ToolReturn,
   type ToolSpec,
 } from "./define-tool.ts";
+import { episodeBatchTool } from "./episode-batch-tool.ts";
 import { type EpisodeLimits, EpisodeStore } from "./episode-store.ts";
 import { ToolError } from "./tool-error.ts";
 
@@ -100,6 +102,7 @@ export function defineEnvironment<S>(spec: EnvironmentSpec<S>): Environment {
       ...(spec.maxEpisodes !== undefined ? { maxEpisodes: spec.maxEpisodes } : {}),
       ...(spec.idleTimeoutMs !== undefined ? { idleTimeoutMs: spec.idleTimeoutMs } : {}),
       ...(spec.maxSnapshotBytes !== undefined ? { maxSnapshotBytes: spec.maxSnapshotBytes } : {}),
+      ...(spec.pipeline !== undefined ? { pipeline: spec.pipeline } : {}),
     },
     spec.drop?.bind(spec),
   );
@@ -209,6 +212,7 @@ export function defineEnvironment<S>(spec: EnvironmentSpec<S>): Environment {
         ),
       }),
     }),
+    episodeBatchTool(stateful, Handle, store.limits.pipeline),
   ];
 
   return {

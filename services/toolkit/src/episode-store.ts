@@ -12,12 +12,20 @@ export interface EpisodeLimits {
   idleTimeoutMs?: number;
   /** A snapshot whose state is larger than this (as JSON, bytes) is a tool error. Default 16 MiB. */
   maxSnapshotBytes?: number;
+  /**
+   * The state lives elsewhere, which runs one episode's operations in the order they are sent (one
+   * pipe to one process): an operation is sent at once, without waiting for the one before it to
+   * answer, so a batch's calls leave together. Default false: each operation starts once the previous
+   * one has settled.
+   */
+  pipeline?: boolean;
 }
 
 export const DEFAULT_EPISODE_LIMITS: Required<EpisodeLimits> = {
   maxEpisodes: 1_024,
   idleTimeoutMs: 600_000,
   maxSnapshotBytes: 16 * 1024 * 1024,
+  pipeline: false,
 };
 
 interface Episode<S> {
@@ -81,10 +89,18 @@ export class EpisodeStore<S> {
     return handle;
   }
 
-  /** Runs `op` on the episode's state after its earlier operations; a tool error for an unknown handle. */
+  /**
+   * Runs `op` on the episode's state after its earlier operations (with `pipeline`: calls it now, the
+   * state's own process keeping the order); a tool error for an unknown handle.
+   */
   run<T>(handle: string, op: (state: S) => Promise<T> | T): Promise<T> {
     const episode = this.#get(handle);
     episode.idle.refresh();
+    if (this.limits.pipeline) {
+      const result = (async () => op(episode.state))();
+      episode.tail = Promise.all([episode.tail, result.catch(() => {})]);
+      return result;
+    }
     const result = episode.tail.then(() => op(episode.state));
     episode.tail = result.catch(() => {});
     return result;

@@ -12,6 +12,7 @@ import type { BuiltIndexStats } from "./index-builder.ts";
 import { buildAndSaveIndex, defaultIndexDir, loadIndex } from "./index-store.ts";
 import { InvertedIndex } from "./inverted-index.ts";
 import type { RetrievedPassage, Retriever } from "./retriever.ts";
+import { SearchPool } from "./search-pool.ts";
 
 export interface Bm25RetrieverOptions {
   corpus: string;
@@ -20,6 +21,11 @@ export interface Bm25RetrieverOptions {
   bm25?: Partial<Bm25Params>;
   /** Postings per build segment (index-builder.ts); bounds the build's memory. */
   segmentPostings?: number;
+  /**
+   * Worker threads that answer queries, sharing one copy of the index (search-pool.ts); 0 (the
+   * default): queries are scored on the event loop.
+   */
+  workers?: number;
   logger?: Logger;
 }
 
@@ -36,10 +42,13 @@ const YIELD_EVERY_MS = 20;
 export class Bm25Retriever implements Retriever {
   readonly index: InvertedIndex;
   private readonly passages: PassageReader;
+  /** Set when worker threads answer the queries. */
+  readonly pool: SearchPool | undefined;
 
-  constructor(index: InvertedIndex, passages: PassageReader) {
+  constructor(index: InvertedIndex, passages: PassageReader, pool?: SearchPool) {
     this.index = index;
     this.passages = passages;
+    this.pool = pool;
   }
 
   async retrieve(
@@ -47,6 +56,18 @@ export class Bm25Retriever implements Retriever {
     topk: number,
     signal?: AbortSignal,
   ): Promise<RetrievedPassage[][]> {
+    const pool = this.pool;
+    if (pool) {
+      // Every query of the batch is a task of its own: they spread over the worker threads.
+      return Promise.all(
+        queries.map(async (query) => {
+          const hits = await pool.search(query, topk, signal);
+          return Promise.all(
+            hits.map(async ({ doc, score }) => ({ ...(await this.passages.read(doc)), score })),
+          );
+        }),
+      );
+    }
     const results: RetrievedPassage[][] = [];
     let slice = performance.now();
     for (const query of queries) {
@@ -65,8 +86,9 @@ export class Bm25Retriever implements Retriever {
     return results;
   }
 
-  close(): Promise<void> {
-    return this.passages.close();
+  async close(): Promise<void> {
+    await this.pool?.close();
+    await this.passages.close();
   }
 }
 
@@ -75,7 +97,9 @@ export async function openBm25Retriever(opts: Bm25RetrieverOptions): Promise<Ope
   const params: Bm25Params = { ...DEFAULT_BM25, ...opts.bm25 };
   const indexDir = opts.indexDir ?? defaultIndexDir(opts.corpus);
   const started = performance.now();
-  const loaded = await loadIndex(indexDir, opts.corpus);
+  const workers = opts.workers ?? 0;
+  const shared = workers > 0;
+  const loaded = await loadIndex(indexDir, opts.corpus, { shared });
   if (loaded.status === "loaded") {
     log.info(
       {
@@ -86,7 +110,7 @@ export async function openBm25Retriever(opts: Bm25RetrieverOptions): Promise<Ope
       },
       "search index loaded",
     );
-    const retriever = retrieverFor(opts.corpus, loaded.data, params);
+    const retriever = await retrieverFor(opts.corpus, loaded.data, params, workers);
     if (!retriever.index.savedMaximaUsed) {
       log.info(
         { saved: loaded.data.blockMaximaParams, k1: params.k1, b: params.b },
@@ -114,7 +138,7 @@ export async function openBm25Retriever(opts: Bm25RetrieverOptions): Promise<Ope
     stats = await buildAndSaveIndex(servedFrom, source, params, opts.segmentPostings);
   }
   try {
-    const built = await loadIndex(servedFrom, opts.corpus);
+    const built = await loadIndex(servedFrom, opts.corpus, { shared });
     if (built.status !== "loaded") throw new Error(`the index just built is unusable: ${built.reason}`);
     log.info(
       {
@@ -128,12 +152,32 @@ export async function openBm25Retriever(opts: Bm25RetrieverOptions): Promise<Ope
       },
       "search index built",
     );
-    return { retriever: retrieverFor(opts.corpus, built.data, params), built: true, indexDir };
+    return {
+      retriever: await retrieverFor(opts.corpus, built.data, params, workers),
+      built: true,
+      indexDir,
+    };
   } finally {
     if (scratchDir) await rm(scratchDir, { recursive: true, force: true });
   }
 }
 
-function retrieverFor(corpus: string, data: InvertedIndex["data"], params: Bm25Params): Bm25Retriever {
-  return new Bm25Retriever(new InvertedIndex(data, params), new PassageReader(corpus, data.docOffsets));
+async function retrieverFor(
+  corpus: string,
+  data: InvertedIndex["data"],
+  params: Bm25Params,
+  workers: number,
+): Promise<Bm25Retriever> {
+  const passages = new PassageReader(corpus, data.docOffsets);
+  const index = new InvertedIndex(data, params);
+  if (workers <= 0) return new Bm25Retriever(index, passages);
+  const pool = new SearchPool(data, params, workers);
+  try {
+    await pool.warmUp();
+  } catch (err) {
+    await pool.close();
+    await passages.close();
+    throw err;
+  }
+  return new Bm25Retriever(index, passages, pool);
 }

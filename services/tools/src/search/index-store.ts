@@ -103,8 +103,15 @@ export type LoadOutcome =
   | { status: "loaded"; data: InvertedIndexData; corpus: CorpusFingerprint }
   | { status: "stale" | "missing"; reason: string };
 
-/** Opens the index in `dir` if it was built from `corpusPath` as it is now. */
-export async function loadIndex(dir: string, corpusPath: string): Promise<LoadOutcome> {
+/**
+ * Opens the index in `dir` if it was built from `corpusPath` as it is now. `shared`: its arrays are read
+ * into SharedArrayBuffers, which worker threads read without a copy (search-pool.ts).
+ */
+export async function loadIndex(
+  dir: string,
+  corpusPath: string,
+  opts: { shared?: boolean } = {},
+): Promise<LoadOutcome> {
   let json: unknown;
   try {
     json = JSON.parse(await readFile(join(dir, "meta.json"), "utf8"));
@@ -133,14 +140,15 @@ export async function loadIndex(dir: string, corpusPath: string): Promise<LoadOu
     );
   }
   try {
-    return { status: "loaded", data: await readData(dir, meta), corpus };
+    return { status: "loaded", data: await readData(dir, meta, opts.shared === true), corpus };
   } catch (err) {
     return { status: "stale", reason: `unreadable index (${(err as Error).message})` };
   }
 }
 
-async function readData(dir: string, meta: Meta): Promise<InvertedIndexData> {
+async function readData(dir: string, meta: Meta, shared: boolean): Promise<InvertedIndexData> {
   const numTerms = meta.numTerms;
+  const readArrayBuffer = (path: string, expectedBytes?: number) => readFileInto(path, shared, expectedBytes);
   const postingOffsets = new Float64Array(
     await readArrayBuffer(join(dir, FILES.postingOffsets), (numTerms + 1) * 8),
   );
@@ -165,15 +173,19 @@ async function readData(dir: string, meta: Meta): Promise<InvertedIndexData> {
   };
 }
 
-/** Reads a whole file into a fresh (aligned) ArrayBuffer, in chunks (files may exceed 2 GiB). */
-async function readArrayBuffer(path: string, expectedBytes?: number): Promise<ArrayBuffer> {
+/** Reads a whole file into a fresh (aligned) buffer, shared or not, in chunks (files may exceed 2 GiB). */
+async function readFileInto(
+  path: string,
+  shared: boolean,
+  expectedBytes?: number,
+): Promise<ArrayBuffer | SharedArrayBuffer> {
   const handle = await open(path, "r");
   try {
     const size = (await handle.stat()).size;
     if (expectedBytes !== undefined && size !== expectedBytes) {
       throw new Error(`${path}: ${size} bytes, expected ${expectedBytes}`);
     }
-    const buffer = new ArrayBuffer(size);
+    const buffer = shared ? new SharedArrayBuffer(size) : new ArrayBuffer(size);
     const bytes = new Uint8Array(buffer);
     const CHUNK = 1 << 30;
     for (let at = 0; at < size; ) {

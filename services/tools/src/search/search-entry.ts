@@ -11,6 +11,7 @@ const EntryValues = z
     k1: z.coerce.number().min(0).optional(),
     b: z.coerce.number().min(0).max(1).optional(),
     "retriever-url": z.url().optional(),
+    workers: z.coerce.number().int().min(0).max(256).optional(),
   })
   .refine(
     (v) => v["retriever-url"] === undefined || (v.corpus === undefined && v["index-dir"] === undefined),
@@ -27,8 +28,9 @@ export const searchServerEntry: ToolServerEntry = {
     k1: { type: "string" },
     b: { type: "string" },
     "retriever-url": { type: "string" },
+    workers: { type: "string" },
   },
-  usage: `[--corpus CORPUS.jsonl] [--index-dir DIR] [--k1 ${DEFAULT_BM25.k1}] [--b ${DEFAULT_BM25.b}] | [--retriever-url URL]`,
+  usage: `[--corpus CORPUS.jsonl] [--index-dir DIR] [--k1 ${DEFAULT_BM25.k1}] [--b ${DEFAULT_BM25.b}] [--workers N] | [--retriever-url URL]`,
   create: (values: ToolOptionValues) => {
     const parsed = EntryValues.safeParse(values);
     if (!parsed.success) throw new Error(`search: ${z.prettifyError(parsed.error)}`);
@@ -38,6 +40,7 @@ export const searchServerEntry: ToolServerEntry = {
         ...(v.corpus !== undefined ? { corpus: v.corpus } : {}),
         ...(v["index-dir"] !== undefined ? { indexDir: v["index-dir"] } : {}),
         ...(v["retriever-url"] !== undefined ? { retrieverUrl: v["retriever-url"] } : {}),
+        ...(v.workers !== undefined ? { workers: v.workers } : {}),
         bm25: { ...(v.k1 !== undefined ? { k1: v.k1 } : {}), ...(v.b !== undefined ? { b: v.b } : {}) },
       }),
     );

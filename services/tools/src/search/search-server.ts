@@ -23,6 +23,8 @@ export interface SearchServerOptions {
   retrieverUrl?: string;
   /** Proxy mode: per-request timeout (default 30 s). */
   retrieverTimeoutMs?: number;
+  /** Worker threads answering queries over one shared copy of the index; 0 (default): the event loop. */
+  workers?: number;
   logger?: Logger;
 }
 
@@ -37,6 +39,7 @@ export async function createSearchServer(opts: SearchServerOptions = {}): Promis
           corpus: opts.corpus ?? SAMPLE_CORPUS,
           ...(opts.indexDir !== undefined ? { indexDir: opts.indexDir } : {}),
           ...(opts.bm25 !== undefined ? { bm25: opts.bm25 } : {}),
+          ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
           ...(opts.logger !== undefined ? { logger: opts.logger } : {}),
         })
       ).retriever;
