@@ -11,6 +11,8 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createSampler } from "../inference/sampler-config.ts";
 import type { TokenSampler } from "../inference/types.ts";
 import { toolCallFormat } from "../parsers/registry.ts";
+import { summarizeRollout } from "../report/summary.ts";
+import { formatSummary } from "../report/summary-text.ts";
 import { type ModelTokenizer, qwen3Tokenizer } from "../tokenizer/model-tokenizer.ts";
 import { createObservationDelta } from "../tokenizer/observation-delta.ts";
 import { type CaptureServer, startCaptureServer } from "./capture-server.ts";
@@ -327,6 +329,14 @@ describe("agent capture", () => {
       ],
       [],
     ]);
+
+    // a run summary counts it: `rlf rollout agent` keeps the last segment of each session
+    await agentLoop(capture.baseUrl("traj-3"), { maxTurns: 1 });
+    const clean = capture.takeTrajectories("traj-3", { taskId: "hamlet", groupId: "g", sampleIndex: 1 });
+    expect(clean).toHaveLength(1);
+    const summary = summarizeRollout([trajectories.at(-1)!, clean[0]!], { wallMs: 1 });
+    expect(summary.capture).toEqual({ trajectories: 2, diverged: 1, diverged_requests: 1 });
+    expect(formatSummary(summary)).toContain("2 agent trajectories · 1 diverged, at 1 requests");
   });
 
   it("Qwen3's own template keeps the reasoning of a tool chain (one segment) and drops it after a new user message (recorded)", async () => {
