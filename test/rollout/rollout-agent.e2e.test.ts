@@ -260,9 +260,10 @@ describe.skipIf(!frameworks)("smolagents ToolCallingAgent", () => {
       expect([t.status, t.reward], seen).toEqual(["completed", 1]);
       checkAgainstServer(t);
       // the call the agent ran in its own code and never answered: recorded, with no result
-      expect(t.tool_calls.map((c) => [c.name, c.arguments, c.result, c.turn]), seen).toEqual([
-        ["final_answer", { answer: `paris ${t.task_id.slice(3)}` }, "", 0],
-      ]);
+      expect(
+        t.tool_calls.map((c) => [c.name, c.arguments, c.result, c.turn]),
+        seen,
+      ).toEqual([["final_answer", { answer: `paris ${t.task_id.slice(3)}` }, "", 0]]);
     }
   }, 180_000);
 });
