@@ -5,6 +5,7 @@ import { execFile } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { toolCallRecordSchema } from "@rlfactory/contracts";
 import { EPISODE_QUERY, TRAJECTORY_QUERY } from "@rlfactory/gateway";
 import { AGENT_ENVIRONMENT_VARIABLES, boundMcpUrl } from "@rlfactory/rollout";
 import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/simulators/llm";
@@ -97,6 +98,11 @@ describe("docs/agents.md", () => {
       .map((l) => JSON.parse(l));
     expect([t.status, t.status_reason, t.reward]).toEqual(["completed", "agent_exited", 1]);
   }, 90_000);
+
+  it("says where each field of a tool call comes from in an agent run, for every field of the record", () => {
+    const fields = markdownTable(doc, "field").map((r) => codeSpans(r.field!)[0]!);
+    expect(fields).toEqual(Object.keys(toolCallRecordSchema.shape));
+  });
 
   it("names the MCP URL's query parameters as the gateway reads them", () => {
     const url = new URL(boundMcpUrl("http://127.0.0.1:8080/mcp", "T", "E"));

@@ -74,7 +74,8 @@ function alive(pid: number): boolean {
 
 /** Writes tasks and a config, runs `rlf rollout agent`, and reads back what it wrote. */
 async function rollOutAgent(opts: {
-  agent: string;
+  /** The agent's command line; absent: the built-in loop (`rlf rollout`) on the same config. */
+  agent?: string;
   tasks: Record<string, unknown>[];
   groupSize: number;
   reward: string;
@@ -100,15 +101,13 @@ async function rollOutAgent(opts: {
     [
       RLF,
       "rollout",
-      "agent",
+      ...(opts.agent === undefined
+        ? []
+        : ["agent", "--agent", opts.agent, "--gateway-mcp", `${gateway.gateway.adminUrl}/mcp`]),
       "--config",
       join(dir, "rollout.yaml"),
-      "--agent",
-      opts.agent,
       "--out",
       out,
-      "--gateway-mcp",
-      `${gateway.gateway.adminUrl}/mcp`,
       "--no-progress",
       ...(opts.extra ?? []),
     ],
@@ -165,15 +164,19 @@ describe.skipIf(!frameworks)("OpenAI Agents SDK agent with MCP tools, 8 tasks ×
     extra_info: {},
     environment: { server: "kv", config: {} },
   }));
+  // rewards that count calls: one call each, so the penalty past 0 calls is there exactly when the call is
+  const reward = [
+    "{ type: state_match, expected_from: ground_truth.final_state }",
+    "{ type: tool_precision }",
+    "{ type: tool_call_penalty, max_calls: 0, penalty: 0.1 }",
+  ].join(", ");
   let result: Awaited<ReturnType<typeof rollOutAgent>>;
+  /** The built-in loop on the same tasks, model and gateway: what the agent's record must match. */
+  let builtIn: Awaited<ReturnType<typeof rollOutAgent>>;
   beforeAll(async () => {
-    result = await rollOutAgent({
-      agent: `${PYTHON} ${OPENAI_AGENT}`,
-      tasks,
-      groupSize: 4,
-      reward: "{ type: state_match, expected_from: ground_truth.final_state }",
-    });
-  }, 420_000);
+    builtIn = await rollOutAgent({ tasks, groupSize: 1, reward });
+    result = await rollOutAgent({ agent: `${PYTHON} ${OPENAI_AGENT}`, tasks, groupSize: 4, reward });
+  }, 480_000);
 
   it("every trajectory completes: the agent called kv__append over MCP in its own episode and is scored", () => {
     const { trajectories } = result;
@@ -186,8 +189,30 @@ describe.skipIf(!frameworks)("OpenAI Agents SDK agent with MCP tools, 8 tasks ×
       expect(env.snapshots, seen).toEqual([
         { user_turn: 0, final: true, state: { log: `v${t.task_id.slice(3)}` } },
       ]);
-      expect(t.reward, seen).toBe(1);
-      expect(t.reward_components).toEqual({ state_match: 1 });
+      expect(t.reward_components, seen).toEqual({
+        state_match: 1,
+        tool_precision: 1,
+        tool_call_penalty: -0.1,
+      });
+    }
+  });
+
+  it("its tool calls are in the record as the built-in loop records them, and count-based rewards score it alike", () => {
+    const own = new Map(builtIn.trajectories.map((t) => [t.task_id, t]));
+    expect(own.size).toBe(8);
+    for (const t of result.trajectories) {
+      const mine = own.get(t.task_id)!;
+      const seen = JSON.stringify({ calls: t.tool_calls, builtIn: mine.tool_calls });
+      // the call the model wrote (the simulated server's Hermes text), made in the first sampled turn
+      expect(
+        t.tool_calls.map((c) => [c.name, c.arguments, c.turn, c.error_code, c.is_error]),
+        seen,
+      ).toEqual([["kv__append", { key: "log", value: `v${t.task_id.slice(3)}` }, 0, null, false]]);
+      // the result the agent sent back is the gateway's answer to the built-in loop's same call
+      expect(mine.tool_calls).toHaveLength(1);
+      expect(t.tool_calls[0]!.result, seen).toBe(mine.tool_calls[0]!.result);
+      expect(t.tool_calls[0]!.latency_ms).toBeGreaterThanOrEqual(0);
+      expect([t.reward, t.reward_components]).toEqual([mine.reward, mine.reward_components]);
     }
   });
 
@@ -234,6 +259,11 @@ describe.skipIf(!frameworks)("smolagents ToolCallingAgent", () => {
       const seen = JSON.stringify({ reason: t.status_reason, meta: t.metadata });
       expect([t.status, t.reward], seen).toEqual(["completed", 1]);
       checkAgainstServer(t);
+      // the call the agent ran in its own code and never answered: recorded, with no result
+      expect(
+        t.tool_calls.map((c) => [c.name, c.arguments, c.result, c.turn]),
+        seen,
+      ).toEqual([["final_answer", { answer: `paris ${t.task_id.slice(3)}` }, "", 0]]);
     }
   }, 180_000);
 });

@@ -21,8 +21,9 @@
 // A session whose requests diverged (a template or agent that rewrote history) has several segments;
 // the trajectory is the last one (the one holding the final reply), and `metadata.capture.requests`
 // records every request with its `prefix` verdict, so the earlier segments are never re-tokenized into
-// trained turns. The tool calls the agent makes through MCP are the gateway's (its logs and spans carry
-// the trajectory id); the record's `tool_calls` stays empty.
+// trained turns; `metadata.capture.divergences` counts them. The record's `tool_calls` are the calls the
+// model made in the segment's sampled turns, with the results the agent sent back (capture-session.ts
+// `recordCalls` / `recordResults`; why from the conversation and not the gateway: docs/agents.md).
 import { type Task, TrajectoryBuilder } from "@rlfactory/contracts";
 import { type CaptureServer, startCaptureServer } from "../capture/capture-server.ts";
 import { boundedSnapshot, type EnvironmentRecord, episodeFailureReason } from "../rollout/episodes.ts";

@@ -11,6 +11,8 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createSampler } from "../inference/sampler-config.ts";
 import type { TokenSampler } from "../inference/types.ts";
 import { toolCallFormat } from "../parsers/registry.ts";
+import { summarizeRollout } from "../report/summary.ts";
+import { formatSummary } from "../report/summary-text.ts";
 import { type ModelTokenizer, qwen3Tokenizer } from "../tokenizer/model-tokenizer.ts";
 import { createObservationDelta } from "../tokenizer/observation-delta.ts";
 import { type CaptureServer, startCaptureServer } from "./capture-server.ts";
@@ -267,6 +269,23 @@ describe("agent capture", () => {
       (t!.metadata!.capture as { requests: { prefix: string }[] }).requests.map((r) => r.prefix),
     ).toEqual(["start", "extends", "extends"]);
     expect(t!.logprobs_kind).toBe("raw");
+    // the calls the agent got in the replies, each with the result it sent back, on the turn that made it
+    expect(
+      t!.tool_calls.map((c) => [c.name, c.arguments, c.result, c.turn, c.error_code, c.is_error]),
+    ).toEqual(
+      [1, 2].map((k, i) => [
+        "search__search",
+        JSON.parse(replies[i]!.choices[0]!.message.tool_calls![0]!.function.arguments),
+        `no results for who wrote Hamlet ${k}`,
+        2 * i,
+        null,
+        false,
+      ]),
+    );
+    expect(t!.tool_calls.map((c) => c.arguments)).toEqual([
+      { query: "who wrote Hamlet 1" },
+      { query: "who wrote Hamlet 2" },
+    ]);
   });
 
   it("a template that drops earlier assistant content is detected on the turn it happens and starts a new segment", async () => {
@@ -300,6 +319,24 @@ describe("agent capture", () => {
     expect(trajectories).toHaveLength(2);
     expectMatchesServer(trajectories[0]!, exchanges.slice(0, 2));
     expectMatchesServer(trajectories[1]!, exchanges.slice(2));
+    // each record says plainly that its session diverged; the calls stay with the segment that made them
+    for (const t of trajectories)
+      expect((t.metadata!.capture as { divergences: number; segments: number }).divergences).toBe(1);
+    expect(trajectories.map((t) => t.tool_calls.map((c) => [c.turn, c.result]))).toEqual([
+      [
+        [0, "no results for who wrote Hamlet 1"],
+        [2, "no results for who wrote Hamlet 2"],
+      ],
+      [],
+    ]);
+
+    // a run summary counts it: `rlf rollout agent` keeps the last segment of each session
+    await agentLoop(capture.baseUrl("traj-3"), { maxTurns: 1 });
+    const clean = capture.takeTrajectories("traj-3", { taskId: "hamlet", groupId: "g", sampleIndex: 1 });
+    expect(clean).toHaveLength(1);
+    const summary = summarizeRollout([trajectories.at(-1)!, clean[0]!], { wallMs: 1 });
+    expect(summary.capture).toEqual({ trajectories: 2, diverged: 1, diverged_requests: 1 });
+    expect(formatSummary(summary)).toContain("2 agent trajectories · 1 diverged, at 1 requests");
   });
 
   it("Qwen3's own template keeps the reasoning of a tool chain (one segment) and drops it after a new user message (recorded)", async () => {

@@ -138,9 +138,11 @@ export async function startCaptureServer(options: CaptureServerOptions): Promise
     text: string,
     params: SamplingParams,
     signal: AbortSignal,
+    before?: (session: CaptureSession) => void,
   ) => {
     const session = sessionOf(id);
     return session.run(async () => {
+      before?.(session);
       const prepared = session.prepare(text);
       // an agent that hangs up cancels the engine request; nothing of it is recorded
       const r = await sampler.generate({
@@ -156,7 +158,7 @@ export async function startCaptureServer(options: CaptureServerOptions): Promise
         weightVersion: r.weightVersion,
       });
       const visible = r.ids.length > 0 && eos.has(r.ids.at(-1)!) ? r.ids.slice(0, -1) : r.ids;
-      return { result: r, record, text: tokenizer.decode(visible) };
+      return { result: r, record, session, text: tokenizer.decode(visible) };
     });
   };
 
@@ -195,7 +197,8 @@ export async function startCaptureServer(options: CaptureServerOptions): Promise
     const id = TRAJECTORY_ID.parse((req.params as { id: string }).id);
     const body = chatCompletionRequestSchema.parse(req.body);
     const tools = body.tools && body.tools.length > 0 ? body.tools : undefined;
-    const text = tokenizer.renderChat(templateMessages(body), {
+    const messages = templateMessages(body);
+    const text = tokenizer.renderChat(messages, {
       addGenerationPrompt: true,
       ...(tools && { tools: tools as ChatTool[] }),
       ...(body.chat_template_kwargs && { extra: body.chat_template_kwargs }),
@@ -206,13 +209,32 @@ export async function startCaptureServer(options: CaptureServerOptions): Promise
       format.stopSequences,
       defaultMaxTokens,
     );
-    const { result, record, text: out } = await capture(id, "chat", text, params, httpCallerGone(reply.raw));
+    // the tool results this request sends back answer the session's earlier calls (their `tool_calls`)
+    const {
+      result,
+      record,
+      session,
+      text: out,
+    } = await capture(id, "chat", text, params, httpCallerGone(reply.raw), (s) =>
+      s.recordResults(messages as { role: string; content?: unknown; tool_call_id?: string }[]),
+    );
     const parsed = format.parse(out);
     const calls = parsed.calls.map((c, i) => ({
       id: `call_${seq}_${i}`,
       type: "function" as const,
       function: { name: c.name, arguments: pythonJsonDumps(c.arguments) },
     }));
+    // recorded before the reply leaves, so the agent's answer to them always finds them
+    session.recordCalls(
+      record.request,
+      parsed.calls.map((c, i) => ({
+        id: calls[i]!.id,
+        name: c.name,
+        arguments: c.arguments,
+        index: c.index,
+      })),
+      parsed.answer === undefined ? parsed.malformed : [],
+    );
     const cut = calls.length > 0 ? out.indexOf(parsed.calls[0]!.raw) : -1;
     const content = cut >= 0 ? out.slice(0, cut) : out;
     return {

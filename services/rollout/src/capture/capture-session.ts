@@ -2,6 +2,8 @@
 // as prefix-consistent segments, and the trajectories built from them. Design: see capture-server.ts.
 import {
   type LogprobsKind,
+  MALFORMED_CODE_PREFIX,
+  type ToolCallRecord,
   type Trajectory,
   TrajectoryBuilder,
   type TrajectoryStatus,
@@ -41,6 +43,35 @@ export interface CaptureRequestRecord {
   diverged_at_token?: number;
   /** Length of the previous segment in ids (prompt + response) at the divergence. */
   previous_tokens?: number;
+}
+
+/** A tool call the capture endpoint returned to the agent (`tool_calls` of a chat reply). */
+export interface ReturnedCall {
+  /** The `id` the agent got; its `role: "tool"` message answers it with `tool_call_id`. */
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+  /** Position among the turn's call attempts (valid and malformed), as the format parsed them. */
+  index: number;
+}
+
+/** A call attempt of a sampled turn that the format could not parse (the agent got it as text). */
+export interface MalformedAttempt {
+  raw: string;
+  code: string;
+  message: string;
+  index: number;
+}
+
+/** A tool call of the session: made in a sampled turn, answered (or not) in a later request. */
+interface SessionCall {
+  /** The agent's id for it; null for a malformed attempt (nothing to answer). */
+  id: string | null;
+  part: Part;
+  /** When the reply carrying it was committed (performance.now()). */
+  issuedAt: number;
+  answered: boolean;
+  record: Omit<ToolCallRecord, "turn">;
 }
 
 /** A sampled turn as the engine returned it. */
@@ -113,15 +144,101 @@ export class CaptureSession {
   readonly #tokenizer: ModelTokenizer;
   readonly #segments: Segment[] = [];
   readonly #requests: CaptureRequestRecord[] = [];
+  /** The sampled part each request committed (undefined: it sampled no id), by request index. */
+  readonly #sampledParts: (Part | undefined)[] = [];
+  /** Every tool call of the session in the order the model made them. */
+  readonly #calls: SessionCall[] = [];
+  readonly #now: () => number;
   #queue: Promise<unknown> = Promise.resolve();
 
   readonly #prompts: Pick<PromptCache, "encode">;
 
-  /** `prompts`: where whole prompts (a session's first, a diverged one) are encoded; default: the tokenizer. */
-  constructor(trajectoryId: string, tokenizer: ModelTokenizer, prompts?: Pick<PromptCache, "encode">) {
+  /**
+   * `prompts`: where whole prompts (a session's first, a diverged one) are encoded; default: the tokenizer.
+   * `now`: the clock of tool-call latencies (milliseconds; default `performance.now`).
+   */
+  constructor(
+    trajectoryId: string,
+    tokenizer: ModelTokenizer,
+    prompts?: Pick<PromptCache, "encode">,
+    now: () => number = () => performance.now(),
+  ) {
     this.trajectoryId = trajectoryId;
     this.#tokenizer = tokenizer;
     this.#prompts = prompts ?? { encode: (text) => tokenizer.encode(text) };
+    this.#now = now;
+  }
+
+  /** How many requests were recorded `prefix: "diverged"`. */
+  get divergences(): number {
+    return this.#requests.filter((r) => r.prefix === "diverged").length;
+  }
+
+  /**
+   * Records the tool calls of request `request`'s sampled turn: those returned to the agent (valid) and
+   * the attempts the format could not parse (recorded as our own loop records them, `MALFORMED_<code>`),
+   * in the order the model wrote them. A valid call's result is `""` until the agent answers it.
+   */
+  recordCalls(
+    request: number,
+    calls: readonly ReturnedCall[],
+    malformed: readonly MalformedAttempt[] = [],
+  ): void {
+    const part = this.#sampledParts[request];
+    if (part === undefined) return;
+    const issuedAt = this.#now();
+    const attempts: (SessionCall & { index: number })[] = [
+      ...calls.map((c) => ({
+        index: c.index,
+        id: c.id,
+        part,
+        issuedAt,
+        answered: false,
+        record: {
+          name: c.name,
+          arguments: c.arguments,
+          result: "",
+          latency_ms: 0,
+          error_code: null,
+          is_error: false,
+        },
+      })),
+      ...malformed.map((m) => ({
+        index: m.index,
+        id: null,
+        part,
+        issuedAt,
+        answered: true,
+        record: {
+          name: "",
+          arguments: m.raw,
+          result: m.message,
+          latency_ms: 0,
+          error_code: `${MALFORMED_CODE_PREFIX}${m.code}`,
+          is_error: true,
+        },
+      })),
+    ];
+    attempts.sort((a, b) => a.index - b.index);
+    for (const { index: _index, ...call } of attempts) this.#calls.push(call);
+  }
+
+  /**
+   * Reads the results of earlier calls from a request's messages: each `role: "tool"` message whose
+   * `tool_call_id` names a call not yet answered gives its `result` (the message's text, as the agent
+   * sends it to the model) and its `latency_ms` (from the reply that made the call to this request: the
+   * agent's whole round trip, tool included).
+   */
+  recordResults(messages: readonly { role: string; content?: unknown; tool_call_id?: string }[]): void {
+    const now = this.#now();
+    for (const m of messages) {
+      if (m.role !== "tool" || m.tool_call_id === undefined) continue;
+      const call = this.#calls.find((c) => !c.answered && c.id === m.tool_call_id);
+      if (call === undefined) continue;
+      call.answered = true;
+      call.record.result = typeof m.content === "string" ? m.content : "";
+      call.record.latency_ms = Math.max(0, now - call.issuedAt);
+    }
   }
 
   get requests(): readonly CaptureRequestRecord[] {
@@ -189,13 +306,15 @@ export class CaptureSession {
       }
       seg.text = text;
     }
+    let part: Part | undefined;
     if (sampled.ids.length > 0) {
-      seg.parts.push({
+      part = {
         kind: "sampled",
         ids: [...sampled.ids],
         logprobs: [...sampled.logprobs],
         policyVersion: sampled.weightVersion,
-      });
+      };
+      seg.parts.push(part);
       seg.allIds.push(...sampled.ids);
       seg.text += this.#tokenizer.decode(sampled.ids);
     }
@@ -215,6 +334,7 @@ export class CaptureSession {
       }),
     };
     this.#requests.push(record);
+    this.#sampledParts.push(part);
     return record;
   }
 
@@ -222,7 +342,8 @@ export class CaptureSession {
    * One trajectory per segment, in the record contract of our own loop (the builder enforces ids, masks
    * and logprobs): sampled turns with the engine's logprobs (mask 1), everything between them as
    * observation turns (mask 0). A session without a divergence gives exactly one. Each carries
-   * `metadata.capture` = `{ trajectory_id, segment, segments, requests }` (every request of the session).
+   * `metadata.capture` = `{ trajectory_id, segment, segments, divergences, requests }` (every request of
+   * the session) and, in `tool_calls`, the calls made in its own sampled turns (`turn` set).
    */
   trajectories(init: TrajectoryInit): Trajectory[] {
     return this.builders(init).map((b) => b.toJSON());
@@ -246,14 +367,20 @@ export class CaptureSession {
             trajectory_id: this.trajectoryId,
             segment: i,
             segments: this.#segments.length,
+            divergences: this.divergences,
             requests: this.#requests.map((r) => ({ ...r })),
           },
         },
       });
+      const turnOf = new Map<Part, number>();
       for (const p of seg.parts) {
         if (p.kind === "sampled")
-          b.appendSampled(p.ids, p.logprobs, { policyVersion: p.policyVersion ?? null });
+          turnOf.set(p, b.appendSampled(p.ids, p.logprobs, { policyVersion: p.policyVersion ?? null }));
         else b.appendObservation(p.ids);
+      }
+      for (const call of this.#calls) {
+        const turn = turnOf.get(call.part);
+        if (turn !== undefined) b.recordToolCall({ ...call.record, turn });
       }
       b.finish(init.status ?? "completed", init.statusReason ?? null);
       return b;

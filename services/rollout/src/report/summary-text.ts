@@ -66,6 +66,12 @@ export function formatSummary(s: RolloutSummary): string {
   if (s.reward_errors.total > 0) {
     add("reward errs", s.reward_errors.by_code.map((e) => `${e.component}/${e.code} ${e.count}`).join(" · "));
   }
+  if (s.capture) {
+    add(
+      "capture",
+      `${s.capture.trajectories} agent trajectories · ${s.capture.diverged} diverged, at ${s.capture.diverged_requests} requests (each record keeps its last segment)`,
+    );
+  }
   if (s.turns) {
     add(
       "turns",

@@ -147,6 +147,8 @@ describe("summarizeRollout", () => {
     expect(s.started_at).toBe("2025-01-02T03:04:05Z");
     expect(s.config).toEqual({ model: "qwen3", n: 4 });
     expect(s.percentile_method).toBe("nearest-rank");
+    // built-in trajectories carry no metadata.capture: no capture section (agent runs: capture-server.test.ts)
+    expect(s.capture).toBeUndefined();
   });
 
   it("summarises an empty rollout with nulls, and rejects a bad wall time", () => {

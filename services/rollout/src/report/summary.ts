@@ -105,6 +105,12 @@ export const rolloutSummarySchema = z.object({
       with_unscored: count,
     })
     .nullable(),
+  /**
+   * Captured agent runs (`rlf rollout agent`: trajectories with `metadata.capture`); absent for built-in
+   * rollouts. `diverged`: trajectories whose session had a request that did not extend the one before
+   * (the record keeps only the last segment); `diverged_requests`: such requests over the run.
+   */
+  capture: z.object({ trajectories: count, diverged: count, diverged_requests: count }).optional(),
 });
 
 export type RolloutSummary = z.infer<typeof rolloutSummarySchema>;
@@ -196,9 +202,16 @@ export function summarizeRollout(
   const timings = new Map<string, number[]>();
   const groups = new Map<string, (number | null)[]>();
   let toolCalls = 0;
+  const capture = { trajectories: 0, diverged: 0, diverged_requests: 0 };
 
   for (const t of trajectories) {
     status[t.status]++;
+    const divergences = capturedDivergences(t);
+    if (divergences !== undefined) {
+      capture.trajectories++;
+      if (divergences > 0) capture.diverged++;
+      capture.diverged_requests += divergences;
+    }
     if (t.status_reason !== null) {
       const key = `${t.status}\u0000${t.status_reason}`;
       const e = reasons.get(key) ?? { status: t.status, reason: t.status_reason, count: 0 };
@@ -318,8 +331,16 @@ export function summarizeRollout(
         .map(([name, vs]) => [name, { mean: mean(vs)!, count: vs.length, ...quantiles(vs)! }]),
     ),
     groups: summarizeGroups(groups),
+    ...(capture.trajectories > 0 && { capture }),
   };
   return rolloutSummarySchema.parse(summary);
+}
+
+/** A captured trajectory's diverged requests (`metadata.capture.requests`); undefined when not captured. */
+function capturedDivergences(t: Trajectory): number | undefined {
+  const capture = t.metadata?.capture as { requests?: unknown } | undefined;
+  if (capture === undefined || capture === null || !Array.isArray(capture.requests)) return undefined;
+  return capture.requests.filter((r) => (r as { prefix?: unknown } | null)?.prefix === "diverged").length;
 }
 
 function summarizeGroups(groups: ReadonlyMap<string, readonly (number | null)[]>): RolloutSummary["groups"] {
