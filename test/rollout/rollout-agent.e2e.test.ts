@@ -296,13 +296,13 @@ describe("an agent that crashes or hangs", () => {
       tasks,
       groupSize: 1,
       reward: "{ type: exact_match }",
-      extra: ["--deadline-ms", "6000"],
+      extra: ["--deadline-ms", "20000"],
     });
     expect(trajectories.map((t) => [t.status, t.status_reason])).toEqual([
-      ["failed", "agent_timeout after 6000 ms"],
+      ["failed", "agent_timeout after 20000 ms"],
     ]);
     // the agent's child went with its process group
     const pid = Number(readFileSync(pidFile, "utf8"));
     expect(alive(pid)).toBe(false);
-  }, 60_000);
+  }, 120_000);
 });
