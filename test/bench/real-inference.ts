@@ -915,7 +915,15 @@ async function hotpotqa(server: Server, tokenizerPath: string, o: RealInferenceO
 const CaptureMetadata = z.looseObject({
   capture: z
     .looseObject({
-      requests: z.array(z.looseObject({ prefix: z.string() })).default([]),
+      requests: z
+        .array(
+          z.looseObject({
+            prefix: z.string(),
+            diverged_at_char: z.number().nullish(),
+            diverged_at_token: z.number().nullish(),
+          }),
+        )
+        .default([]),
       segments: z.number().int().optional(),
     })
     .optional(),
@@ -981,13 +989,30 @@ export async function agentRollout(target: AgentTarget, agent: string, o: RealIn
     const reasons: Record<string, number> = {};
     const prefixes: Record<string, number> = {};
     let multiSegment = 0;
+    const divergences: {
+      task_id: string;
+      sample_index: number;
+      request: number;
+      at_char: number | null;
+      at_token: number | null;
+    }[] = [];
     for (const t of trajectories) {
       statuses[t.status] = (statuses[t.status] ?? 0) + 1;
       const reason = (t.status_reason ?? "").split(":")[0]!.slice(0, 80);
       reasons[reason] = (reasons[reason] ?? 0) + 1;
       const meta = CaptureMetadata.safeParse(t.metadata);
       const requests = meta.success ? (meta.data.capture?.requests ?? []) : [];
-      for (const r of requests) prefixes[r.prefix] = (prefixes[r.prefix] ?? 0) + 1;
+      requests.forEach((r, i) => {
+        prefixes[r.prefix] = (prefixes[r.prefix] ?? 0) + 1;
+        if (r.prefix === "diverged")
+          divergences.push({
+            task_id: t.task_id,
+            sample_index: t.sample_index,
+            request: i,
+            at_char: r.diverged_at_char ?? null,
+            at_token: r.diverged_at_token ?? null,
+          });
+      });
       if (meta.success && (meta.data.capture?.segments ?? 1) > 1) multiSegment += 1;
     }
     const summary = JSON.parse(readFileSync(join(out, "summary.json"), "utf8")) as Record<string, unknown>;
@@ -1008,6 +1033,7 @@ export async function agentRollout(target: AgentTarget, agent: string, o: RealIn
       // the capture endpoint's own record of each request: start, extends or diverged (a new segment)
       requests_by_prefix: prefixes,
       prefix_divergences: prefixes.diverged ?? 0,
+      divergence_examples: divergences.slice(0, 10),
       trajectories_with_several_segments: multiSegment,
       requests_recorded: proxy.completions.length,
       requests_unused: check.requests_unused,
