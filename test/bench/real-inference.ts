@@ -4,10 +4,11 @@
 //   npm run bench -- real-inference --vllm URL --out FILE.json [--tokenizer-path DIR] [--contexts 32]
 //       [--concurrency 8] [--max-tokens 32] [--repeats 3] [--seed 1] [--hotpotqa-tasks 8]
 //       [--group-size 2] [--max-turns 3] [--hotpotqa-max-tokens 128] [--on-no-action nudge|end]
+//       [--agent "CMD" [--agent-deadline-ms 600000]]
 //
 // URL is the base `rlf model serve` prints (`http://127.0.0.1:8000/v1`; with or without `/v1`). Without
 // --tokenizer-path the tokenizer is the directory the server reports it loaded (`GET /v1/models` root), as
-// `tokenizer.path: auto` does. Three parts:
+// `tokenizer.path: auto` does. Three parts, and a fourth with --agent:
 //
 //   tokenizer_parity   conversations rendered by the rollout service's tokenizer and chat template (system,
 //                      user, assistant, tool messages, tool calls, tools given to the template, the Hermes
@@ -24,6 +25,10 @@
 //                      --group-size, fewer turns and tokens) with `rlf rollout` against the server, through
 //                      a recording proxy (real-inference-check.ts), with the bundled search tool behind
 //                      `rlf gateway`; then every sampled turn is checked against what the server answered
+//   agent              with --agent "CMD": an agent program, unchanged, run by `rlf rollout agent` on the same
+//                      bounded HotpotQA config (its model calls through the capture endpoint and the same
+//                      kind of recording proxy, its tool calls through the gateway's /mcp), then the same
+//                      check; counts of statuses, turns checked, mismatches and prefix divergences
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
@@ -75,6 +80,10 @@ export interface RealInferenceOptions {
    * multi-turn contexts to check; `end` is the example's own setting.
    */
   onNoAction: "end" | "nudge";
+  /** `--agent CMD`: also run this agent program with `rlf rollout agent` on the HotpotQA tasks. */
+  agent?: string;
+  /** Each agent run's budget (`rlf rollout agent --deadline-ms`). */
+  agentDeadlineMs: number;
 }
 
 export const DEFAULT_REAL_INFERENCE = {
@@ -88,6 +97,7 @@ export const DEFAULT_REAL_INFERENCE = {
   maxTurns: 3,
   hotpotqaMaxTokens: 128,
   onNoAction: "nudge",
+  agentDeadlineMs: 600_000,
 } satisfies Omit<RealInferenceOptions, "vllm">;
 
 const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
@@ -762,53 +772,65 @@ function spawnUntil(args: string[], ready: (line: string) => string | undefined,
 
 const ListeningLog = z.looseObject({ msg: z.literal("listening"), url: z.string() });
 
+/** The search tool with its bundled HotpotQA sample corpus, behind `rlf gateway` (as `npm start` runs them). */
+async function startSearchGateway(children: ChildProcess[]) {
+  const searchUrl = await spawnUntil(
+    [RLF, "tool", "search", "--http", "0"],
+    (line) => {
+      try {
+        const rec = ListeningLog.safeParse(JSON.parse(line));
+        return rec.success ? rec.data.url : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    children,
+  );
+  const gateway = await spawnGateway({
+    servers: { search: { url: searchUrl, tools: { search: { cache: true, idempotent: true } } } },
+  });
+  children.push(gateway.process);
+  gateway.client.close();
+  return gateway;
+}
+
+/** examples/rollout-hotpotqa.yaml, bounded, against the proxy and the gateway. */
+function hotpotqaConfig(
+  proxyUrl: string,
+  model: string,
+  gatewayAddress: string,
+  tokenizerPath: string,
+  o: RealInferenceOptions,
+) {
+  const example = parseYaml(readFileSync(HOTPOTQA_CONFIG, "utf8")) as Record<string, Record<string, unknown>>;
+  const rollout = example.rollout as Record<string, unknown>;
+  return {
+    ...example,
+    inference: { ...example.inference, urls: [proxyUrl], model },
+    gateway: { ...example.gateway, address: gatewayAddress },
+    // SmolLM2's template renders no tools: describe them in a Hermes system message
+    tokenizer: { path: tokenizerPath, tool_prompt: "system_message" },
+    dataset: {
+      ...example.dataset,
+      path: resolve(dirname(HOTPOTQA_CONFIG), String(example.dataset!.path)),
+    },
+    rollout: {
+      ...rollout,
+      max_turns: o.maxTurns,
+      max_concurrency: o.concurrency,
+      on_no_action: o.onNoAction,
+      sampling: { ...(rollout.sampling as object), max_tokens: o.hotpotqaMaxTokens },
+    },
+  };
+}
+
 async function hotpotqa(server: Server, tokenizerPath: string, o: RealInferenceOptions) {
   const children: ChildProcess[] = [];
   const proxy = await startRecordingProxy(server.base);
   const dir = mkdtempSync(join(tmpdir(), "rlf-real-inference-"));
   try {
-    // the search tool with its bundled HotpotQA sample corpus, behind the gateway (as `npm start` runs them)
-    const searchUrl = await spawnUntil(
-      [RLF, "tool", "search", "--http", "0"],
-      (line) => {
-        try {
-          const rec = ListeningLog.safeParse(JSON.parse(line));
-          return rec.success ? rec.data.url : undefined;
-        } catch {
-          return undefined;
-        }
-      },
-      children,
-    );
-    const gateway = await spawnGateway({
-      servers: { search: { url: searchUrl, tools: { search: { cache: true, idempotent: true } } } },
-    });
-    children.push(gateway.process);
-    gateway.client.close();
-
-    const example = parseYaml(readFileSync(HOTPOTQA_CONFIG, "utf8")) as Record<
-      string,
-      Record<string, unknown>
-    >;
-    const rollout = example.rollout as Record<string, unknown>;
-    const config = {
-      ...example,
-      inference: { ...example.inference, urls: [proxy.url], model: server.model },
-      gateway: { ...example.gateway, address: gateway.grpcAddress },
-      // SmolLM2's template renders no tools: describe them in a Hermes system message
-      tokenizer: { path: tokenizerPath, tool_prompt: "system_message" },
-      dataset: {
-        ...example.dataset,
-        path: resolve(dirname(HOTPOTQA_CONFIG), String(example.dataset!.path)),
-      },
-      rollout: {
-        ...rollout,
-        max_turns: o.maxTurns,
-        max_concurrency: o.concurrency,
-        on_no_action: o.onNoAction,
-        sampling: { ...(rollout.sampling as object), max_tokens: o.hotpotqaMaxTokens },
-      },
-    };
+    const gateway = await startSearchGateway(children);
+    const config = hotpotqaConfig(proxy.url, server.model, gateway.grpcAddress, tokenizerPath, o);
     const configFile = join(dir, "rollout-hotpotqa.yaml");
     writeFileSync(configFile, stringifyYaml(config));
     const out = join(dir, "out");
@@ -888,6 +910,145 @@ async function hotpotqa(server: Server, tokenizerPath: string, o: RealInferenceO
 }
 
 // ---------------------------------------------------------------------------------------------------
+// 4. An unmodified agent program (--agent CMD) on the same HotpotQA tasks
+
+const CaptureMetadata = z.looseObject({
+  capture: z
+    .looseObject({
+      requests: z
+        .array(
+          z.looseObject({
+            prefix: z.string(),
+            diverged_at_char: z.number().nullish(),
+            diverged_at_token: z.number().nullish(),
+          }),
+        )
+        .default([]),
+      segments: z.number().int().optional(),
+    })
+    .optional(),
+  agent: z.looseObject({ exit_code: z.number().nullish() }).optional(),
+});
+
+/** Where `--agent` talks to: the server (through the proxy) and the model directory. */
+export interface AgentTarget {
+  /** The inference server's base URL (`/v1` or not). */
+  base: string;
+  model: string;
+  tokenizerPath: string;
+}
+
+/**
+ * `rlf rollout agent --agent CMD` with the HotpotQA part's bounded config (the search tool behind
+ * `rlf gateway`, reached by the agent through RLF_MCP_URL) through a recording proxy, then the same
+ * check as the built-in rollout's: every sampled turn's ids and logprobs are one answer of the server to
+ * exactly the ids before it; loss_mask 1 is exactly the sampled turns.
+ */
+export async function agentRollout(target: AgentTarget, agent: string, o: RealInferenceOptions) {
+  const children: ChildProcess[] = [];
+  const proxy = await startRecordingProxy(target.base);
+  const dir = mkdtempSync(join(tmpdir(), "rlf-real-inference-agent-"));
+  try {
+    const gateway = await startSearchGateway(children);
+    const config = hotpotqaConfig(proxy.url, target.model, gateway.grpcAddress, target.tokenizerPath, o);
+    const configFile = join(dir, "rollout-hotpotqa.yaml");
+    writeFileSync(configFile, stringifyYaml(config));
+    const out = join(dir, "out");
+    const args = [
+      RLF,
+      "rollout",
+      "agent",
+      "--config",
+      configFile,
+      "--agent",
+      agent,
+      "--out",
+      out,
+      "--limit",
+      String(o.hotpotqaTasks),
+      "--group-size",
+      String(o.groupSize),
+      "--gateway-mcp",
+      `${gateway.adminUrl}/mcp`,
+      "--deadline-ms",
+      String(o.agentDeadlineMs),
+      "--no-progress",
+    ];
+    log(`rlf rollout agent ${args.slice(3).join(" ")}`);
+    const started = performance.now();
+    // a failed trajectory makes the command exit non-zero: the trajectories are still written and counted
+    const run = await promisify(execFile)(process.execPath, args, {
+      cwd: ROOT,
+      timeout: 1_800_000,
+      maxBuffer: 16 * 2 ** 20,
+    }).catch((e: { code?: number; stdout?: string; stderr?: string }) => e);
+    const wall = (performance.now() - started) / 1000;
+    const trajectories = await readTrajectoriesJsonl(join(out, "trajectories.jsonl"));
+    const check = checkTrajectories(trajectories, proxy.completions);
+    const statuses: Record<string, number> = {};
+    const reasons: Record<string, number> = {};
+    const prefixes: Record<string, number> = {};
+    let multiSegment = 0;
+    const divergences: {
+      task_id: string;
+      sample_index: number;
+      request: number;
+      at_char: number | null;
+      at_token: number | null;
+    }[] = [];
+    for (const t of trajectories) {
+      statuses[t.status] = (statuses[t.status] ?? 0) + 1;
+      const reason = (t.status_reason ?? "").split(":")[0]!.slice(0, 80);
+      reasons[reason] = (reasons[reason] ?? 0) + 1;
+      const meta = CaptureMetadata.safeParse(t.metadata);
+      const requests = meta.success ? (meta.data.capture?.requests ?? []) : [];
+      requests.forEach((r, i) => {
+        prefixes[r.prefix] = (prefixes[r.prefix] ?? 0) + 1;
+        if (r.prefix === "diverged")
+          divergences.push({
+            task_id: t.task_id,
+            sample_index: t.sample_index,
+            request: i,
+            at_char: r.diverged_at_char ?? null,
+            at_token: r.diverged_at_token ?? null,
+          });
+      });
+      if (meta.success && (meta.data.capture?.segments ?? 1) > 1) multiSegment += 1;
+    }
+    const summary = JSON.parse(readFileSync(join(out, "summary.json"), "utf8")) as Record<string, unknown>;
+    return {
+      agent,
+      command: `rlf rollout agent --config DERIVED.yaml --agent "${agent}" --out DIR --limit ${o.hotpotqaTasks} --group-size ${o.groupSize} --gateway-mcp GATEWAY/mcp --deadline-ms ${o.agentDeadlineMs} --no-progress`,
+      config: "the hotpotqa part's (examples/rollout-hotpotqa.yaml, bounded, the same tokenizer and proxy)",
+      exit_code: "code" in run ? (run.code ?? null) : 0,
+      wall_s: round(wall, 1),
+      trajectories: trajectories.length,
+      statuses,
+      status_reasons: reasons,
+      sampled_turns: check.turns_checked,
+      turns_checked: check.turns_checked,
+      turns_matched: check.turns_matched,
+      mismatches: check.mismatches.length,
+      mismatch_examples: check.mismatches.slice(0, 5),
+      // the capture endpoint's own record of each request: start, extends or diverged (a new segment)
+      requests_by_prefix: prefixes,
+      prefix_divergences: prefixes.diverged ?? 0,
+      divergence_examples: divergences.slice(0, 10),
+      trajectories_with_several_segments: multiSegment,
+      requests_recorded: proxy.completions.length,
+      requests_unused: check.requests_unused,
+      requests_forwarded: proxy.forwarded,
+      reward_mean: (summary.reward as { mean?: number } | undefined)?.mean ?? null,
+      stderr_tail: ("stderr" in run ? String(run.stderr ?? "") : "").trim().split("\n").slice(-8),
+    };
+  } finally {
+    await proxy.close();
+    for (const c of children.reverse()) c.kill("SIGTERM");
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
 
 export async function benchRealInference(out: string, o: RealInferenceOptions): Promise<void> {
   const load = loadavg();
@@ -911,6 +1072,14 @@ export async function benchRealInference(out: string, o: RealInferenceOptions): 
   log(
     `hotpotqa ${hq.trajectories} trajectories, ${hq.turns_checked} turns checked, ${hq.mismatches} mismatches`,
   );
+  const agent =
+    o.agent === undefined
+      ? undefined
+      : await agentRollout({ base: server.base, model: server.model, tokenizerPath }, o.agent, o);
+  if (agent)
+    log(
+      `agent ${agent.trajectories} trajectories ${JSON.stringify(agent.statuses)}, ${agent.turns_checked} turns checked, ${agent.mismatches} mismatches, ${agent.prefix_divergences} prefix divergences`,
+    );
 
   const report = {
     benchmark: "real-inference",
@@ -928,6 +1097,7 @@ export async function benchRealInference(out: string, o: RealInferenceOptions): 
     tokenizer_parity: parity,
     throughput: tp,
     hotpotqa: hq,
+    ...(agent === undefined ? {} : { agent }),
   };
   writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
   log(`written to ${out}`);
@@ -947,11 +1117,14 @@ const Flags = z.object({
   "max-turns": z.coerce.number().int().positive().default(DEFAULT_REAL_INFERENCE.maxTurns),
   "hotpotqa-max-tokens": z.coerce.number().int().positive().default(DEFAULT_REAL_INFERENCE.hotpotqaMaxTokens),
   "on-no-action": z.enum(["end", "nudge"]).default(DEFAULT_REAL_INFERENCE.onNoAction),
+  agent: z.string().trim().min(1).optional(),
+  "agent-deadline-ms": z.coerce.number().int().positive().default(DEFAULT_REAL_INFERENCE.agentDeadlineMs),
 });
 
 export const REAL_INFERENCE_BENCH_USAGE = `npm run bench -- real-inference --vllm URL --out FILE.json [--tokenizer-path DIR]
     [--contexts 32] [--concurrency 8] [--max-tokens 32] [--repeats 3] [--seed 1]
-    [--hotpotqa-tasks 8] [--group-size 2] [--max-turns 3] [--hotpotqa-max-tokens 128] [--on-no-action nudge|end]`;
+    [--hotpotqa-tasks 8] [--group-size 2] [--max-turns 3] [--hotpotqa-max-tokens 128] [--on-no-action nudge|end]
+    [--agent "CMD" [--agent-deadline-ms 600000]]`;
 
 /** The command line of `npm run bench -- real-inference`; throws with the usage on a mistake. */
 export function realInferenceBenchArgs(argv: string[]): { out: string; options: RealInferenceOptions } {
@@ -981,6 +1154,8 @@ export function realInferenceBenchArgs(argv: string[]): { out: string; options: 
       maxTurns: f["max-turns"],
       hotpotqaMaxTokens: f["hotpotqa-max-tokens"],
       onNoAction: f["on-no-action"],
+      ...(f.agent === undefined ? {} : { agent: f.agent }),
+      agentDeadlineMs: f["agent-deadline-ms"],
     },
   };
 }
