@@ -15,6 +15,7 @@ import { GatewayAdminClient, GatewayAdminError } from "./gateway-admin-client.ts
 import { JaegerClient } from "./jaeger-client.ts";
 import { RolloutServiceClient, RolloutServiceError } from "./rollout-service-client.ts";
 import { RunDirectories } from "./run-directories.ts";
+import { IMAGE_SHA256 } from "./run-images.ts";
 import { runResponse, trajectoryResponse } from "./run-responses.ts";
 import { toolCallTimeline } from "./tool-call-timeline.ts";
 import { toolsOverview } from "./tools-overview.ts";
@@ -118,6 +119,22 @@ export function buildConsoleApp(opts: ConsoleOptions): FastifyInstance {
     const t = Number.isInteger(i) && i >= 0 ? trajectories?.[i] : undefined;
     if (t === undefined) return reply.code(404).send(notFound(`no trajectory ${index} in run ${run}`));
     return trajectoryResponse(run, i, t, await runs.summary(run), trajectories ?? [], opts.jaeger);
+  });
+
+  // A tool-result image of the run, by its content hash (the record's `images[].sha256`).
+  app.get("/api/runs/:run/images/:sha256", async (req, reply) => {
+    const { run, sha256 } = req.params as { run: string; sha256: string };
+    if (!IMAGE_SHA256.test(sha256)) {
+      return reply
+        .code(400)
+        .send(invalid(`${JSON.stringify(sha256)} is not a SHA-256 (64 lowercase hex digits)`));
+    }
+    const image = await runs.image(run, sha256);
+    if (image === undefined) return reply.code(404).send(notFound(`no image ${sha256} in run ${run}`));
+    reply.header("content-type", image.contentType);
+    reply.header("x-content-type-options", "nosniff");
+    reply.header("cache-control", "private, max-age=31536000, immutable");
+    return reply.send(image.bytes);
   });
 
   app.get("/api/runs/:run/trajectories/:index/trace", async (req, reply) => {
