@@ -11,7 +11,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { z } from "zod";
 import { BundleDirectories } from "./bundle-directories.ts";
 import { episodesOverview } from "./episodes-overview.ts";
-import { GatewayAdminClient, GatewayAdminError } from "./gateway-admin-client.ts";
+import { GatewayAdminClient, GatewayAdminError, GatewayAuthError } from "./gateway-admin-client.ts";
 import { JaegerClient } from "./jaeger-client.ts";
 import { RolloutServiceClient, RolloutServiceError } from "./rollout-service-client.ts";
 import { RunDirectories } from "./run-directories.ts";
@@ -29,6 +29,13 @@ export const ASSETS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../w
 
 export interface ConsoleOptions {
   gatewayAdmin: string;
+  /**
+   * A key for the gateway's admin API when its auth is on (one of its `auth.api_keys`), sent as
+   * `authorization: Bearer KEY` for the catalog, the playground's calls and the episodes.
+   */
+  gatewayApiKey?: string;
+  /** Where that key comes from, for the message when the gateway refuses (`--gateway-api-key-env NAME`). */
+  gatewayApiKeyHint?: string;
   runsDir: string;
   /** The rollout service's HTTP URL (`rlf rollout serve`): its runs in flight appear live. */
   rollout?: string;
@@ -69,7 +76,10 @@ export function buildConsoleApp(opts: ConsoleOptions): FastifyInstance {
       `the console's web app is not built (${assets}): run npm run build -w @rlfactory/console`,
     );
   }
-  const gateway = new GatewayAdminClient(opts.gatewayAdmin);
+  const gateway = new GatewayAdminClient(opts.gatewayAdmin, {
+    ...(opts.gatewayApiKey !== undefined && { apiKey: opts.gatewayApiKey }),
+    ...(opts.gatewayApiKeyHint !== undefined && { keyHint: opts.gatewayApiKeyHint }),
+  });
   const runs = new RunDirectories(opts.runsDir);
   const jaeger = opts.jaeger === undefined ? undefined : new JaegerClient(opts.jaeger);
   const bundles = new BundleDirectories(opts.bundlesDir);
@@ -78,6 +88,10 @@ export function buildConsoleApp(opts: ConsoleOptions): FastifyInstance {
   const app = Fastify({ logger: false, routerOptions: { maxParamLength: 4096 } });
 
   app.setErrorHandler((err, _req, reply) => {
+    // Not 401: that would ask the page for the console's own key.
+    if (err instanceof GatewayAuthError) {
+      return reply.code(502).send({ error: { code: "GATEWAY_UNAUTHENTICATED", message: err.message } });
+    }
     if (err instanceof GatewayAdminError) {
       return reply.code(502).send({ error: { code: "GATEWAY_UNAVAILABLE", message: err.message } });
     }
