@@ -95,7 +95,7 @@ try {
     const figure = page.locator(".image-span img").first();
     await figure.waitFor();
     await page.locator(".image-note img").first().waitFor();
-    await figure.scrollIntoViewIfNeeded();
+    await figure.evaluate((el) => el.closest(".turn")?.scrollIntoView());
     await figure.hover();
     await shoot("console-trajectory-image.png");
   } finally {
