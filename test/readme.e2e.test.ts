@@ -3,7 +3,7 @@
 // the toolkit example is served behind a gateway.
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { promisify } from "node:util";
 import { ROOT, startTestGateway, stopChild, waitFor } from "@rlfactory/test-support/gateway-harness";
 import { startOtlpReceiver } from "@rlfactory/test-support/otlp-receiver";
@@ -169,7 +169,9 @@ describe("README", () => {
     const serve = exampleLines.find((l) => l.startsWith("npx rlf rollout serve"));
     const curl = exampleLines.find((l) => l.startsWith("curl") && l.includes(":8091/v1/rollout"));
     expect(exampleLines).toEqual(expect.arrayContaining([simulate, rollout, "npm start"]));
-    const out = /--out (\S+)/.exec(rollout ?? "")?.[1] ?? "";
+    const out = join(ROOT, /--out (\S+)/.exec(rollout ?? "")?.[1] ?? "");
+    // Under runs/: where the console of `npm start` reads run directories.
+    expect(out.startsWith(join(ROOT, "runs/"))).toBe(true);
     rmSync(out, { recursive: true, force: true });
     const background: ChildProcess[] = [];
     try {
@@ -184,6 +186,15 @@ describe("README", () => {
       expect(summary.exact_match).toBeGreaterThan(0);
       for (const file of ["trajectories.parquet", "report.html"])
         expect(existsSync(join(out, file))).toBe(true);
+      // The console of `npm start` lists the run, finished, with its 120 trajectories.
+      const listed = (await (await fetch("http://127.0.0.1:8090/api/runs")).json()) as {
+        runs: { id: string; in_progress: boolean }[];
+      };
+      expect(listed.runs.find((r) => r.id === basename(out))).toMatchObject({ in_progress: false });
+      const shown = (await (await fetch(`http://127.0.0.1:8090/api/runs/${basename(out)}`)).json()) as {
+        trajectories: unknown[];
+      };
+      expect(shown.trajectories).toHaveLength(120);
 
       startLine(serve, env, background);
       await untilOk("http://127.0.0.1:8091/healthz", 30_000, "rlf rollout serve on 8091");
@@ -191,6 +202,11 @@ describe("README", () => {
       const body = JSON.parse(served.stdout) as { groups: { trajectories: { status: string }[] }[] };
       expect(body.groups).toHaveLength(1);
       expect(body.groups[0]?.trajectories.map((t) => t.status)).toEqual(["completed", "completed"]);
+      // The console of `npm start` shows the served run among the rollout service's runs.
+      const live = (await (await fetch("http://127.0.0.1:8090/api/live-runs")).json()) as {
+        runs: { state: string; trajectories: number }[];
+      };
+      expect(live.runs.map((r) => [r.state, r.trajectories])).toContainEqual(["done", 2]);
     } finally {
       await stopAll(background);
       rmSync(out, { recursive: true, force: true });
@@ -233,7 +249,9 @@ describe("README BFCL rollout", () => {
     const tasksFile = /--out (\S+)/.exec(data ?? "")?.[1] ?? "";
     expect(simulate).toContain(`--tasks ${tasksFile}`);
     const limit = Number(/--limit (\d+)/.exec(rollout ?? "")?.[1]);
-    const out = /--out (\S+)/.exec(rollout ?? "")?.[1] ?? "";
+    const out = join(ROOT, /--out (\S+)/.exec(rollout ?? "")?.[1] ?? "");
+    // Under runs/: where the console of `npm start` reads run directories.
+    expect(out.startsWith(join(ROOT, "runs/"))).toBe(true);
     rmSync(tasksFile, { force: true });
     rmSync(out, { recursive: true, force: true });
     const background: ChildProcess[] = [];
@@ -285,7 +303,9 @@ describe("README FTRL rollout", () => {
         .map((t) => [t.id, t.extra_info.actions.map((turn) => turn.length)]),
     );
     expect(tasks.size).toBe(20);
-    const out = /--out (\S+)/.exec(rollout ?? "")?.[1] ?? "";
+    const out = join(ROOT, /--out (\S+)/.exec(rollout ?? "")?.[1] ?? "");
+    // Under runs/: where the console of `npm start` reads run directories.
+    expect(out.startsWith(join(ROOT, "runs/"))).toBe(true);
     rmSync(out, { recursive: true, force: true });
     const background: ChildProcess[] = [];
     try {

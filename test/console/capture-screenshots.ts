@@ -4,10 +4,13 @@
 // /tools, /runs/RUN and /runs/RUN/trajectories/0 into docs/img/; then the later views: a tool's page
 // after a playground call, a trajectory's siblings and per-turn rewards, its Traces timeline, and the
 // Episodes view (one live kv episode, the FTRL example's bundle) with that bundle's page; then, with a
-// real `rlf rollout serve` running a request, the Runs view with that run live (console-runs.png).
+// real `rlf rollout serve` running a request, the Runs view with that run live (console-runs.png);
+// last, a run in which `rlf tool image` rotates a PNG twice (one image shown, one dropped) in its
+// Trajectory view (console-trajectory-image.png).
 import { join } from "node:path";
 import { buildConsoleApp } from "@rlfactory/console";
 import { ROOT, tempDir } from "@rlfactory/test-support/gateway-harness";
+import { writeImageRolloutRun } from "@rlfactory/test-support/image-rollout";
 import { startLiveRolloutService } from "@rlfactory/test-support/live-rollout-service";
 import { writeRolloutRun } from "@rlfactory/test-support/rollout-run";
 import { chromium } from "playwright-core";
@@ -85,6 +88,19 @@ try {
   await page.screenshot({ path: join(ROOT, "docs/img/console-runs.png") });
   process.stdout.write("docs/img/console-runs.png\n");
   await finished;
+  // Tool-result images: the shown one at its placeholder tokens (hovered), the dropped one as a note.
+  const vision = await writeImageRolloutRun(runsDir, "vision");
+  try {
+    await page.goto(`${url}/runs/vision/trajectories/0`);
+    const figure = page.locator(".image-span img").first();
+    await figure.waitFor();
+    await page.locator(".image-note img").first().waitFor();
+    await figure.evaluate((el) => el.closest(".turn")?.scrollIntoView());
+    await figure.hover();
+    await shoot("console-trajectory-image.png");
+  } finally {
+    await vision.stop();
+  }
 } finally {
   await browser.close();
   await app.close();

@@ -364,7 +364,17 @@ describe("deploy/k8s matches the code", () => {
       expect(container("gateway").livenessProbe.httpGet.path).toBe("/healthz");
       expect(container("gateway").readinessProbe.grpc.port).toBe(localGateway.grpc.port);
 
-      const apps = ["gateway", "judge", "rollout", ...TOOLS].map((n) => [n, container(n)] as const);
+      // The console: its port, the gateway's admin API and the rollout service at their Services.
+      const consoleArgs: string[] = container("console").args;
+      expect(consoleArgs[0]).toBe("console");
+      expect(Number(flagValue(consoleArgs, "--port"))).toBe(CONSOLE_PORT);
+      expect(flagValue(consoleArgs, "--gateway-admin")).toBe(`http://gateway:${localGateway.admin.port}`);
+      expect(flagValue(consoleArgs, "--rollout")).toBe(`http://rollout:${ROLLOUT_HTTP_PORT}`);
+      expect(container("console").readinessProbe.httpGet.path).toBe("/healthz");
+
+      const apps = ["gateway", "judge", "rollout", "console", ...TOOLS].map(
+        (n) => [n, container(n)] as const,
+      );
       await twoAtATime(apps, async ([name, c]) => {
         expect(c.image, name).toBe("rlfactory:dev");
         const res = await validates(process.execPath, [RLF, ...c.args, "--not-an-rlf-option"]);
@@ -410,6 +420,39 @@ describe("deploy/k8s matches the code", () => {
         `${mount?.mountPath}/${Object.keys(k8s("ConfigMap", configMap).data)[0]}`,
       );
     }
+  });
+});
+
+describe("deploy/k8s runs the console beyond loopback, behind keys", () => {
+  const c = () => container("console");
+  const env = (name: string) => c().env.find((e: K8sObject) => e.name === name);
+
+  it("binds 0.0.0.0 with --api-keys-env from a Secret that must exist (no key, no console)", () => {
+    expect(flagValue(c().args, "--host")).toBe("0.0.0.0");
+    const keys = env(flagValue(c().args, "--api-keys-env") ?? "");
+    expect(keys?.valueFrom?.secretKeyRef).toMatchObject({ name: "console-api-keys" });
+    expect(keys?.valueFrom?.secretKeyRef?.optional ?? false).toBe(false);
+  });
+
+  it("sends the gateway a key from an optional Secret (--gateway-api-key-env)", () => {
+    const key = env(flagValue(c().args, "--gateway-api-key-env") ?? "");
+    expect(key?.valueFrom?.secretKeyRef).toMatchObject({ name: "console-gateway-api-key", optional: true });
+  });
+
+  it("reads the runs it is given read-only, from the folder --runs names, on a read-only root", () => {
+    const mount = c().volumeMounts.find((m: K8sObject) => m.mountPath === flagValue(c().args, "--runs"));
+    expect(mount?.readOnly).toBe(true);
+    expect(c().securityContext.readOnlyRootFilesystem).toBe(true);
+  });
+
+  it("is reachable on its HTTP port only, where the cluster enforces network policies", () => {
+    const policies = k8sObjects.filter(
+      (o) =>
+        o.kind === "NetworkPolicy" &&
+        o.spec.podSelector.matchLabels?.["app.kubernetes.io/name"] === "console",
+    );
+    expect(policies.map((p) => p.spec.ingress)).toEqual([[{ ports: [{ port: CONSOLE_PORT }] }]]);
+    expect(k8s("Service", "console").spec.ports.map((p: K8sObject) => p.port)).toEqual([CONSOLE_PORT]);
   });
 });
 

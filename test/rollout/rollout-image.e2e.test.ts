@@ -9,8 +9,6 @@ import { createHash } from "node:crypto";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { crc32, deflateSync } from "node:zlib";
 import {
   createRolloutEngine,
   IMAGE_PAD,
@@ -24,54 +22,12 @@ import {
 } from "@rlfactory/rollout";
 import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/simulators/llm";
 import { type InProcessGateway, RLF, startTestGateway } from "@rlfactory/test-support/gateway-harness";
+import { ROTATE_TOOL, rotateTask, VL_TEMPLATE } from "@rlfactory/test-support/image-rollout";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-const TOOL = "image__rotate";
-const VL_TEMPLATE = fileURLToPath(
-  new URL("../../services/rollout/src/vision/__fixtures__/qwen2_5_vl_chat_template.jinja", import.meta.url),
-);
+const TOOL = ROTATE_TOOL;
 const sha256 = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
-
-/** An 8 × 6 RGB PNG (a tiny encoder: filter 0 on every row). */
-function png(width: number, height: number): Buffer {
-  const raw = Buffer.alloc(height * (1 + 3 * width));
-  for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++) raw.set([x * 30, y * 40, 200], y * (1 + 3 * width) + 1 + 3 * x);
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
-    const out = Buffer.alloc(12 + data.length);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc32(body), 8 + data.length);
-    return out;
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk("IHDR", header),
-    chunk("IDAT", deflateSync(raw)),
-    chunk("IEND", Buffer.alloc(0)),
-  ]);
-}
-
-const TASK: Task = {
-  id: "rotate",
-  data_source: "e2e",
-  prompt: [{ role: "user", content: "Hello." }],
-  ground_truth: "6x8",
-  extra_info: {},
-  tools: [],
-  turns: [
-    {
-      content: `Rotate it, call: {"image": "${png(8, 6).toString("base64")}", "degrees": 90}`,
-      tools: [TOOL],
-    },
-    { content: "answer: 6x8", tools: [] },
-  ],
-};
+const TASK: Task = rotateTask([90]);
 
 const ENGINES = ["vllm", "sglang"] as const;
 let tokenizer: ModelTokenizer;

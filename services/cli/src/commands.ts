@@ -282,9 +282,9 @@ checkpoint; a second signal exits at once.`,
     summary:
       "the web console: the gateway's tools (health, breaker, latency, playground), live and finished runs with their trajectories token by token, episodes, bundles and traces",
     usage:
-      "console [--port 8090] [--host 127.0.0.1] [--gateway-admin URL] [--runs DIR] [--rollout URL] [--jaeger URL] [--bundles DIR] [--api-keys-env NAME]",
+      "console [--port 8090] [--host 127.0.0.1] [--gateway-admin URL] [--runs DIR] [--rollout URL] [--jaeger URL] [--bundles DIR] [--api-keys-env NAME] [--gateway-api-key-env NAME]",
     details:
-      "--gateway-admin: the gateway's admin HTTP API (default http://127.0.0.1:8080). --runs: the folder whose subdirectories are `rlf rollout --out` directories (default ./runs). --jaeger: Jaeger's base URL (trace links; the Traces view's spans). --bundles: a folder of environment bundles. Views: /tools, /tools/NAME, /runs, /runs/RUN, /runs/RUN/trajectories/N, /runs/RUN/trajectories/N/trace, /episodes, /bundles/ID.",
+      "--gateway-admin: the gateway's admin HTTP API (default http://127.0.0.1:8080). --runs: the folder whose subdirectories are `rlf rollout --out` directories (default ./runs). --jaeger: Jaeger's base URL (trace links; the Traces view's spans). --bundles: a folder of environment bundles. --api-keys-env: the variable of the console's own API keys (needed beyond loopback). --gateway-api-key-env: the variable holding a key of the gateway's (its auth on), sent to its admin API. Views: /tools, /tools/NAME, /runs, /runs/RUN, /runs/RUN/trajectories/N, /runs/RUN/trajectories/N/trace, /episodes, /bundles/ID.",
     load: async () => (await import("./console-command.ts")).runConsoleCommand,
   },
   {

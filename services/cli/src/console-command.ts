@@ -1,9 +1,10 @@
 // `rlf console [--port 8090] [--host 127.0.0.1] [--gateway-admin URL] [--runs DIR] [--rollout URL]
-// [--jaeger URL] [--bundles DIR] [--api-keys-env NAME]`: the web console (services/console): the
+// [--jaeger URL] [--bundles DIR] [--api-keys-env NAME] [--gateway-api-key-env NAME]`: the web console (services/console): the
 // gateway's tools with health, breaker, latency and a playground, the runs under DIR with every
 // trajectory's tokens, the rollout service's runs in flight (--rollout), live episodes, the
 // environment bundles under --bundles, and tool-call timelines (from Jaeger when --jaeger is set).
-// Bound beyond loopback it needs --api-keys-env (refused otherwise).
+// Bound beyond loopback it needs --api-keys-env (refused otherwise). With the gateway's auth on,
+// --gateway-api-key-env names the variable holding one of the gateway's keys, sent to its admin API.
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { buildConsoleApp, CONSOLE_PORT, DEFAULT_GATEWAY_ADMIN } from "@rlfactory/console";
@@ -22,6 +23,7 @@ export async function runConsoleCommand(argv: string[]): Promise<number> {
       jaeger: { type: "string" },
       bundles: { type: "string" },
       "api-keys-env": { type: "string" },
+      "gateway-api-key-env": { type: "string" },
     },
     strict: true,
     allowPositionals: true,
@@ -46,9 +48,22 @@ export async function runConsoleCommand(argv: string[]): Promise<number> {
       `rlf console: --host ${host} is beyond loopback: give --api-keys-env NAME, a variable of comma-separated API keys (as the gateway's auth.api_keys_env)`,
     );
   }
+  // One key, for a client: unset or blank sends none (a gateway without auth; an optional Secret).
+  const gatewayKeyEnv = values["gateway-api-key-env"];
+  const gatewayApiKey =
+    gatewayKeyEnv === undefined ? undefined : process.env[gatewayKeyEnv]?.trim() || undefined;
+  if (gatewayKeyEnv !== undefined && gatewayApiKey === undefined) {
+    process.stderr.write(
+      `rlf console: warning: --gateway-api-key-env ${gatewayKeyEnv} is unset or empty: no key is sent to the gateway\n`,
+    );
+  }
   const app = buildConsoleApp({
     apiKeys,
     gatewayAdmin,
+    ...(gatewayApiKey !== undefined && { gatewayApiKey }),
+    ...(gatewayKeyEnv !== undefined && {
+      gatewayApiKeyHint: `--gateway-api-key-env ${gatewayKeyEnv}${gatewayApiKey === undefined ? " (unset)" : ""}`,
+    }),
     runsDir: resolve(values.runs ?? "runs"),
     ...(rollout !== undefined && { rollout }),
     ...(jaeger !== undefined && { jaeger }),
@@ -57,7 +72,7 @@ export async function runConsoleCommand(argv: string[]): Promise<number> {
   const port = values.port ? portArg(values.port, "--port") : CONSOLE_PORT;
   const url = await app.listen({ host, port });
   process.stderr.write(
-    `rlf console: ${url} (gateway admin ${gatewayAdmin}${rollout ? `, rollout service ${rollout}` : ""}; ${apiKeys.length > 0 ? `api keys from ${keysEnv}` : "no api key"})\n`,
+    `rlf console: ${url} (gateway admin ${gatewayAdmin}${rollout ? `, rollout service ${rollout}` : ""}; ${apiKeys.length > 0 ? `api keys from ${keysEnv}` : "no api key"}${gatewayApiKey !== undefined ? `; gateway key from ${gatewayKeyEnv}` : ""})\n`,
   );
   stopOnSignals(async () => {
     await app.close();

@@ -145,6 +145,7 @@ export async function rollOutAndWrite(
       const { writeRunReport } = await import("@rlfactory/console");
       await writeRunReport(join(outDir, "report.html"), {
         runId: basename(resolve(outDir)),
+        runDir: outDir,
         title: `rollout ${startedAt}`,
         trajectories: all,
         summary: JSON.parse(JSON.stringify(summary)),

@@ -11,10 +11,11 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { z } from "zod";
 import { BundleDirectories } from "./bundle-directories.ts";
 import { episodesOverview } from "./episodes-overview.ts";
-import { GatewayAdminClient, GatewayAdminError } from "./gateway-admin-client.ts";
+import { GatewayAdminClient, GatewayAdminError, GatewayAuthError } from "./gateway-admin-client.ts";
 import { JaegerClient } from "./jaeger-client.ts";
 import { RolloutServiceClient, RolloutServiceError } from "./rollout-service-client.ts";
 import { RunDirectories } from "./run-directories.ts";
+import { IMAGE_SHA256 } from "./run-images.ts";
 import { runResponse, trajectoryResponse } from "./run-responses.ts";
 import { toolCallTimeline } from "./tool-call-timeline.ts";
 import { toolsOverview } from "./tools-overview.ts";
@@ -28,6 +29,13 @@ export const ASSETS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../w
 
 export interface ConsoleOptions {
   gatewayAdmin: string;
+  /**
+   * A key for the gateway's admin API when its auth is on (one of its `auth.api_keys`), sent as
+   * `authorization: Bearer KEY` for the catalog, the playground's calls and the episodes.
+   */
+  gatewayApiKey?: string;
+  /** Where that key comes from, for the message when the gateway refuses (`--gateway-api-key-env NAME`). */
+  gatewayApiKeyHint?: string;
   runsDir: string;
   /** The rollout service's HTTP URL (`rlf rollout serve`): its runs in flight appear live. */
   rollout?: string;
@@ -68,7 +76,10 @@ export function buildConsoleApp(opts: ConsoleOptions): FastifyInstance {
       `the console's web app is not built (${assets}): run npm run build -w @rlfactory/console`,
     );
   }
-  const gateway = new GatewayAdminClient(opts.gatewayAdmin);
+  const gateway = new GatewayAdminClient(opts.gatewayAdmin, {
+    ...(opts.gatewayApiKey !== undefined && { apiKey: opts.gatewayApiKey }),
+    ...(opts.gatewayApiKeyHint !== undefined && { keyHint: opts.gatewayApiKeyHint }),
+  });
   const runs = new RunDirectories(opts.runsDir);
   const jaeger = opts.jaeger === undefined ? undefined : new JaegerClient(opts.jaeger);
   const bundles = new BundleDirectories(opts.bundlesDir);
@@ -77,6 +88,10 @@ export function buildConsoleApp(opts: ConsoleOptions): FastifyInstance {
   const app = Fastify({ logger: false, routerOptions: { maxParamLength: 4096 } });
 
   app.setErrorHandler((err, _req, reply) => {
+    // Not 401: that would ask the page for the console's own key.
+    if (err instanceof GatewayAuthError) {
+      return reply.code(502).send({ error: { code: "GATEWAY_UNAUTHENTICATED", message: err.message } });
+    }
     if (err instanceof GatewayAdminError) {
       return reply.code(502).send({ error: { code: "GATEWAY_UNAVAILABLE", message: err.message } });
     }
@@ -118,6 +133,22 @@ export function buildConsoleApp(opts: ConsoleOptions): FastifyInstance {
     const t = Number.isInteger(i) && i >= 0 ? trajectories?.[i] : undefined;
     if (t === undefined) return reply.code(404).send(notFound(`no trajectory ${index} in run ${run}`));
     return trajectoryResponse(run, i, t, await runs.summary(run), trajectories ?? [], opts.jaeger);
+  });
+
+  // A tool-result image of the run, by its content hash (the record's `images[].sha256`).
+  app.get("/api/runs/:run/images/:sha256", async (req, reply) => {
+    const { run, sha256 } = req.params as { run: string; sha256: string };
+    if (!IMAGE_SHA256.test(sha256)) {
+      return reply
+        .code(400)
+        .send(invalid(`${JSON.stringify(sha256)} is not a SHA-256 (64 lowercase hex digits)`));
+    }
+    const image = await runs.image(run, sha256);
+    if (image === undefined) return reply.code(404).send(notFound(`no image ${sha256} in run ${run}`));
+    reply.header("content-type", image.contentType);
+    reply.header("x-content-type-options", "nosniff");
+    reply.header("cache-control", "private, max-age=31536000, immutable");
+    return reply.send(image.bytes);
   });
 
   app.get("/api/runs/:run/trajectories/:index/trace", async (req, reply) => {

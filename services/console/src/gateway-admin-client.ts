@@ -1,6 +1,8 @@
 // A client of the gateway's admin HTTP API (gateway/src/admin.ts): the catalog (GET /v1/tools), each
 // upstream's health and breaker (GET /readyz) and the metrics text (GET /metrics). Every answer is
-// checked with zod at this boundary.
+// checked with zod at this boundary. With the gateway's auth on, the console sends its key
+// (`rlf console --gateway-api-key-env NAME`) as the gateway expects it: `authorization: Bearer KEY`;
+// a refusal (HTTP 401) is a GatewayAuthError, whatever the request, never an answer passed on.
 import { z } from "zod";
 
 const wireTool = z.object({
@@ -55,13 +57,21 @@ export class GatewayAdminError extends Error {
   override name = "GatewayAdminError";
 }
 
+/** The gateway refused the console's key, or the console sent none to a gateway with auth on. */
+export class GatewayAuthError extends GatewayAdminError {
+  override name = "GatewayAuthError";
+}
+
 export class GatewayAdminClient {
   readonly #base: string;
   readonly #headers: Record<string, string>;
+  readonly #keyHint: string;
 
-  constructor(baseUrl: string, opts: { apiKey?: string } = {}) {
+  /** `keyHint`: where the key comes from, for the refusal's message (`--gateway-api-key-env NAME`). */
+  constructor(baseUrl: string, opts: { apiKey?: string; keyHint?: string } = {}) {
     this.#base = baseUrl.replace(/\/+$/, "");
     this.#headers = opts.apiKey ? { authorization: `Bearer ${opts.apiKey}` } : {};
+    this.#keyHint = opts.keyHint ?? "rlf console --gateway-api-key-env NAME";
   }
 
   async tools(signal?: AbortSignal): Promise<WireTool[]> {
@@ -124,8 +134,9 @@ export class GatewayAdminClient {
     signal?: AbortSignal,
     headers: Record<string, string> = {},
   ): Promise<Response> {
+    let res: Response;
     try {
-      return await fetch(`${this.#base}${path}`, {
+      res = await fetch(`${this.#base}${path}`, {
         method,
         headers: {
           ...this.#headers,
@@ -140,6 +151,7 @@ export class GatewayAdminClient {
         `gateway admin API at ${this.#base} unreachable: ${(err as Error).message}`,
       );
     }
+    return this.#refused(method, path, res);
   }
 
   async #json(path: string, ok: number[], signal?: AbortSignal): Promise<unknown> {
@@ -149,12 +161,25 @@ export class GatewayAdminClient {
   }
 
   async #get(path: string, signal?: AbortSignal): Promise<Response> {
+    let res: Response;
     try {
-      return await fetch(`${this.#base}${path}`, { headers: this.#headers, ...(signal ? { signal } : {}) });
+      res = await fetch(`${this.#base}${path}`, { headers: this.#headers, ...(signal ? { signal } : {}) });
     } catch (err) {
       throw new GatewayAdminError(
         `gateway admin API at ${this.#base} unreachable: ${(err as Error).message}`,
       );
     }
+    return this.#refused("GET", path, res);
+  }
+
+  /** The answer, unless it is the gateway's 401. */
+  async #refused(method: string, path: string, res: Response): Promise<Response> {
+    if (res.status !== 401) return res;
+    await res.body?.cancel();
+    throw new GatewayAuthError(
+      "authorization" in this.#headers
+        ? `the gateway at ${this.#base} refused the console's API key (${method} ${path}: HTTP 401); check the key ${this.#keyHint} gives`
+        : `the gateway at ${this.#base} has auth on (${method} ${path}: HTTP 401): give the console one of its keys with ${this.#keyHint}`,
+    );
   }
 }

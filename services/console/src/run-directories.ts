@@ -6,6 +6,7 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Trajectory } from "@rlfactory/contracts";
 import { readTrajectoriesJsonl } from "@rlfactory/rollout";
+import { type RunImage, readRunImage } from "./run-images.ts";
 
 export interface RunListing {
   id: string;
@@ -73,6 +74,12 @@ export class RunDirectories {
     const dir = this.#dir(id);
     if (dir === undefined || !existsSync(join(dir, "trajectories.jsonl"))) return undefined;
     return readTrajectoriesJsonl(join(dir, "trajectories.jsonl"));
+  }
+
+  /** The run's stored image with this hash (`images/<sha256>.<ext>`); undefined when none. */
+  async image(id: string, sha256: string): Promise<RunImage | undefined> {
+    const dir = this.#dir(id);
+    return dir === undefined ? undefined : readRunImage(dir, sha256);
   }
 
   #dir(id: string): string | undefined {

@@ -1,11 +1,13 @@
 // report.html: a static export of the console's Run view for one run. The built web app (web/dist:
 // its one script and one stylesheet) goes inline into one HTML file with the API answers the view
 // needs (the run, and a few example trajectories with their token texts), so the page opens from disk
-// with nothing fetched: the same components as `rlf console`, the same curves and tables.
+// with nothing fetched: the same components as `rlf console`, the same curves and tables. The example
+// trajectories' images go in as data URLs, up to a byte budget, so the page stays one file.
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Trajectory } from "@rlfactory/contracts";
 import { ASSETS_DIR } from "./console-server.ts";
+import { inlineRunImages } from "./run-images.ts";
 import { runResponse, trajectoryResponse } from "./run-responses.ts";
 
 export interface RunReportInput {
@@ -18,11 +20,16 @@ export interface RunReportInput {
   summary: unknown;
   /** Example trajectories inlined, each viewable token by token (default 6, at most 50). */
   maxExamples?: number;
+  /** The run directory: the example trajectories' images are read from its `images/`. */
+  runDir?: string;
+  /** The most image bytes inlined (each image once, in record order; default 4 MiB). */
+  maxImageBytes?: number;
   assetsDir?: string;
 }
 
 const DEFAULT_EXAMPLES = 6;
 const MAX_EXAMPLES = 50;
+const DEFAULT_IMAGE_BYTES = 4 * 1024 * 1024;
 
 export async function renderRunReport(input: RunReportInput): Promise<string> {
   const assets = input.assetsDir ?? ASSETS_DIR;
@@ -38,7 +45,8 @@ export async function renderRunReport(input: RunReportInput): Promise<string> {
   const responses: Record<string, unknown> = {
     [run]: runResponse(input.runId, input.summary, input.trajectories),
   };
-  for (const i of exampleIndices(input.trajectories, input.maxExamples ?? DEFAULT_EXAMPLES)) {
+  const examples = exampleIndices(input.trajectories, input.maxExamples ?? DEFAULT_EXAMPLES);
+  for (const i of examples) {
     const t = input.trajectories[i] as Trajectory;
     responses[`${run}/trajectories/${i}`] = await trajectoryResponse(
       input.runId,
@@ -48,6 +56,11 @@ export async function renderRunReport(input: RunReportInput): Promise<string> {
       input.trajectories,
       undefined,
     );
+  }
+  if (input.runDir !== undefined) {
+    const shown = examples.map((i) => input.trajectories[i] as Trajectory);
+    const budget = input.maxImageBytes ?? DEFAULT_IMAGE_BYTES;
+    Object.assign(responses, await inlineRunImages(input.runDir, input.runId, shown, budget));
   }
   const data = { path: `/runs/${encodeURIComponent(input.runId)}`, responses };
   return `<!doctype html>

@@ -31,6 +31,21 @@ export interface ToolCall {
   turn?: number;
 }
 
+/** A tool-result image of the record (contracts: trajectoryImageSchema; docs/images.md). */
+export interface TrajectoryImage {
+  sha256: string;
+  mime_type: string;
+  path: string;
+  width: number;
+  height: number;
+  shown: "full" | "downscaled" | "dropped" | "text";
+  tool_call: number;
+  turn: number;
+  start?: number;
+  end?: number;
+  source_sha256?: string;
+}
+
 export interface Trajectory {
   task_id: string;
   group_id: string;
@@ -47,6 +62,7 @@ export interface Trajectory {
   advantage?: number | null;
   status: string;
   status_reason: string | null;
+  images?: TrajectoryImage[];
 }
 
 export interface TokenTexts {
@@ -79,6 +95,25 @@ export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T>
   const body = await res.json();
   if (!res.ok) throw new Error(body?.error?.message ?? `${path}: HTTP ${res.status}`);
   return body as T;
+}
+
+/**
+ * An image under /api as a URL an <img> can show: fetched with the API key (an <img> cannot send it)
+ * into an object URL; in report.html, the data URL inlined; null when the report left it out.
+ */
+export async function imageUrl(path: string, signal?: AbortSignal): Promise<string | null> {
+  const inlined = staticExport();
+  if (inlined) {
+    const url = inlined.responses[path];
+    return typeof url === "string" ? url : null;
+  }
+  const sent = sessionStorage.getItem(KEY_ITEM);
+  let res = await fetch(path, withKey(signal));
+  if (res.status === 401 && (sessionStorage.getItem(KEY_ITEM) !== sent || (await askForKey()))) {
+    res = await fetch(path, withKey(signal));
+  }
+  if (!res.ok) throw new Error(`${path}: HTTP ${res.status}`);
+  return URL.createObjectURL(await res.blob());
 }
 
 // Issue 26, the later views: trajectory detail, traces, playground, episodes, bundles.

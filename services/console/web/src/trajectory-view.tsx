@@ -3,14 +3,28 @@
 // per-turn reward; under a sampled turn the tool calls it made (arguments, result, latency, error code,
 // trace link). Above: the reward components and the GRPO group's siblings with their advantages;
 // below: the environment's snapshots and the diff between consecutive ones. Long trajectories render
-// a turn's tokens only when it comes near the viewport (lazy-tokens.tsx).
+// a turn's tokens only when it comes near the viewport (lazy-tokens.tsx). A tool-result image shown to
+// the model sits at its placeholder tokens; one it was not shown is a note under its turn
+// (trajectory-image.tsx).
+import { Fragment } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import type { SiblingRow, SnapshotView, TokenTexts, ToolCall, TraceLink, Trajectory } from "./api.ts";
+import type {
+  SiblingRow,
+  SnapshotView,
+  TokenTexts,
+  ToolCall,
+  TraceLink,
+  Trajectory,
+  TrajectoryImage,
+} from "./api.ts";
 import { LazyTokens } from "./lazy-tokens.tsx";
 import { Link } from "./router.tsx";
+import { ImageNote, ImageSpan } from "./trajectory-image.tsx";
 import { useJson } from "./use-json.ts";
 
-interface Hovered {
+type Hovered = TokenHover | { image: string };
+
+interface TokenHover {
   position: string;
   id: number;
   text: string | null;
@@ -37,7 +51,10 @@ export function TrajectoryView(props: { run: string; index: string }) {
     const el = ref.current;
     if (!el) return;
     const onOver = (e: Event) => {
-      const d = (e.target as HTMLElement).dataset;
+      const target = e.target as HTMLElement;
+      const image = target.closest<HTMLElement>("[data-image-label]")?.dataset.imageLabel;
+      if (image !== undefined) return setHovered({ image });
+      const d = target.dataset;
       if (d.id === undefined) return;
       setHovered({
         position: d.pos ?? "",
@@ -54,6 +71,15 @@ export function TrajectoryView(props: { run: string; index: string }) {
   if (loaded.state === "error") return <p class="error">{loaded.message}</p>;
   const { trajectory: t, token_texts: texts, siblings, environment, trace } = loaded.data;
   const eager = t.prompt_ids.length + t.response_ids.length <= EAGER_TOKENS;
+  const images = t.images ?? [];
+  // Shown images by their first placeholder token; the others by their observation turn.
+  const spanAt = new Map<number, TrajectoryImage>();
+  const padded = new Uint8Array(t.response_ids.length);
+  for (const image of images) {
+    if (image.start === undefined || image.end === undefined) continue;
+    spanAt.set(image.start, image);
+    padded.fill(1, image.start, image.end);
+  }
   return (
     <section ref={ref}>
       <h2>
@@ -91,11 +117,13 @@ export function TrajectoryView(props: { run: string; index: string }) {
         <p class="error">token texts: {loaded.data.token_texts_error}</p>
       ) : null}
       <div class="hover" data-testid="token-info">
-        {hovered
-          ? `token ${hovered.position} · id ${hovered.id} · text ${hovered.text === null ? "—" : JSON.stringify(hovered.text)} · logprob ${
-              hovered.logprob === null ? "—" : hovered.logprob.toFixed(4)
-            } · mask ${hovered.mask ?? "prompt"}`
-          : "hover a token"}
+        {hovered && "image" in hovered
+          ? hovered.image
+          : hovered
+            ? `token ${hovered.position} · id ${hovered.id} · text ${hovered.text === null ? "—" : JSON.stringify(hovered.text)} · logprob ${
+                hovered.logprob === null ? "—" : hovered.logprob.toFixed(4)
+              } · mask ${hovered.mask ?? "prompt"}`
+            : "hover a token"}
       </div>
       <div class="turn">
         <h3>prompt ({t.prompt_ids.length} tokens)</h3>
@@ -128,10 +156,11 @@ export function TrajectoryView(props: { run: string; index: string }) {
                   const i = turn.start + k;
                   const mask = t.loss_mask[i] ?? 0;
                   const lp = t.rollout_logprobs[i] ?? 0;
-                  return (
+                  const image = spanAt.get(i);
+                  const token = (
                     <span
                       key={i}
-                      class={`tok mask-${mask}`}
+                      class={`tok mask-${mask}${padded[i] ? " image-pad" : ""}`}
                       data-index={i}
                       data-id={id}
                       data-pos={`response ${i}`}
@@ -144,9 +173,22 @@ export function TrajectoryView(props: { run: string; index: string }) {
                       {shown(texts?.response[i], id)}
                     </span>
                   );
+                  return image === undefined ? (
+                    token
+                  ) : (
+                    <Fragment key={i}>
+                      <ImageSpan run={props.run} image={image} />
+                      {token}
+                    </Fragment>
+                  );
                 })
               }
             </LazyTokens>
+            {images
+              .filter((image) => image.turn === ti && image.start === undefined)
+              .map((image, k) => (
+                <ImageNote key={k} run={props.run} image={image} />
+              ))}
             {t.tool_calls
               .filter((c) => c.turn === ti)
               .map((c, ci) => (
