@@ -99,7 +99,7 @@ describe("npm run bench -- engine-turn", () => {
     const grid = ["--in-flight", "4,8", "--turns", "2,3", "--modes", "lockstep,async"];
     await run("npm", ["run", "-s", "bench", "--", "engine-turn", "--out", out, ...grid], {
       cwd: ROOT,
-      timeout: 60_000,
+      timeout: 120_000,
     });
     const report = JSON.parse(readFileSync(out, "utf8"));
     // 2 turn counts × 2 in flight × 2 modes, each cell as many tasks as in flight, every turn sampled
@@ -110,7 +110,7 @@ describe("npm run bench -- engine-turn", () => {
       expect(cell.engine_cpu_ms_per_turn).toBeGreaterThan(0);
     }
     expect(report.async_vs_lockstep).toHaveLength(4);
-  });
+  }, 150_000);
 });
 
 describe("npm run bench -- agent-capture", () => {

@@ -197,8 +197,9 @@ export async function benchEngineTurn(out: string, options: Partial<EngineTurnOp
         close: async () => {},
       };
       const parts = { sampler, toolCaller, tokenizer, llmUrl: model.found };
-      // warm-up of this model's connections and the JIT: 64 trajectories, both modes
-      for (const mode of o.modes) await runCell(parts, gw.grpcAddress, 64, turns, mode, 64, cpuNow);
+      // warm-up of this model's connections and the JIT: up to 64 trajectories, each mode
+      const warm = Math.min(64, Math.max(...o.inFlight));
+      for (const mode of o.modes) await runCell(parts, gw.grpcAddress, warm, turns, mode, warm, cpuNow);
       for (const inFlight of o.inFlight) {
         for (const mode of o.modes) {
           const cell = {
