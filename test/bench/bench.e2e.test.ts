@@ -93,6 +93,26 @@ describe("npm run bench -- rollout", () => {
   });
 });
 
+describe("npm run bench -- engine-turn", () => {
+  it("runs every cell of the grid to the end, lockstep and async, and writes engine CPU per sampled turn", async () => {
+    const out = join(tempDir(), "engine-turn.json");
+    const grid = ["--in-flight", "4,8", "--turns", "2,3", "--modes", "lockstep,async"];
+    await run("npm", ["run", "-s", "bench", "--", "engine-turn", "--out", out, ...grid], {
+      cwd: ROOT,
+      timeout: 120_000,
+    });
+    const report = JSON.parse(readFileSync(out, "utf8"));
+    // 2 turn counts × 2 in flight × 2 modes, each cell as many tasks as in flight, every turn sampled
+    expect(report.cells).toHaveLength(8);
+    for (const cell of report.cells) {
+      expect(cell.tasks, JSON.stringify(cell)).toBe(cell.in_flight);
+      expect(cell.sampled_turns, JSON.stringify(cell)).toBe(cell.in_flight * cell.turns);
+      expect(cell.engine_cpu_ms_per_turn).toBeGreaterThan(0);
+    }
+    expect(report.async_vs_lockstep).toHaveLength(4);
+  }, 150_000);
+});
+
 describe("npm run bench -- agent-capture", () => {
   it("runs the same sessions directly and through the capture endpoint, the same tokens both ways, and writes the overhead", async () => {
     const out = join(tempDir(), "agent-capture.json");

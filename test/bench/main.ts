@@ -3,6 +3,7 @@
 //   npm run bench -- gateway --out FILE.json [--requests N] [--tool-transport http|stdio]
 //   npm run bench -- search --out FILE.json [--passages N]     (test/bench/search.ts)
 //   npm run bench -- rollout --out FILE.json                   (test/bench/rollout.ts)
+//   npm run bench -- engine-turn --out FILE.json               (test/bench/engine-turn.ts: engine CPU per turn)
 //   npm run bench -- episodes --out FILE.json                  (test/bench/episodes.ts)
 //   npm run bench -- learn --out FILE.json                     (test/bench/learn.ts: TRL GRPO, SmolLM2, CPU)
 //   npm run bench -- real-inference --vllm URL --out FILE.json (test/bench/real-inference.ts; a running vLLM)
@@ -183,6 +184,7 @@ async function benchGateway(out: string, requests: number, toolTransport: "http"
 const USAGE = `usage: npm run bench -- gateway --out FILE.json [--requests N] [--tool-transport http|stdio]
        npm run bench -- search --out FILE.json [--passages N] [--queries N] [--dir DIR] [--workers N]
        npm run bench -- rollout --out FILE.json   (options: test/bench/rollout.ts)
+       npm run bench -- engine-turn --out FILE.json [--in-flight 64,512,2048,8192] [--turns 3,11,31] [--modes lockstep,async]
        npm run bench -- episodes --out FILE.json [--episodes N] [--forks N] [--live N] [--workers N] [--protocol auto|legacy]
        npm run bench -- learn --out FILE.json [--model-dir DIR] [--steps 30] [--eval-tasks 100]   (options: test/bench/learn.ts)
        npm run bench -- real-inference --vllm URL --out FILE.json   (options: test/bench/real-inference.ts)
@@ -225,6 +227,10 @@ if (which === "gateway") {
   const { benchRollout, rolloutBenchArgs } = await import("./rollout.ts");
   const { out, options } = rolloutBenchArgs(rest);
   await benchRollout(out, options);
+} else if (which === "engine-turn") {
+  const { benchEngineTurn, engineTurnArgs } = await import("./engine-turn.ts");
+  const { out, options } = engineTurnArgs(rest);
+  await benchEngineTurn(out, options);
 } else if (which === "episodes") {
   const { benchEpisodes, episodesBenchArgs } = await import("./episodes.ts");
   const { out, options } = episodesBenchArgs(rest);

@@ -103,7 +103,7 @@ const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** di
 // Child processes
 
 /** A child process that said it is ready, and what it said (its URL). */
-interface Started {
+export interface Started {
   child: ChildProcess;
   found: string;
 }
@@ -134,7 +134,7 @@ function spawnUntil(args: string[], ready: (line: string) => string | undefined)
 
 const ListeningLog = z.object({ msg: z.literal("listening"), url: z.string() });
 
-function startLatencyServer(model: LatencyModel) {
+export function startLatencyServer(model: LatencyModel) {
   return spawnUntil(
     [
       LATENCY_SERVER,
@@ -163,7 +163,7 @@ function startLatencyServer(model: LatencyModel) {
 }
 
 /** `rlf-sim llm --policy parallel-calls`, answering at once (the latency is added by withTurnLatency). */
-function startSimulatedModel(calls: number, turns: number) {
+export function startSimulatedModel(calls: number, turns: number) {
   return spawnUntil(
     [
       RLF_SIM,
@@ -265,7 +265,7 @@ class PhaseBarrier {
  * t+1 of any trajectory starts only when turn t of all is done. The trajectories themselves run the
  * engine's own loop (runTrajectory), unchanged.
  */
-function lockstep(sampler: TokenSampler, toolCaller: ToolCaller) {
+export function lockstep(sampler: TokenSampler, toolCaller: ToolCaller) {
   let barrier = new PhaseBarrier(0);
   const genTurn = new Map<string, number>();
   const toolTurn = new Map<string, number>();
@@ -319,7 +319,7 @@ interface Stack {
   llmUrl: string;
 }
 
-function makeTasks(prefix: string, n: number): Task[] {
+export function makeTasks(prefix: string, n: number): Task[] {
   return Array.from({ length: n }, (_, i) => ({
     id: `${prefix}-${String(i).padStart(4, "0")}`,
     data_source: "bench",
@@ -468,7 +468,7 @@ function drawnPath(t: Trajectory, o: RolloutBenchOptions): { gen: number[]; tool
 }
 
 /** CPU seconds a child process has used so far (Linux /proc), or null where that cannot be read. */
-function childCpuS(child: ChildProcess): number | null {
+export function childCpuS(child: ChildProcess): number | null {
   try {
     // fields after the command name: state is field 3; utime, stime are fields 14 and 15
     const stat = readFileSync(`/proc/${child.pid}/stat`, "utf8");
@@ -536,7 +536,13 @@ function runSummary(run: { wall_ms: number; trajectories: Trajectory[] }) {
 }
 
 /** Every trajectory must have run the whole script: `turns` tool turns and an answer. */
-function checkComplete(name: string, trajectories: Trajectory[], expected: number, turns: number, calls = 1) {
+export function checkComplete(
+  name: string,
+  trajectories: Trajectory[],
+  expected: number,
+  turns: number,
+  calls = 1,
+) {
   const bad = trajectories.filter(
     (t) =>
       t.status !== "completed" ||

@@ -15,7 +15,9 @@
 //                              of time on one server would most likely do so on the next one too
 //   attempt                    pick a server (ServerPool), POST/GET with undici on its keep-alive pool,
 //                              read the body (at most `maxResponseBytes`; an error body at most
-//                              ERROR_BODY_BYTES), validate it with zod
+//                              ERROR_BODY_BYTES), parse it once and validate it: a cheap structural
+//                              check of the trusted shape when the call has one (`check`), the zod
+//                              schema otherwise, and always when the check fails (its messages)
 //
 // A server's own words reach an error message (and so a trajectory's `status_reason`) only as a short
 // excerpt: one line, control and format characters replaced, at most MAX_ERROR_TEXT characters.
@@ -83,6 +85,12 @@ export interface HttpCall<T> {
   body?: unknown;
   /** Shape of a 2xx body; a body that does not match is BAD_RESPONSE. */
   schema: z.ZodType<T>;
+  /**
+   * A cheap structural check, true only for bodies the schema accepts unchanged (no defaults, no
+   * transforms): when it holds the parsed body is used as is, and zod runs only for bodies it rejects
+   * (to reject them with the schema's messages, or accept what the check is too strict for).
+   */
+  check?: (json: unknown) => json is T;
   sessionId?: string;
   signal?: AbortSignal;
 }
@@ -146,7 +154,9 @@ export class HttpTransport {
     this.#stack = wrap(
       this.#retry,
       bulkhead(maxConcurrency, Number.POSITIVE_INFINITY),
-      timeout(this.#timeoutMs, TimeoutStrategy.Cooperative),
+      // abortOnReturn off: an attempt that returned has read its whole body; aborting its signal then only
+      // costs an AbortError (a DOMException) per request
+      timeout(this.#timeoutMs, { strategy: TimeoutStrategy.Cooperative, abortOnReturn: false }),
     );
   }
 
@@ -209,7 +219,7 @@ export class HttpTransport {
       }
       if (ok) {
         this.pool.succeeded(server);
-        return { data: parseBody(text, call.schema, where), server: server.url };
+        return { data: parseBody(text, call.schema, call.check, where), server: server.url };
       }
       const error = new InferenceError(
         "HTTP_ERROR",
@@ -272,13 +282,19 @@ export async function readCapped(
   return { text: Buffer.concat(chunks, size).toString("utf8"), complete };
 }
 
-function parseBody<T>(text: string, schema: z.ZodType<T>, where: string): T {
+function parseBody<T>(
+  text: string,
+  schema: z.ZodType<T>,
+  check: ((json: unknown) => json is T) | undefined,
+  where: string,
+): T {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
     throw new InferenceError("BAD_RESPONSE", `${where} answered a body that is not JSON: ${shorten(text)}`);
   }
+  if (check?.(json)) return json;
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     const issues = parsed.error.issues

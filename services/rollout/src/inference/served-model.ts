@@ -13,6 +13,8 @@ export class ServedModel {
   readonly #transport: HttpTransport;
   readonly #configured: string | undefined;
   #listed: Promise<string> | undefined;
+  /** The listed name once known: later requests take it without a race on their signal. */
+  #name: string | undefined;
 
   constructor(transport: HttpTransport, configured: string | undefined) {
     this.#transport = transport;
@@ -22,9 +24,17 @@ export class ServedModel {
   /** The model name; `signal` only cancels this caller's wait, not the shared lookup. */
   get(signal?: AbortSignal): Promise<string> {
     if (this.#configured !== undefined) return Promise.resolve(this.#configured);
+    // a cancelled caller still learns it at once: the request it is for checks its signal first
+    if (this.#name !== undefined) return Promise.resolve(this.#name);
     if (!this.#listed) {
       const lookup = this.#lookup();
       this.#listed = lookup;
+      lookup.then(
+        (name) => {
+          if (this.#listed === lookup) this.#name = name;
+        },
+        () => {},
+      );
       lookup.catch(() => {
         if (this.#listed === lookup) this.#listed = undefined;
       });

@@ -44,6 +44,42 @@ const generateSchema = z.looseObject({
   }),
 });
 
+type Generated = z.infer<typeof generateSchema>;
+
+const isTokenId = (x: unknown): boolean => Number.isInteger(x) && (x as number) >= 0;
+const isNullish = (x: unknown): x is null | undefined => x === null || x === undefined;
+const isObject = (x: unknown): x is Record<string, unknown> =>
+  typeof x === "object" && x !== null && !Array.isArray(x);
+
+/** generateSchema without zod, for the shape SGLang sends (a body it rejects goes to the schema). */
+function isGenerated(json: unknown): json is Generated {
+  if (!isObject(json) || !Array.isArray(json.output_ids)) return false;
+  for (const id of json.output_ids) if (!isTokenId(id)) return false;
+  const meta = json.meta_info;
+  if (!isObject(meta)) return false;
+  const fr = meta.finish_reason;
+  if (!isNullish(fr)) {
+    if (!isObject(fr) || typeof fr.type !== "string") return false;
+    const m = fr.matched;
+    if (!isNullish(m) && typeof m !== "string" && typeof m !== "number") {
+      if (!Array.isArray(m) || m.some((x) => typeof x !== "number")) return false;
+    }
+    if (!isNullish(fr.message) && typeof fr.message !== "string") return false;
+  }
+  const lps = meta.output_token_logprobs;
+  if (!isNullish(lps)) {
+    if (!Array.isArray(lps)) return false;
+    for (const e of lps) {
+      if (!Array.isArray(e) || e.length < 2) return false;
+      if (e[0] !== null && typeof e[0] !== "number") return false;
+      if (!isTokenId(e[1])) return false;
+    }
+  }
+  const wv = meta.weight_version;
+  if (!isNullish(wv) && typeof wv !== "string" && typeof wv !== "number") return false;
+  return true;
+}
+
 export class SglangSampler implements TokenSampler {
   readonly trainable = true as const;
   readonly kind = "sglang";
@@ -86,6 +122,7 @@ export class SglangSampler implements TokenSampler {
           : {}),
       },
       schema: generateSchema,
+      check: isGenerated,
       ...(request.sessionId !== undefined && { sessionId: request.sessionId }),
       ...(request.signal !== undefined && { signal: request.signal }),
     });

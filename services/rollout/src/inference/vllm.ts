@@ -46,6 +46,40 @@ const completionSchema = z.looseObject({
     .min(1),
 });
 
+type Completion = z.infer<typeof completionSchema>;
+
+const isTokenIds = (x: unknown): boolean => {
+  if (!Array.isArray(x)) return false;
+  for (const id of x) if (!Number.isInteger(id) || id < 0) return false;
+  return true;
+};
+
+const isNullish = (x: unknown): x is null | undefined => x === null || x === undefined;
+const isObject = (x: unknown): x is Record<string, unknown> =>
+  typeof x === "object" && x !== null && !Array.isArray(x);
+
+/** completionSchema without zod, for the shape vLLM sends (a body it rejects goes to the schema). */
+function isCompletion(json: unknown): json is Completion {
+  if (!isObject(json)) return false;
+  const choices = (json as { choices?: unknown }).choices;
+  if (!Array.isArray(choices) || choices.length === 0) return false;
+  for (const c of choices) {
+    if (!isObject(c)) return false;
+    const { token_ids, logprobs, finish_reason, stop_reason } = c as Record<string, unknown>;
+    if (!isNullish(token_ids) && !isTokenIds(token_ids)) return false;
+    if (!isNullish(logprobs)) {
+      if (!isObject(logprobs)) return false;
+      const lp = (logprobs as { token_logprobs?: unknown }).token_logprobs;
+      if (!Array.isArray(lp)) return false;
+      for (const x of lp) if (x !== null && typeof x !== "number") return false;
+    }
+    if (!isNullish(finish_reason) && typeof finish_reason !== "string") return false;
+    if (!isNullish(stop_reason) && typeof stop_reason !== "string" && typeof stop_reason !== "number")
+      return false;
+  }
+  return true;
+}
+
 export class VllmSampler implements TokenSampler {
   readonly trainable = true as const;
   readonly kind = "vllm";
@@ -89,6 +123,7 @@ export class VllmSampler implements TokenSampler {
           : {}),
       },
       schema: completionSchema,
+      check: isCompletion,
       ...(request.sessionId !== undefined && { sessionId: request.sessionId }),
       ...(request.signal !== undefined && { signal: request.signal }),
     });

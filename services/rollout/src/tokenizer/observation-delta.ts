@@ -96,17 +96,20 @@ export function createObservationDelta(
 
   return (messages, options) => {
     if (messages.length === 0) throw new Error("observationDelta: no messages");
-    const bodies: ObservationBody[] = [];
-    const fitted = messages.map((m) => {
-      if (options.maxBodyTokens === undefined) {
-        const n = tokenizer.encode(m.content).length;
-        bodies.push({ originalTokens: n, tokens: n, truncated: false });
-        return m;
-      }
-      const t = truncateToTokens(tokenizer, m.content, options.maxBodyTokens, marker);
-      bodies.push({ originalTokens: t.originalTokens, tokens: t.tokens, truncated: t.truncated });
-      return t.truncated ? { ...m, content: t.text } : m;
-    });
+    // Without a budget nothing is cut, and the bodies' token counts are counted only when asked for
+    // (the loop never asks: each would be one more encoding of every tool result).
+    let bodies: ObservationBody[] | undefined;
+    let fitted: readonly ChatMessage[] = messages;
+    if (options.maxBodyTokens !== undefined) {
+      const budget = options.maxBodyTokens;
+      const counted: ObservationBody[] = [];
+      fitted = messages.map((m) => {
+        const t = truncateToTokens(tokenizer, m.content, budget, marker);
+        counted.push({ originalTokens: t.originalTokens, tokens: t.tokens, truncated: t.truncated });
+        return t.truncated ? { ...m, content: t.text } : m;
+      });
+      bodies = counted;
+    }
     const full = render([...base, ...fitted], true);
     if (!full.startsWith(baseText)) {
       throw new Error(
@@ -114,6 +117,16 @@ export function createObservationDelta(
       );
     }
     const text = (options.lastAssistantEndedWithEos ? afterEos() : turnClose) + full.slice(baseText.length);
-    return { ids: tokenizer.encode(text), text, bodies };
+    return {
+      ids: tokenizer.encode(text),
+      text,
+      get bodies(): ObservationBody[] {
+        bodies ??= messages.map((m) => {
+          const n = tokenizer.encode(m.content).length;
+          return { originalTokens: n, tokens: n, truncated: false };
+        });
+        return bodies;
+      },
+    };
   };
 }
