@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { buildConsoleApp } from "@rlfactory/console";
-import { readTrajectoriesJsonl } from "@rlfactory/rollout";
+import { readTrajectoriesJsonl, readTrajectoriesParquet, writeTrajectoriesParquet } from "@rlfactory/rollout";
 import { RLF, ROOT, tempDir, waitFor } from "@rlfactory/test-support/gateway-harness";
 import {
   type LiveRolloutService,
@@ -111,6 +111,30 @@ describe("the console API", () => {
       const one = (await app.inject({ method: "GET", url: "/api/runs/still-writing" })).json();
       expect(one).toMatchObject({ in_progress: true, summary: null });
       expect(one.curves.points).toHaveLength(1);
+    } finally {
+      rmSync(dir, { recursive: true });
+    }
+  });
+
+  it("reads a run directory that holds only trajectories.parquet", async () => {
+    const dir = join(runsDir, "parquet-only");
+    mkdirSync(dir);
+    const written = await readTrajectoriesJsonl(join(run.runDir, "trajectories.jsonl"));
+    await writeTrajectoriesParquet(join(dir, "trajectories.parquet"), written);
+    writeFileSync(join(dir, "summary.json"), readFileSync(join(run.runDir, "summary.json"), "utf8"));
+    try {
+      const runs = (await app.inject({ method: "GET", url: "/api/runs" })).json();
+      expect(runs.runs.find((r: { id: string }) => r.id === "parquet-only")?.trajectories).toBe(true);
+      const one = (await app.inject({ method: "GET", url: "/api/runs/parquet-only" })).json();
+      expect(one.trajectories).toHaveLength(written.length);
+      const last = written.length - 1;
+      const t = (
+        await app.inject({ method: "GET", url: `/api/runs/parquet-only/trajectories/${last}` })
+      ).json();
+      // as the Parquet file holds it (Parquet keeps no difference between a null and an absent reward_error)
+      const stored = await readTrajectoriesParquet(join(dir, "trajectories.parquet"));
+      expect(t.trajectory).toEqual(JSON.parse(JSON.stringify(stored[last])));
+      expect(t.trajectory.response_ids).toEqual(written[last]?.response_ids);
     } finally {
       rmSync(dir, { recursive: true });
     }

@@ -1,11 +1,12 @@
 // Finished rollout runs as `rlf rollout --out DIR` leaves them (services/cli/src/rollout-command.ts):
-// each run a directory under the console's --runs folder holding trajectories.jsonl and summary.json.
+// each run a directory under the console's --runs folder holding trajectories.jsonl (or only
+// trajectories.parquet, as a trainer's copy may) and summary.json.
 // A run's id is its directory name; nothing outside the folder can be named.
 import { existsSync } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Trajectory } from "@rlfactory/contracts";
-import { readTrajectoriesJsonl } from "@rlfactory/rollout";
+import { readTrajectoriesJsonl, readTrajectoriesParquet } from "@rlfactory/rollout";
 import { type RunImage, readRunImage } from "./run-images.ts";
 
 export interface RunListing {
@@ -49,7 +50,7 @@ export class RunDirectories {
     for (const e of entries) {
       if (!e.isDirectory() || !RUN_ID.test(e.name)) continue;
       const dir = join(this.#root, e.name);
-      const hasTrajectories = existsSync(join(dir, "trajectories.jsonl"));
+      const hasTrajectories = trajectoriesFile(dir) !== undefined;
       const summary = await readJson(join(dir, "summary.json"));
       if (!hasTrajectories && summary === undefined) continue;
       runs.push({
@@ -69,11 +70,12 @@ export class RunDirectories {
     return dir === undefined ? undefined : ((await readJson(join(dir, "summary.json"))) ?? null);
   }
 
-  /** The run's trajectories in file order; undefined when no such run. */
+  /** The run's trajectories in file order (JSONL, else Parquet); undefined when no such run. */
   async trajectories(id: string): Promise<Trajectory[] | undefined> {
     const dir = this.#dir(id);
-    if (dir === undefined || !existsSync(join(dir, "trajectories.jsonl"))) return undefined;
-    return readTrajectoriesJsonl(join(dir, "trajectories.jsonl"));
+    const file = dir === undefined ? undefined : trajectoriesFile(dir);
+    if (file === undefined) return undefined;
+    return file.endsWith(".parquet") ? readTrajectoriesParquet(file) : readTrajectoriesJsonl(file);
   }
 
   /** The run's stored image with this hash (`images/<sha256>.<ext>`); undefined when none. */
@@ -111,4 +113,12 @@ async function readJson(path: string): Promise<unknown> {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw err;
   }
+}
+
+/** trajectories.jsonl (written as groups complete), else trajectories.parquet; undefined when neither. */
+function trajectoriesFile(dir: string): string | undefined {
+  for (const name of ["trajectories.jsonl", "trajectories.parquet"]) {
+    if (existsSync(join(dir, name))) return join(dir, name);
+  }
+  return undefined;
 }
