@@ -4,7 +4,6 @@
 // whose image is the same bytes; an image past the server's `max_image_bytes` is OUTPUT_TOO_LARGE
 // naming the limit; the gateway's span carries the image's hash and size, never its bytes.
 import { createHash, randomBytes } from "node:crypto";
-import { crc32, deflateSync } from "node:zlib";
 import { gatewayTools } from "@rlfactory/rollout";
 import {
   type ChildGateway,
@@ -15,38 +14,12 @@ import {
 } from "@rlfactory/test-support/gateway-harness";
 import { connectHttp } from "@rlfactory/test-support/mcp-client";
 import { type OtlpReceiver, startOtlpReceiver } from "@rlfactory/test-support/otlp-receiver";
+import { png } from "@rlfactory/test-support/png";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const MAX_IMAGE_BYTES = 8_192;
 
 /** A width x height RGB PNG whose pixels come from `pixel` (a tiny encoder: filter 0 on every row). */
-function png(
-  width: number,
-  height: number,
-  pixel: (x: number, y: number) => [number, number, number],
-): Buffer {
-  const raw = Buffer.alloc(height * (1 + 3 * width));
-  for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++) raw.set(pixel(x, y), y * (1 + 3 * width) + 1 + 3 * x);
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
-    const out = Buffer.alloc(12 + data.length);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc32(body), 8 + data.length);
-    return out;
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk("IHDR", header),
-    chunk("IDAT", deflateSync(raw)),
-    chunk("IEND", Buffer.alloc(0)),
-  ]);
-}
 
 /** A PNG's width and height, from its header. */
 const sizeOf = (bytes: Uint8Array) => {

@@ -10,7 +10,6 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { crc32, deflateSync } from "node:zlib";
 import { enginesPython } from "@rlfactory/kit";
 import {
   createRolloutEngine,
@@ -31,6 +30,7 @@ import {
   type ToolCaller,
   type Trajectory,
 } from "@rlfactory/rollout";
+import { png } from "@rlfactory/test-support/png";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const PYTHON = enginesPython();
@@ -47,33 +47,6 @@ if (!HAVE_PYTHON && !UNDER_CI)
   console.warn(`skipping: no Python environment for the engines at ${PYTHON} (npm run setup:engines)`);
 
 /** A width × height RGB PNG whose colours depend on `seed` (a tiny encoder: filter 0 on every row). */
-function png(width: number, height: number, seed: number): Buffer {
-  const raw = Buffer.alloc(height * (1 + 3 * width));
-  for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++)
-      raw.set(
-        [(x * 37 + seed * 91) % 256, (y * 53 + seed * 17) % 256, (seed * 201) % 256],
-        y * (1 + 3 * width) + 1 + 3 * x,
-      );
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
-    const out = Buffer.alloc(12 + data.length);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc32(body), 8 + data.length);
-    return out;
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk("IHDR", header),
-    chunk("IDAT", deflateSync(raw)),
-    chunk("IEND", Buffer.alloc(0)),
-  ]);
-}
 
 const TASK: Task = {
   id: "look",
@@ -143,7 +116,7 @@ describe.skipIf(!HAVE_PYTHON && !UNDER_CI)(
   "a tiny random Qwen2.5-VL on CPU through the engine's vLLM client",
   () => {
     it("runs a rollout whose tool answers with an image: the next turn is sampled by the model, given the image", async () => {
-      const image = png(40, 30, 1);
+      const image = seeded(40, 30, 1);
       const seen: { images: number; promptIds: readonly number[] }[] = [];
       let first = true;
       // the random model never calls a tool: the first turn is scripted, every later one is the model's
@@ -230,8 +203,8 @@ describe.skipIf(!HAVE_PYTHON && !UNDER_CI)(
     }, 120_000);
 
     it("the image reaches the model: another image of the same size changes the logprobs, the same one does not", async () => {
-      const a = png(40, 30, 1);
-      const b = png(40, 30, 2);
+      const a = seeded(40, 30, 1);
+      const b = seeded(40, 30, 2);
       const ids = promptWith(a);
       expect(promptWith(b)).toEqual(ids); // same size: the same placeholder tokens
       const [first, again, other] = [
@@ -244,7 +217,7 @@ describe.skipIf(!HAVE_PYTHON && !UNDER_CI)(
     }, 120_000);
 
     it("a span one pad short of the processor's count is refused by the server", async () => {
-      const image = png(40, 30, 1);
+      const image = seeded(40, 30, 1);
       const ids = promptWith(image, imageBytesPlaceholders(image, QWEN2_5_VL).tokens - 1);
       const error = await generate(ids, [image]).then(
         () => undefined,
@@ -257,3 +230,12 @@ describe.skipIf(!HAVE_PYTHON && !UNDER_CI)(
     }, 120_000);
   },
 );
+
+/** A PNG whose pixels depend on `seed`: two seeds, two images of the same size. */
+function seeded(width: number, height: number, seed: number): Buffer {
+  return png(width, height, (x, y) => [
+    (x * 37 + seed * 91) % 256,
+    (y * 53 + seed * 17) % 256,
+    (seed * 201) % 256,
+  ]);
+}

@@ -8,10 +8,12 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { crc32, deflateSync } from "node:zlib";
 import type { Task } from "@rlfactory/contracts";
 import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/simulators/llm";
 import { type ChildGateway, RLF, ROOT, spawnGateway, tempDir } from "./gateway-harness.ts";
+import { png } from "./png.ts";
+
+export { png };
 
 export const ROTATE_TOOL = "image__rotate";
 
@@ -22,31 +24,6 @@ export const VL_TEMPLATE = fileURLToPath(
     import.meta.url,
   ),
 );
-
-/** A width × height RGB PNG (a tiny encoder: filter 0 on every row). */
-export function png(width: number, height: number): Buffer {
-  const raw = Buffer.alloc(height * (1 + 3 * width));
-  for (let y = 0; y < height; y++)
-    for (let x = 0; x < width; x++) raw.set([x * 30, y * 40, 200], y * (1 + 3 * width) + 1 + 3 * x);
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
-    const out = Buffer.alloc(12 + data.length);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc32(body), 8 + data.length);
-    return out;
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk("IHDR", header),
-    chunk("IDAT", deflateSync(raw)),
-    chunk("IEND", Buffer.alloc(0)),
-  ]);
-}
 
 /**
  * A task whose user turns ask for one rotation of an 8 × 6 PNG each (`degrees` in order), then for
