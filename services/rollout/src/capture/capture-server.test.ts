@@ -3,10 +3,9 @@
 // the inference server returned is recorded by a pass-through proxy in front of it, so the trajectory is
 // checked against the server's own answers, not against the capture code's bookkeeping; observation tokens are
 // checked against our own loop's fixed-base observation delta (tokenizer/observation-delta.ts).
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { ChatTool, Trajectory } from "@rlfactory/contracts";
 import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/simulators/llm";
+import { type Exchange, startRecordingProxy } from "@rlfactory/test-support/recording-proxy";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createSampler } from "../inference/sampler-config.ts";
 import type { TokenSampler } from "../inference/types.ts";
@@ -16,53 +15,6 @@ import { formatSummary } from "../report/summary-text.ts";
 import { type ModelTokenizer, qwen3Tokenizer } from "../tokenizer/model-tokenizer.ts";
 import { createObservationDelta } from "../tokenizer/observation-delta.ts";
 import { type CaptureServer, startCaptureServer } from "./capture-server.ts";
-
-/** One exchange as the inference server answered it. */
-interface Exchange {
-  promptIds: number[];
-  ids: number[];
-  logprobs: number[];
-}
-
-/** A pass-through proxy to the simulator that keeps every `/v1/completions` prompt and answer. */
-async function recordingProxy(
-  target: string,
-): Promise<{ url: string; exchanges: Exchange[]; server: Server }> {
-  const exchanges: Exchange[] = [];
-  const server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const body = Buffer.concat(chunks).toString("utf8");
-    // a caller that hangs up cancels the upstream request too, as a real client's abort would
-    const gone = new AbortController();
-    res.once("close", () => gone.abort());
-    let upstream: Response;
-    let text: string;
-    try {
-      upstream = await fetch(`${target}${req.url}`, {
-        method: req.method ?? "GET",
-        headers: { "content-type": "application/json" },
-        signal: gone.signal,
-        ...(req.method === "POST" && { body }),
-      });
-      text = await upstream.text();
-    } catch {
-      res.destroy();
-      return;
-    }
-    if (req.url === "/v1/completions" && upstream.ok) {
-      const answer = JSON.parse(text);
-      exchanges.push({
-        promptIds: JSON.parse(body).prompt,
-        ids: answer.choices[0].token_ids,
-        logprobs: answer.choices[0].logprobs.token_logprobs,
-      });
-    }
-    res.writeHead(upstream.status, { "content-type": "application/json" }).end(text);
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, exchanges, server };
-}
 
 const SEARCH_TOOL = {
   type: "function",
@@ -205,8 +157,8 @@ async function stack(
     tokenizer,
   });
   live.push(llm);
-  const proxy = await recordingProxy(llm.url);
-  live.push({ close: () => new Promise<void>((r) => proxy.server.close(() => r())) });
+  const proxy = await startRecordingProxy(llm.url);
+  live.push({ close: () => proxy.close() });
   const sampler = createSampler({ engine: "vllm", url: proxy.url, model: "simulated" }) as TokenSampler;
   live.push(sampler);
   const capture: CaptureServer = await startCaptureServer({
