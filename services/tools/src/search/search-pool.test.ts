@@ -19,10 +19,13 @@ const queries = readFileSync(SAMPLE_CORPUS, "utf8")
 
 describe("search on worker threads", () => {
   const indexDir = join(mkdtempSync(join(tmpdir(), "rlf-search-pool-")), "index");
-  const opened = Promise.all([
-    openBm25Retriever({ corpus: SAMPLE_CORPUS, indexDir }),
-    openBm25Retriever({ corpus: SAMPLE_CORPUS, indexDir, workers: 2 }),
-  ]);
+  // One after the other: the first builds and saves the index, the pooled one then reads what it saved
+  // (two builds into one directory at once would race each other's files).
+  const opened = (async () => {
+    const single = await openBm25Retriever({ corpus: SAMPLE_CORPUS, indexDir });
+    const pooled = await openBm25Retriever({ corpus: SAMPLE_CORPUS, indexDir, workers: 2 });
+    return [single, pooled] as const;
+  })();
   afterAll(async () => {
     for (const { retriever } of await opened) await retriever.close();
   });
