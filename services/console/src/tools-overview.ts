@@ -1,40 +1,8 @@
 // The Tools view's data: the gateway's merged catalog, each tool beside its server's health and
 // breaker state and the tool's call counts and latency p50/p99 from the gateway's metrics.
+import type { ServerRow, ToolsOverview } from "./api-types.ts";
 import type { GatewayAdminClient } from "./gateway-admin-client.ts";
 import { histogramQuantile, parsePrometheusText, type Sample } from "./prometheus-text.ts";
-
-export interface ToolRow {
-  name: string;
-  server: string;
-  description: string;
-  input_schema: unknown;
-  cacheable: boolean;
-  idempotent: boolean;
-  /** The upstream's connection state (ready, connecting, failed, ...); "unknown" if /readyz omits it. */
-  health: string;
-  breaker: string;
-  calls: number;
-  errors: number;
-  latency_p50_ms: number | null;
-  latency_p99_ms: number | null;
-}
-
-/** One upstream server: its health and breaker, and its tools' calls, errors and latency together. */
-export interface ServerRow {
-  server: string;
-  health: string;
-  breaker: string;
-  calls: number;
-  errors: number;
-  latency_p50_ms: number | null;
-  latency_p99_ms: number | null;
-}
-
-export interface ToolsOverview {
-  gateway_status: string;
-  tools: ToolRow[];
-  servers: ServerRow[];
-}
 
 const LATENCY = "rlf_gateway_call_duration_seconds_bucket";
 const CALLS = "rlf_gateway_calls_total";
