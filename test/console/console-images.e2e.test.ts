@@ -59,9 +59,12 @@ describe("tool-result images in the console", () => {
   });
 
   it("answers 404 for a hash the run does not have, or a run that does not exist", async () => {
-    const unknown = await app.inject({ method: "GET", url: `/api/runs/vision/images/${"0".repeat(64)}` });
+    const unknown = await opened.app.inject({
+      method: "GET",
+      url: `/api/runs/vision/images/${"0".repeat(64)}`,
+    });
     expect([unknown.statusCode, unknown.json().error.code]).toEqual([404, "NOT_FOUND"]);
-    const noRun = await app.inject({ method: "GET", url: `/api/runs/nope/images/${shown.sha256}` });
+    const noRun = await opened.app.inject({ method: "GET", url: `/api/runs/nope/images/${shown.sha256}` });
     expect(noRun.statusCode).toBe(404);
   });
 
@@ -74,7 +77,7 @@ describe("tool-result images in the console", () => {
       `..%2F..%2Fimages%2F${shown.sha256}`,
     ];
     for (const name of names) {
-      const res = await app.inject({ method: "GET", url: `/api/runs/vision/images/${name}` });
+      const res = await opened.app.inject({ method: "GET", url: `/api/runs/vision/images/${name}` });
       expect([name, res.statusCode, res.json().error.code]).toEqual([name, 400, "INVALID_ARGUMENTS"]);
     }
   });
