@@ -6,13 +6,8 @@ export type { CurvePoint, LiveRun, LiveRunListing, RunCurves } from "@rlfactory/
 
 // --- GET /api/tools (tools-overview.ts) ----------------------------------------------------------
 
-export interface ToolRow {
-  name: string;
-  server: string;
-  description: string;
-  input_schema: unknown;
-  cacheable: boolean;
-  idempotent: boolean;
+/** A server's health and breaker, and the calls, errors and latency of its tools (or of one tool). */
+export interface CallStats {
   /** The upstream's connection state (ready, connecting, failed, ...); "unknown" if /readyz omits it. */
   health: string;
   breaker: string;
@@ -22,15 +17,18 @@ export interface ToolRow {
   latency_p99_ms: number | null;
 }
 
-/** One upstream server: its health and breaker, and its tools' calls, errors and latency together. */
-export interface ServerRow {
+export interface ToolRow extends CallStats {
+  name: string;
   server: string;
-  health: string;
-  breaker: string;
-  calls: number;
-  errors: number;
-  latency_p50_ms: number | null;
-  latency_p99_ms: number | null;
+  description: string;
+  input_schema: unknown;
+  cacheable: boolean;
+  idempotent: boolean;
+}
+
+/** One upstream server: its health and breaker, and its tools' calls, errors and latency together. */
+export interface ServerRow extends CallStats {
+  server: string;
 }
 
 export interface ToolsOverview {

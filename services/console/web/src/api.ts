@@ -3,6 +3,7 @@
 export type {
   BundleDetail,
   BundleListing,
+  CallStats,
   CurvePoint,
   EpisodeServerRow,
   LiveRun,

@@ -2,7 +2,7 @@
 // merged catalog with each tool's own, refreshed every few seconds. A tool's name opens its page
 // (the playground). Both tables are one StatsTable: each its own leading (and trailing) columns.
 import { Fragment, type JSX } from "preact";
-import type { ServerRow, ToolRow } from "./api.ts";
+import type { CallStats, ServerRow, ToolRow } from "./api.ts";
 import { Link } from "./router.tsx";
 import { useJson } from "./use-json.ts";
 
@@ -54,10 +54,7 @@ interface Column<R> {
   cell: (row: R) => JSX.Element;
 }
 
-/** What a server and a tool both have: its server's health and breaker, its calls, errors and latency. */
-type Stats = Omit<ServerRow, "server">;
-
-const STATS: Column<Stats>[] = [
+const STATS: Column<CallStats>[] = [
   { head: "Health", cell: (r) => <td class={`health ${r.health}`}>{r.health}</td> },
   { head: "Breaker", cell: (r) => <td class={`breaker ${r.breaker}`}>{r.breaker}</td> },
   { head: "Calls", cell: (r) => <td class="num">{r.calls}</td> },
@@ -67,7 +64,7 @@ const STATS: Column<Stats>[] = [
 ];
 
 /** A table of servers or tools: their own columns before and after the stats columns. */
-function StatsTable<R extends Stats>(props: {
+function StatsTable<R extends CallStats>(props: {
   class: string;
   rows: readonly R[];
   /** The row's attribute that names it (the browser tests find rows by it), and its value. */
