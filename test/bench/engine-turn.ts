@@ -16,32 +16,35 @@
 
 import type { ChildProcess } from "node:child_process";
 import { writeFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
-import { parseArgs } from "node:util";
 import {
-  createRolloutEngine,
   createSampler,
   gatewayTools,
   type ModelTokenizer,
-  parseRolloutConfig,
   qwen3Tokenizer,
   type TokenSampler,
   type ToolCaller,
+  type Trajectory,
 } from "@rlfactory/rollout";
-import { spawnGateway } from "@rlfactory/test-support/gateway-harness";
 import { z } from "zod";
+import { parseBenchFlags } from "./bench-flags.ts";
 import {
+  benchEngine,
   checkComplete,
-  childCpuS,
+  cpuBetween,
+  elapsedLog,
   lockstep,
+  machineInfo,
   makeTasks,
+  runEngine,
+  type StackCpu,
   type Started,
+  spawnLatencyGateway,
+  stackCpuNow,
   startLatencyServer,
   startSimulatedModel,
 } from "./rollout.ts";
 import { DEFAULT_LATENCY_MODEL } from "./rollout-latency-server.ts";
 
-const TOOL = "latency__lookup";
 const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 export type EngineTurnMode = "lockstep" | "async";
@@ -69,7 +72,7 @@ interface Cell {
   tasks: number;
   sampled_turns: number;
   wall_s: number;
-  cpu_s: { engine: number; gateway: number; simulated_model: number; tool_server: number };
+  cpu_s: StackCpu;
   /** Engine CPU per sampled turn, ms. */
   engine_cpu_ms_per_turn: number;
   /** All four processes' CPU per sampled turn, ms. */
@@ -83,39 +86,23 @@ async function runCell(
   turns: number,
   mode: EngineTurnMode,
   tasks: number,
-  cpuNow: () => Cell["cpu_s"],
+  cpuNow: () => StackCpu,
 ): Promise<Omit<Cell, "in_flight" | "turns" | "mode">> {
   const step = mode === "lockstep" ? lockstep(parts.sampler, parts.toolCaller) : undefined;
-  const config = parseRolloutConfig({
-    inference: { engine: "vllm", url: parts.llmUrl },
-    gateway: { address: gatewayAddress, tools: [TOOL], deadline_ms: 120_000 },
-    rollout: {
-      group_size: 1,
-      max_turns: turns,
-      max_concurrency: inFlight,
-      sampling: { temperature: 1, top_p: 1, max_tokens: 1024, stop: [] },
-    },
-    reward: [{ type: "exact_match" }],
-  });
-  const engine = await createRolloutEngine(config, {
-    sampler: step?.sampler ?? parts.sampler,
-    toolCaller: step?.toolCaller ?? parts.toolCaller,
-    tokenizer: parts.tokenizer,
-  });
+  const engine = await benchEngine(
+    { llmUrl: parts.llmUrl, gatewayAddress, tokenizer: parts.tokenizer },
+    { sampler: step?.sampler ?? parts.sampler, toolCaller: step?.toolCaller ?? parts.toolCaller },
+    { maxTurns: turns, inFlight, deadlineMs: 120_000 },
+  );
   const all = makeTasks(`t${inFlight}-${turns}-${mode}`, Math.max(tasks, inFlight));
   const before = cpuNow();
   const started = performance.now();
-  const trajectories = [];
+  const trajectories: Trajectory[] = [];
   try {
     for (let at = 0; at < all.length; at += inFlight) {
       const batch = all.slice(at, at + inFlight);
       step?.begin(batch.length);
-      for await (const group of engine.rollout(batch, { groupSize: 1 })) {
-        for (const t of group.trajectories) {
-          trajectories.push(t);
-          step?.leave();
-        }
-      }
+      trajectories.push(...(await runEngine(engine, batch, step?.leave)).trajectories);
     }
   } finally {
     await engine.close();
@@ -124,12 +111,7 @@ async function runCell(
   const after = cpuNow();
   checkComplete(`${mode} ${inFlight}×${turns}`, trajectories, all.length, turns - 1);
   const sampled = trajectories.reduce((n, t) => n + t.turns.filter((x) => x.kind === "sampled").length, 0);
-  const cpu = {
-    engine: round(after.engine - before.engine, 2),
-    gateway: round(after.gateway - before.gateway, 2),
-    simulated_model: round(after.simulated_model - before.simulated_model, 2),
-    tool_server: round(after.tool_server - before.tool_server, 2),
-  };
+  const cpu = cpuBetween(before, after);
   const total = cpu.engine + cpu.gateway + cpu.simulated_model + cpu.tool_server;
   return {
     tasks: all.length,
@@ -143,9 +125,7 @@ async function runCell(
 
 export async function benchEngineTurn(out: string, options: Partial<EngineTurnOptions> = {}): Promise<void> {
   const o: EngineTurnOptions = { ...DEFAULT_ENGINE_TURN, ...options };
-  const t0 = performance.now();
-  const log = (line: string) =>
-    process.stderr.write(`[${((performance.now() - t0) / 1000).toFixed(1).padStart(6)} s] ${line}\n`);
+  const log = elapsedLog(6);
   const children: ChildProcess[] = [];
   const closers: (() => Promise<void>)[] = [];
   try {
@@ -164,26 +144,11 @@ export async function benchEngineTurn(out: string, options: Partial<EngineTurnOp
       models.set(turns, m);
     }
     const tokenizer = await tokenizerLoading;
-    const gw = await spawnGateway({
-      servers: {
-        latency: {
-          url: tools.found,
-          policy: { cache: false, bulkhead: { max_concurrent: 16_384, max_queue: 65_536 } },
-        },
-      },
-    });
+    const gw = await spawnLatencyGateway(tools.found, { max_concurrent: 16_384, max_queue: 65_536 });
     closers.push(() => gw.stop());
     const toolCaller = gatewayTools(gw.client);
     let model: Started = models.get(o.turns[0]!)!;
-    const cpuNow = () => {
-      const own = process.cpuUsage();
-      return {
-        engine: (own.user + own.system) / 1e6,
-        gateway: childCpuS(gw.process) ?? Number.NaN,
-        simulated_model: childCpuS(model.child) ?? Number.NaN,
-        tool_server: childCpuS(tools.child) ?? Number.NaN,
-      };
-    };
+    const cpuNow = () => stackCpuNow({ gateway: gw.process, model: model.child, tools: tools.child });
     const cells: Cell[] = [];
     for (const turns of o.turns) {
       model = models.get(turns)!;
@@ -232,12 +197,7 @@ export async function benchEngineTurn(out: string, options: Partial<EngineTurnOp
     const report = {
       benchmark: "engine-turn",
       date: new Date().toISOString(),
-      machine: {
-        cpus: cpus().length,
-        cpu_model: cpus()[0]?.model ?? "",
-        memory_gib: round(totalmem() / 2 ** 30, 1),
-        node: process.version,
-      },
+      machine: machineInfo(),
       parameters: {
         ...o,
         model:
@@ -277,16 +237,7 @@ export const ENGINE_TURN_USAGE =
 
 /** The command line of `npm run bench -- engine-turn`; throws with the usage on a mistake. */
 export function engineTurnArgs(argv: string[]): { out: string; options: Partial<EngineTurnOptions> } {
-  const strings = Object.fromEntries(Object.keys(Flags.shape).map((k) => [k, { type: "string" as const }]));
-  let raw: Record<string, unknown>;
-  try {
-    raw = parseArgs({ args: argv, options: strings, strict: true, allowPositionals: false }).values;
-  } catch (e) {
-    throw new Error(`${(e as Error).message}\nusage: ${ENGINE_TURN_USAGE}`);
-  }
-  const parsed = Flags.safeParse(raw);
-  if (!parsed.success) throw new Error(`${z.prettifyError(parsed.error)}\nusage: ${ENGINE_TURN_USAGE}`);
-  const f = parsed.data;
+  const f = parseBenchFlags(argv, Flags, ENGINE_TURN_USAGE);
   const options: Partial<EngineTurnOptions> = {};
   if (f["in-flight"] !== undefined) options.inFlight = f["in-flight"];
   if (f.turns !== undefined) options.turns = f.turns;

@@ -35,7 +35,7 @@ import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { parseArgs, promisify } from "node:util";
+import { promisify } from "node:util";
 import {
   type ChatMessage,
   configuredTokenizer,
@@ -52,6 +52,7 @@ import {
 import { spawnGateway } from "@rlfactory/test-support/gateway-harness";
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import { z } from "zod";
+import { parseBenchFlags } from "./bench-flags.ts";
 import { checkTrajectories, type RecordedCompletion, startRecordingProxy } from "./real-inference-check.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -1128,17 +1129,7 @@ export const REAL_INFERENCE_BENCH_USAGE = `npm run bench -- real-inference --vll
 
 /** The command line of `npm run bench -- real-inference`; throws with the usage on a mistake. */
 export function realInferenceBenchArgs(argv: string[]): { out: string; options: RealInferenceOptions } {
-  const strings = Object.fromEntries(Object.keys(Flags.shape).map((k) => [k, { type: "string" as const }]));
-  let raw: Record<string, unknown>;
-  try {
-    raw = parseArgs({ args: argv, options: strings, strict: true, allowPositionals: false }).values;
-  } catch (e) {
-    throw new Error(`${(e as Error).message}\nusage: ${REAL_INFERENCE_BENCH_USAGE}`);
-  }
-  const parsed = Flags.safeParse(raw);
-  if (!parsed.success)
-    throw new Error(`${z.prettifyError(parsed.error)}\nusage: ${REAL_INFERENCE_BENCH_USAGE}`);
-  const f = parsed.data;
+  const f = parseBenchFlags(argv, Flags, REAL_INFERENCE_BENCH_USAGE);
   return {
     out: f.out,
     options: {

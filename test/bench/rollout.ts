@@ -35,7 +35,6 @@ import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import type { GatewayClient } from "@rlfactory/clients";
 import { nearestRankPercentile, unit } from "@rlfactory/kit";
 import {
@@ -55,6 +54,7 @@ import {
 import { parseTurnMs } from "@rlfactory/simulators/llm";
 import { RLF_SIM, spawnGateway } from "@rlfactory/test-support/gateway-harness";
 import { z } from "zod";
+import { parseBenchFlags } from "./bench-flags.ts";
 import { DEFAULT_LATENCY_MODEL, type LatencyModel, lookupOutput } from "./rollout-latency-server.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -329,25 +329,34 @@ export function makeTasks(prefix: string, n: number): Task[] {
   }));
 }
 
-async function engineFor(
-  stack: Stack,
-  o: RolloutBenchOptions,
+/** The engine on the bench's stack: group size 1, up to `run.maxTurns` turns, `run.inFlight` at once. */
+export async function benchEngine(
+  stack: { llmUrl: string; gatewayAddress: string; tokenizer: ModelTokenizer },
   parts: { sampler: TokenSampler; toolCaller: ToolCaller },
-  inFlight: number,
+  run: { maxTurns: number; inFlight: number; deadlineMs: number },
 ): Promise<RolloutEngine> {
   const config = parseRolloutConfig({
     // required by the schema, unused: the sampler comes in `parts`
     inference: { engine: "vllm", url: stack.llmUrl },
-    gateway: { address: stack.gatewayAddress, tools: [TOOL], deadline_ms: 30_000 },
+    gateway: { address: stack.gatewayAddress, tools: [TOOL], deadline_ms: run.deadlineMs },
     rollout: {
       group_size: 1,
-      max_turns: o.turns + 1,
-      max_concurrency: inFlight,
+      max_turns: run.maxTurns,
+      max_concurrency: run.inFlight,
       sampling: { temperature: 1, top_p: 1, max_tokens: 1024, stop: [] },
     },
     reward: [{ type: "exact_match" }],
   });
   return createRolloutEngine(config, { ...parts, tokenizer: stack.tokenizer });
+}
+
+function engineFor(
+  stack: Stack,
+  o: RolloutBenchOptions,
+  parts: { sampler: TokenSampler; toolCaller: ToolCaller },
+  inFlight: number,
+): Promise<RolloutEngine> {
+  return benchEngine(stack, parts, { maxTurns: o.turns + 1, inFlight, deadlineMs: 30_000 });
 }
 
 interface RunResult {
@@ -356,7 +365,7 @@ interface RunResult {
 }
 
 /** Runs `tasks` through the engine to the last group; `onTrajectory` sees each as it finishes. */
-async function runEngine(
+export async function runEngine(
   engine: RolloutEngine,
   tasks: Task[],
   onTrajectory: () => void = () => {},
@@ -480,6 +489,61 @@ export function childCpuS(child: ChildProcess): number | null {
   }
 }
 
+/** CPU seconds by process: this one (the engine) and the stack's children (NaN where unreadable). */
+export interface StackCpu {
+  engine: number;
+  gateway: number;
+  simulated_model: number;
+  tool_server: number;
+}
+
+/** CPU seconds used so far by the engine (this process) and the stack's child processes. */
+export function stackCpuNow(children: {
+  gateway: ChildProcess;
+  model: ChildProcess;
+  tools: ChildProcess;
+}): StackCpu {
+  const own = process.cpuUsage();
+  return {
+    engine: (own.user + own.system) / 1e6,
+    gateway: childCpuS(children.gateway) ?? Number.NaN,
+    simulated_model: childCpuS(children.model) ?? Number.NaN,
+    tool_server: childCpuS(children.tools) ?? Number.NaN,
+  };
+}
+
+/** CPU seconds by process between two readings, to 10 ms. */
+export function cpuBetween(before: StackCpu, after: StackCpu): StackCpu {
+  return {
+    engine: round(after.engine - before.engine),
+    gateway: round(after.gateway - before.gateway),
+    simulated_model: round(after.simulated_model - before.simulated_model),
+    tool_server: round(after.tool_server - before.tool_server),
+  };
+}
+
+/** The report's `machine`. */
+export function machineInfo() {
+  return {
+    cpus: cpus().length,
+    cpu_model: cpus()[0]?.model ?? "",
+    memory_gib: round(totalmem() / 2 ** 30, 1),
+    node: process.version,
+  };
+}
+
+/** A logger to stderr, each line after the seconds since it was made (right-aligned in `width`). */
+export function elapsedLog(width: number): (line: string) => void {
+  const t0 = performance.now();
+  return (line) =>
+    process.stderr.write(`[${((performance.now() - t0) / 1000).toFixed(1).padStart(width)} s] ${line}\n`);
+}
+
+/** `rlf gateway` in a child process over the latency tool server at `url`: cache off, `bulkhead`. */
+export function spawnLatencyGateway(url: string, bulkhead: { max_concurrent: number; max_queue: number }) {
+  return spawnGateway({ servers: { latency: { url, policy: { cache: false, bulkhead } } } });
+}
+
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 
 function pathMs(t: Trajectory, o: RolloutBenchOptions): number {
@@ -565,9 +629,7 @@ export function checkComplete(
 
 export async function benchRollout(out: string, options: Partial<RolloutBenchOptions> = {}): Promise<void> {
   const o: RolloutBenchOptions = { ...DEFAULT_ROLLOUT_BENCH, ...options };
-  const t0 = performance.now();
-  const log = (line: string) =>
-    process.stderr.write(`[${((performance.now() - t0) / 1000).toFixed(1).padStart(5)} s] ${line}\n`);
+  const log = elapsedLog(5);
   const children: ChildProcess[] = [];
   const closers: (() => Promise<void>)[] = [];
   try {
@@ -586,14 +648,7 @@ export async function benchRollout(out: string, options: Partial<RolloutBenchOpt
     const tokenizer = await tokenizerLoading;
     log("servers up");
     // The gateway in its own process, as deployed: the engine's event loop does the engine's work only.
-    const gw = await spawnGateway({
-      servers: {
-        latency: {
-          url: tools.found,
-          policy: { cache: false, bulkhead: { max_concurrent: 1024, max_queue: 4096 } },
-        },
-      },
-    });
+    const gw = await spawnLatencyGateway(tools.found, { max_concurrent: 1024, max_queue: 4096 });
     closers.push(() => gw.stop());
     const base = createSampler({ engine: "vllm", url: model.found, max_concurrency: 1024 });
     const parallelBase = createSampler({ engine: "vllm", url: parallelModel.found, max_concurrency: 1024 });
@@ -616,24 +671,8 @@ export async function benchRollout(out: string, options: Partial<RolloutBenchOpt
     await runLockstep(stack, o, makeTasks("warm-lockstep", o.concurrency));
 
     // CPU seconds by process over a run: on a 2-core machine the three processes share the cores
-    const cpuNow = () => {
-      const own = process.cpuUsage();
-      return {
-        engine: (own.user + own.system) / 1e6,
-        gateway: childCpuS(gw.process) ?? Number.NaN,
-        simulated_model: childCpuS(model.child) ?? Number.NaN,
-        tool_server: childCpuS(tools.child) ?? Number.NaN,
-      };
-    };
-    const cpuSince = (before: ReturnType<typeof cpuNow>) => {
-      const now = cpuNow();
-      return {
-        engine: round(now.engine - before.engine),
-        gateway: round(now.gateway - before.gateway),
-        simulated_model: round(now.simulated_model - before.simulated_model),
-        tool_server: round(now.tool_server - before.tool_server),
-      };
-    };
+    const cpuNow = () => stackCpuNow({ gateway: gw.process, model: model.child, tools: tools.child });
+    const cpuSince = (before: StackCpu) => cpuBetween(before, cpuNow());
 
     const tasks = makeTasks("task", o.tasks);
     let cpuBefore = cpuNow();
@@ -750,12 +789,7 @@ export async function benchRollout(out: string, options: Partial<RolloutBenchOpt
     const report = {
       benchmark: "rollout",
       date: new Date().toISOString(),
-      machine: {
-        cpus: cpus().length,
-        cpu_model: cpus()[0]?.model ?? "",
-        memory_gib: round(totalmem() / 2 ** 30, 1),
-        node: process.version,
-      },
+      machine: machineInfo(),
       parameters: {
         tasks: o.tasks,
         group_size: 1,
@@ -871,16 +905,7 @@ export const ROLLOUT_BENCH_USAGE = `npm run bench -- rollout --out FILE.json [--
 
 /** The command line of `npm run bench -- rollout`; throws with the usage on a mistake. */
 export function rolloutBenchArgs(argv: string[]): { out: string; options: Partial<RolloutBenchOptions> } {
-  const strings = Object.fromEntries(Object.keys(Flags.shape).map((k) => [k, { type: "string" as const }]));
-  let raw: Record<string, unknown>;
-  try {
-    raw = parseArgs({ args: argv, options: strings, strict: true, allowPositionals: false }).values;
-  } catch (e) {
-    throw new Error(`${(e as Error).message}\nusage: ${ROLLOUT_BENCH_USAGE}`);
-  }
-  const parsed = Flags.safeParse(raw);
-  if (!parsed.success) throw new Error(`${z.prettifyError(parsed.error)}\nusage: ${ROLLOUT_BENCH_USAGE}`);
-  const f = parsed.data;
+  const f = parseBenchFlags(argv, Flags, ROLLOUT_BENCH_USAGE);
   const tool: LatencyModel = {
     ...DEFAULT_LATENCY_MODEL,
     ...(f["tool-median-ms"] === undefined ? {} : { medianMs: f["tool-median-ms"] }),

@@ -7,9 +7,8 @@
 // A benchmark, not a test: it prints figures and asserts nothing.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildConsoleApp } from "@rlfactory/console";
 import { tempDir } from "@rlfactory/test-support/gateway-harness";
-import { chromium } from "playwright-core";
+import { openConsoleInChromium } from "./console-in-chromium.ts";
 
 const runs = tempDir("rlf-console-bench-");
 const dir = join(runs, "big");
@@ -41,11 +40,9 @@ const t = {
 };
 writeFileSync(join(dir, "trajectories.jsonl"), `${JSON.stringify(t)}\n`);
 writeFileSync(join(dir, "summary.json"), JSON.stringify({ config: { tokenizer: { path: "qwen3" } } }));
-const app = buildConsoleApp({ gatewayAdmin: "http://127.0.0.1:9", runsDir: runs });
-const url = await app.listen({ host: "127.0.0.1", port: 0 });
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: ["--no-sandbox"],
+const { url, browser, close } = await openConsoleInChromium({
+  gatewayAdmin: "http://127.0.0.1:9",
+  runsDir: runs,
 });
 for (let r = 0; r < 3; r++) {
   const page = await browser.newPage();
@@ -71,5 +68,4 @@ for (let r = 0; r < 3; r++) {
   );
   await page.close();
 }
-await browser.close();
-await app.close();
+await close();

@@ -13,7 +13,7 @@ import { ROOT, tempDir } from "@rlfactory/test-support/gateway-harness";
 import { writeImageRolloutRun } from "@rlfactory/test-support/image-rollout";
 import { startLiveRolloutService } from "@rlfactory/test-support/live-rollout-service";
 import { writeRolloutRun } from "@rlfactory/test-support/rollout-run";
-import { chromium } from "playwright-core";
+import { launchChromium } from "./console-in-chromium.ts";
 
 const runsDir = tempDir("rlf-console-shots-");
 const run = await writeRolloutRun(runsDir, "hotpotqa", {
@@ -31,10 +31,7 @@ const app = buildConsoleApp({
   bundlesDir: join(ROOT, "examples/ftrl-hotpotqa"),
   rollout: live.httpUrl,
 });
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: ["--no-sandbox"],
-});
+const browser = await launchChromium();
 try {
   const url = await app.listen({ host: "127.0.0.1", port: 0 });
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });

@@ -1,14 +1,8 @@
-// The console's JSON API against a real gateway (a child `rlf gateway` with the search server) and a
-// run directory written by a real `rlf rollout`: the Tools data agrees with the calls the rollout
-// made, and the run's trajectories come back as the rollout wrote them.
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { buildConsoleApp } from "@rlfactory/console";
 import { readTrajectoriesJsonl, readTrajectoriesParquet, writeTrajectoriesParquet } from "@rlfactory/rollout";
-import { RLF, ROOT, tempDir, waitFor } from "@rlfactory/test-support/gateway-harness";
+import { tempDir, waitFor } from "@rlfactory/test-support/gateway-harness";
 import {
   type LiveRolloutService,
   startLiveRolloutService,
@@ -16,6 +10,7 @@ import {
 import { type RolloutRun, writeRolloutRun } from "@rlfactory/test-support/rollout-run";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startConsoleProcess } from "./console-process.ts";
 
 describe("the console API", () => {
   const runsDir = tempDir("rlf-console-runs-");
@@ -173,36 +168,23 @@ describe("the console API", () => {
   });
 
   it("rlf console --port --host --gateway-admin --runs serves the same API", async () => {
-    const child = spawn(
-      process.execPath,
-      [
-        RLF,
-        "console",
-        "--port",
-        "0",
-        "--host",
-        "127.0.0.1",
-        "--gateway-admin",
-        run.gateway.adminUrl,
-        "--runs",
-        runsDir,
-      ],
-      { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] },
-    );
+    const { url, stop } = await startConsoleProcess([
+      "--port",
+      "0",
+      "--host",
+      "127.0.0.1",
+      "--gateway-admin",
+      run.gateway.adminUrl,
+      "--runs",
+      runsDir,
+    ]);
     try {
-      let url: string | undefined;
-      for await (const line of createInterface({ input: child.stderr! })) {
-        url = /^rlf console: (http:\/\/\S+)/.exec(line)?.[1];
-        if (url) break;
-      }
-      if (!url) throw new Error("rlf console exited without serving");
       const runs = (await (await fetch(`${url}/api/runs`)).json()) as { runs: { id: string }[] };
       expect(runs.runs.map((r) => r.id)).toEqual(["hotpotqa-a"]);
       const tools = (await (await fetch(`${url}/api/tools`)).json()) as { tools: { name: string }[] };
       expect(tools.tools.map((t) => t.name)).toContain("search__search");
     } finally {
-      child.kill("SIGTERM");
-      if (child.exitCode === null) await once(child, "exit");
+      await stop();
     }
   });
 });

@@ -2,18 +2,15 @@
 // without --api-keys-env (a variable of comma-separated keys, the gateway's auth.api_keys_env rule);
 // with keys, every /api request needs `authorization: Bearer KEY`, and the app in a real browser asks
 // for the key once, then shows the runs.
-import { spawn, spawnSync } from "node:child_process";
-import { once } from "node:events";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
-import { buildConsoleApp } from "@rlfactory/console";
 import { RLF, ROOT, tempDir } from "@rlfactory/test-support/gateway-harness";
-import type { FastifyInstance } from "fastify";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ConsoleInChromium, openConsoleInChromium } from "./console-in-chromium.ts";
+import { startConsoleProcess } from "./console-process.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const KEY = "console-test-key-123";
 
 /** A run directory of one minimal trajectory. */
@@ -44,20 +41,18 @@ function writeRun(runsDir: string, name: string): void {
 
 describe("the console with an API key", () => {
   const runsDir = tempDir("rlf-console-auth-");
-  let app: FastifyInstance;
+  let opened: ConsoleInChromium;
   let url: string;
   let browser: Browser;
 
   beforeAll(async () => {
     writeRun(runsDir, "keyed");
-    app = buildConsoleApp({ gatewayAdmin: "http://127.0.0.1:9", runsDir, apiKeys: [KEY] });
-    url = await app.listen({ host: "127.0.0.1", port: 0 });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+    opened = await openConsoleInChromium({ gatewayAdmin: "http://127.0.0.1:9", runsDir, apiKeys: [KEY] });
+    ({ url, browser } = opened);
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await app?.close();
+    await opened?.close();
   });
 
   it("answers /api only with the key; the app's files and /healthz hold no data and need none", async () => {
@@ -98,41 +93,19 @@ describe("the console with an API key", () => {
     expect(refused.status).not.toBe(0);
     expect(refused.stderr).toContain("--host 0.0.0.0 is beyond loopback: give --api-keys-env NAME");
 
-    const child = spawn(
-      process.execPath,
-      [
-        RLF,
-        "console",
-        "--host",
-        "0.0.0.0",
-        "--port",
-        "0",
-        "--runs",
-        runsDir,
-        "--api-keys-env",
-        "RLF_TEST_CONSOLE_KEYS",
-      ],
-      {
-        cwd: ROOT,
-        env: { ...process.env, RLF_TEST_CONSOLE_KEYS: `other-key-456, ${KEY}` },
-        stdio: ["ignore", "ignore", "pipe"],
-      },
+    const { url: bound, stop } = await startConsoleProcess(
+      ["--host", "0.0.0.0", "--port", "0", "--runs", runsDir, "--api-keys-env", "RLF_TEST_CONSOLE_KEYS"],
+      { RLF_TEST_CONSOLE_KEYS: `other-key-456, ${KEY}` },
     );
     try {
-      let port: string | undefined;
-      for await (const line of createInterface({ input: child.stderr! })) {
-        port = /^rlf console: http:\/\/\S+:(\d+)/.exec(line)?.[1];
-        if (port) break;
-      }
-      if (!port) throw new Error("rlf console exited without serving");
+      const { port } = new URL(bound);
       expect((await fetch(`http://127.0.0.1:${port}/api/runs`)).status).toBe(401);
       const res = await fetch(`http://127.0.0.1:${port}/api/runs`, {
         headers: { authorization: `Bearer ${KEY}` },
       });
       expect(res.status).toBe(200);
     } finally {
-      child.kill("SIGTERM");
-      if (child.exitCode === null) await once(child, "exit");
+      await stop();
     }
   }, 90_000);
 });

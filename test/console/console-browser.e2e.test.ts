@@ -3,34 +3,28 @@
 // real `rlf rollout`. The Tools view shows the search tool's health and breaker; the Trajectory view
 // colours exactly the tokens the loss mask trains, and hovering one shows its id and logprob.
 import { join } from "node:path";
-import { buildConsoleApp } from "@rlfactory/console";
 import { readTrajectoriesJsonl } from "@rlfactory/rollout";
 import { tempDir } from "@rlfactory/test-support/gateway-harness";
 import { type RolloutRun, writeRolloutRun } from "@rlfactory/test-support/rollout-run";
-import type { FastifyInstance } from "fastify";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+import { type ConsoleInChromium, openConsoleInChromium } from "./console-in-chromium.ts";
 
 describe("the console in headless Chromium", () => {
   const runsDir = tempDir("rlf-console-browser-");
   let run: RolloutRun;
-  let app: FastifyInstance;
+  let opened: ConsoleInChromium;
   let url: string;
   let browser: Browser;
 
   beforeAll(async () => {
     run = await writeRolloutRun(runsDir, "hotpotqa-b", { tasks: 1, groupSize: 2 });
-    app = buildConsoleApp({ gatewayAdmin: run.gateway.adminUrl, runsDir });
-    url = await app.listen({ host: "127.0.0.1", port: 0 });
-    // --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+    opened = await openConsoleInChromium({ gatewayAdmin: run.gateway.adminUrl, runsDir });
+    ({ url, browser } = opened);
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await app?.close();
+    await opened?.close();
     await run?.stop();
   });
 

@@ -1,19 +1,12 @@
-// The console in front of a gateway with auth on (`auth.api_keys_env`): `rlf console` without a key
-// gets the gateway's 401 and says so (GATEWAY_UNAUTHENTICATED, naming --gateway-api-key-env; never a
-// 401 of its own, which would ask the page for the console's key); with `--gateway-api-key-env NAME`
-// it lists the gateway's tools and a playground call returns the tool's result; a wrong key is named
-// as refused.
-import { type ChildProcess, spawn } from "node:child_process";
-import { once } from "node:events";
-import { createInterface } from "node:readline";
-import { type ChildGateway, RLF, ROOT, spawnGateway, tempDir } from "@rlfactory/test-support/gateway-harness";
+import { type ChildGateway, RLF, spawnGateway, tempDir } from "@rlfactory/test-support/gateway-harness";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ConsoleProcess, startConsoleProcess } from "./console-process.ts";
 
 const GATEWAY_KEY = "gateway-key-for-the-console-1";
 
 describe("rlf console --gateway-api-key-env against a gateway with auth on", () => {
   let gateway: ChildGateway;
-  const consoles: ChildProcess[] = [];
+  const consoles: ConsoleProcess[] = [];
 
   beforeAll(async () => {
     gateway = await spawnGateway(
@@ -26,26 +19,18 @@ describe("rlf console --gateway-api-key-env against a gateway with auth on", () 
   }, 90_000);
 
   afterAll(async () => {
-    for (const child of consoles) {
-      child.kill("SIGTERM");
-      if (child.exitCode === null) await once(child, "exit");
-    }
+    for (const c of consoles) await c.stop();
     await gateway?.stop();
   });
 
   /** `rlf console` on a free port with `args` and `env`; its URL once it serves. */
   async function startConsole(args: string[], env: Record<string, string> = {}): Promise<string> {
-    const child = spawn(
-      process.execPath,
-      [RLF, "console", "--port", "0", "--gateway-admin", gateway.adminUrl, "--runs", tempDir(), ...args],
-      { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "pipe"] },
+    const c = await startConsoleProcess(
+      ["--port", "0", "--gateway-admin", gateway.adminUrl, "--runs", tempDir(), ...args],
+      env,
     );
-    consoles.push(child);
-    for await (const line of createInterface({ input: child.stderr! })) {
-      const url = /^rlf console: (http:\/\/\S+)/.exec(line)?.[1];
-      if (url) return url;
-    }
-    throw new Error("rlf console exited without serving");
+    consoles.push(c);
+    return c.url;
   }
 
   it("the gateway refuses its admin API without a key (auth is on)", async () => {

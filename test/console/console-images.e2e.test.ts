@@ -8,22 +8,21 @@ import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { buildConsoleApp, renderRunReport } from "@rlfactory/console";
+import { renderRunReport } from "@rlfactory/console";
 import type { Trajectory, TrajectoryImage } from "@rlfactory/contracts";
 import { readTrajectoriesJsonl } from "@rlfactory/rollout";
 import { tempDir } from "@rlfactory/test-support/gateway-harness";
 import { type ImageRolloutRun, writeImageRolloutRun } from "@rlfactory/test-support/image-rollout";
-import type { FastifyInstance } from "fastify";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ConsoleInChromium, openConsoleInChromium } from "./console-in-chromium.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const sha256 = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
 
 describe("tool-result images in the console", () => {
   const runsDir = tempDir("rlf-console-images-");
   let run: ImageRolloutRun;
-  let app: FastifyInstance;
+  let opened: ConsoleInChromium;
   let url: string;
   let browser: Browser;
   let t: Trajectory;
@@ -39,14 +38,12 @@ describe("tool-result images in the console", () => {
       JSON.stringify(t.status_reason),
     ).toEqual(["full", "dropped"]);
     [shown, dropped] = images as [TrajectoryImage, TrajectoryImage];
-    app = buildConsoleApp({ gatewayAdmin: run.gateway.adminUrl, runsDir });
-    url = await app.listen({ host: "127.0.0.1", port: 0 });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+    opened = await openConsoleInChromium({ gatewayAdmin: run.gateway.adminUrl, runsDir });
+    ({ url, browser } = opened);
   }, 150_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await app?.close();
+    await opened?.close();
     await run?.stop();
   });
 
@@ -62,9 +59,12 @@ describe("tool-result images in the console", () => {
   });
 
   it("answers 404 for a hash the run does not have, or a run that does not exist", async () => {
-    const unknown = await app.inject({ method: "GET", url: `/api/runs/vision/images/${"0".repeat(64)}` });
+    const unknown = await opened.app.inject({
+      method: "GET",
+      url: `/api/runs/vision/images/${"0".repeat(64)}`,
+    });
     expect([unknown.statusCode, unknown.json().error.code]).toEqual([404, "NOT_FOUND"]);
-    const noRun = await app.inject({ method: "GET", url: `/api/runs/nope/images/${shown.sha256}` });
+    const noRun = await opened.app.inject({ method: "GET", url: `/api/runs/nope/images/${shown.sha256}` });
     expect(noRun.statusCode).toBe(404);
   });
 
@@ -77,7 +77,7 @@ describe("tool-result images in the console", () => {
       `..%2F..%2Fimages%2F${shown.sha256}`,
     ];
     for (const name of names) {
-      const res = await app.inject({ method: "GET", url: `/api/runs/vision/images/${name}` });
+      const res = await opened.app.inject({ method: "GET", url: `/api/runs/vision/images/${name}` });
       expect([name, res.statusCode, res.json().error.code]).toEqual([name, 400, "INVALID_ARGUMENTS"]);
     }
   });

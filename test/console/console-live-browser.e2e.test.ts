@@ -1,40 +1,32 @@
-// A live run in a real browser: a real `rlf rollout serve` (the simulated LLM slowed to 80–160 ms a
-// turn) runs a request of ten tasks while headless Chromium watches the console. The Runs view lists
-// the request as running with its progress; its Live run view's reward curve gains points while the
-// request is still running, and ends with one point per group once it is done.
-import { buildConsoleApp } from "@rlfactory/console";
 import { tempDir } from "@rlfactory/test-support/gateway-harness";
 import {
   type LiveRolloutService,
   startLiveRolloutService,
 } from "@rlfactory/test-support/live-rollout-service";
-import type { FastifyInstance } from "fastify";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ConsoleInChromium, openConsoleInChromium } from "./console-in-chromium.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const TASKS = 10;
 
 describe("a live run in headless Chromium", () => {
   let service: LiveRolloutService;
-  let app: FastifyInstance;
+  let opened: ConsoleInChromium;
   let url: string;
   let browser: Browser;
 
   beforeAll(async () => {
     service = await startLiveRolloutService({ turnMs: [80, 160] });
-    app = buildConsoleApp({
+    opened = await openConsoleInChromium({
       gatewayAdmin: service.gateway.adminUrl,
       runsDir: tempDir(),
       rollout: service.httpUrl,
     });
-    url = await app.listen({ host: "127.0.0.1", port: 0 });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+    ({ url, browser } = opened);
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await app?.close();
+    await opened?.close();
     await service?.stop();
   });
 

@@ -3,11 +3,9 @@
 // small server speaking Jaeger's query API. A playground call reaches the tool through the gateway
 // (and the gateway counts it); an episode is started, used, listed and ended; a trajectory comes with
 // its group's siblings; the Traces data is the record's calls, or Jaeger's spans when it has the trace.
-import { spawn, spawnSync } from "node:child_process";
-import { once } from "node:events";
+import { spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { buildConsoleApp } from "@rlfactory/console";
 import type { Trajectory } from "@rlfactory/contracts";
 import { readTrajectoriesJsonl } from "@rlfactory/rollout";
@@ -19,6 +17,7 @@ import {
 import { type RolloutRun, writeRolloutRun } from "@rlfactory/test-support/rollout-run";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startConsoleProcess } from "./console-process.ts";
 
 const KV = { command: process.execPath, args: [join(ROOT, "test/support/src/kv-environment.ts"), "--stdio"] };
 const BUNDLE = join(ROOT, "examples/ftrl-hotpotqa/bundle");
@@ -225,23 +224,15 @@ describe("the console API of the playground, episodes, bundles, trajectory detai
     expect(refused.status).not.toBe(0);
     expect(refused.stderr).toContain("--jaeger not a url is not a URL");
 
-    const child = spawn(
-      process.execPath,
-      [RLF, "console", "--port", "0", "--gateway-admin", run.gateway.adminUrl, "--runs", runsDir].concat([
+    const { url, stop } = await startConsoleProcess(
+      ["--port", "0", "--gateway-admin", run.gateway.adminUrl, "--runs", runsDir].concat([
         "--jaeger",
         jaeger.url,
         "--bundles",
         bundlesDir,
       ]),
-      { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] },
     );
     try {
-      let url: string | undefined;
-      for await (const line of createInterface({ input: child.stderr! })) {
-        url = /^rlf console: (http:\/\/\S+)/.exec(line)?.[1];
-        if (url) break;
-      }
-      if (!url) throw new Error("rlf console exited without serving");
       const bundles = (await (await fetch(`${url}/api/bundles`)).json()) as { bundles: { id: string }[] };
       expect(bundles.bundles.map((b) => b.id).sort()).toEqual(["edited", "ftrl"]);
       const detail = (await (await fetch(`${url}/api/runs/traced/trajectories/0`)).json()) as {
@@ -249,8 +240,7 @@ describe("the console API of the playground, episodes, bundles, trajectory detai
       };
       expect(detail.trace).toEqual({ trace_id: TRACE_ID, url: `${jaeger.url}/trace/${TRACE_ID}` });
     } finally {
-      child.kill("SIGTERM");
-      if (child.exitCode === null) await once(child, "exit");
+      await stop();
     }
   });
 });

@@ -6,16 +6,14 @@
 // draws one bar per tool call.
 import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildConsoleApp } from "@rlfactory/console";
 import type { Trajectory } from "@rlfactory/contracts";
 import { readTrajectoriesJsonl } from "@rlfactory/rollout";
 import { ROOT, tempDir } from "@rlfactory/test-support/gateway-harness";
 import { type RolloutRun, writeRolloutRun } from "@rlfactory/test-support/rollout-run";
-import type { FastifyInstance } from "fastify";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ConsoleInChromium, openConsoleInChromium } from "./console-in-chromium.ts";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const KV = { command: process.execPath, args: [join(ROOT, "test/support/src/kv-environment.ts"), "--stdio"] };
 
 /** As the views print a number. */
@@ -25,7 +23,7 @@ const fmt = (v: number | null | undefined) =>
 describe("the console's playground, trajectory detail and traces in headless Chromium", () => {
   const runsDir = tempDir("rlf-console-views-browser-");
   let run: RolloutRun;
-  let app: FastifyInstance;
+  let opened: ConsoleInChromium;
   let url: string;
   let browser: Browser;
   let written: Trajectory[];
@@ -38,15 +36,12 @@ describe("the console's playground, trajectory detail and traces in headless Chr
       servers: { kv: KV },
     });
     written = await readTrajectoriesJsonl(join(run.runDir, "trajectories.jsonl"));
-    app = buildConsoleApp({ gatewayAdmin: run.gateway.adminUrl, runsDir });
-    url = await app.listen({ host: "127.0.0.1", port: 0 });
-    // --no-sandbox: CI runs as root, where Chromium's sandbox refuses to start.
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+    opened = await openConsoleInChromium({ gatewayAdmin: run.gateway.adminUrl, runsDir });
+    ({ url, browser } = opened);
   }, 150_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await app?.close();
+    await opened?.close();
     await run?.stop();
   });
 

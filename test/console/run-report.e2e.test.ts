@@ -10,10 +10,9 @@ import { exampleIndices, renderRunReport } from "@rlfactory/console";
 import { summarizeRollout } from "@rlfactory/rollout";
 import { tempDir } from "@rlfactory/test-support/gateway-harness";
 import { fixtureTrajectories, HOSTILE_TASK_ID } from "@rlfactory/test-support/report-fixtures";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+import { launchChromium } from "./console-in-chromium.ts";
 
 describe("report.html, the console's Run view exported", () => {
   const trajectories = fixtureTrajectories();
@@ -25,7 +24,7 @@ describe("report.html, the console's Run view exported", () => {
 
   beforeAll(async () => {
     writeFileSync(file, await renderRunReport({ runId: "fixture", title: "Run <7>", trajectories, summary }));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+    browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {

@@ -5,25 +5,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { readBundle } from "@rlfactory/environments";
-
-export interface BundleListing {
-  id: string;
-  name: string | null;
-  form: string | null;
-  hash: string | null;
-  tools: number;
-  tasks: number;
-  /** Null when every digest and the hash check; else why not. */
-  error: string | null;
-  validation: { checked?: unknown; passed?: unknown; repaired?: unknown; dropped?: unknown } | null;
-}
-
-export interface BundleDetail extends BundleListing {
-  source: unknown;
-  tool_list: { name: string; description: string; parameters: unknown }[];
-  task_list: unknown[];
-  validation_report: unknown;
-}
+import type { BundleDetail, BundleListing } from "./api-types.ts";
 
 const BUNDLE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 

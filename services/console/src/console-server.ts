@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { ApiKeyAuth } from "@rlfactory/kit";
 import Fastify, { type FastifyInstance } from "fastify";
 import { z } from "zod";
+import type { TraceTimeline } from "./api-types.ts";
 import { BundleDirectories } from "./bundle-directories.ts";
 import { episodesOverview } from "./episodes-overview.ts";
 import { GatewayAdminClient, GatewayAdminError, GatewayAuthError } from "./gateway-admin-client.ts";
@@ -157,7 +158,10 @@ export function buildConsoleApp(opts: ConsoleOptions): FastifyInstance {
     const t = Number.isInteger(i) && i >= 0 ? (await runs.trajectories(run))?.[i] : undefined;
     if (t === undefined) return reply.code(404).send(notFound(`no trajectory ${index} in run ${run}`));
     const link = traceLink(t, run, i, opts.jaeger);
-    return { ...(await toolCallTimeline(t, link.trace_id, jaeger)), trace_url: link.url };
+    return {
+      ...(await toolCallTimeline(t, link.trace_id, jaeger)),
+      trace_url: link.url,
+    } satisfies TraceTimeline;
   });
 
   // The Tools playground: a call through the gateway's admin API in a trace of its own (the

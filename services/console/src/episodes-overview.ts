@@ -1,17 +1,11 @@
 // The Episodes view's data: each environment server's live episodes (the gateway's read-only
 // GET /v1/episodes) beside its episode counters from the gateway's metrics
 // (rlf_gateway_episodes_{started,forked,ended,expired,lost}_total).
+import type { EpisodeEvent, EpisodeServerRow } from "./api-types.ts";
 import type { GatewayAdminClient } from "./gateway-admin-client.ts";
 import { parsePrometheusText } from "./prometheus-text.ts";
 
-const EVENTS = ["started", "forked", "ended", "expired", "lost"] as const;
-
-export interface EpisodeServerRow {
-  server: string;
-  live: number;
-  episodes: { episode_id: string; started_ms: number; ttl_ms: number }[];
-  counts: Record<(typeof EVENTS)[number], number>;
-}
+const EVENTS: readonly EpisodeEvent[] = ["started", "forked", "ended", "expired", "lost"];
 
 export async function episodesOverview(
   client: GatewayAdminClient,

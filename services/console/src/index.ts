@@ -1,3 +1,4 @@
+export type { ToolRow, ToolsOverview } from "./api-types.ts";
 export {
   ASSETS_DIR,
   buildConsoleApp,
@@ -15,4 +16,4 @@ export {
 } from "./rollout-service-client.ts";
 export { RunDirectories } from "./run-directories.ts";
 export { exampleIndices, type RunReportInput, renderRunReport, writeRunReport } from "./run-report.ts";
-export { type ToolRow, type ToolsOverview, toolsOverview } from "./tools-overview.ts";
+export { toolsOverview } from "./tools-overview.ts";

@@ -7,6 +7,7 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Trajectory } from "@rlfactory/contracts";
 import { readTrajectoriesJsonl, readTrajectoriesParquet } from "@rlfactory/rollout";
+import type { TrajectoryListing } from "./api-types.ts";
 import { type RunImage, readRunImage } from "./run-images.ts";
 
 export interface RunListing {
@@ -16,19 +17,6 @@ export interface RunListing {
   /** trajectories.jsonl without summary.json: `rlf rollout` is still writing it. */
   in_progress: boolean;
   modified_ms: number;
-}
-
-export interface TrajectoryListing {
-  index: number;
-  task_id: string;
-  group_id: string;
-  sample_index: number;
-  status: string;
-  reward: number | null;
-  advantage: number | null;
-  response_tokens: number;
-  turns: number;
-  tool_calls: number;
 }
 
 const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;

@@ -1,8 +1,9 @@
 // The API's answers about one run directory, shared by the console server (GET /api/runs/RUN and
 // GET /api/runs/RUN/trajectories/N) and the static export (report.html inlines the same answers).
 import type { Trajectory } from "@rlfactory/contracts";
-import { type RunCurves, runCurves } from "@rlfactory/rollout";
-import { listTrajectories, type TrajectoryListing } from "./run-directories.ts";
+import { runCurves } from "@rlfactory/rollout";
+import type { RunCurves, TrajectoryListing } from "./api-types.ts";
+import { listTrajectories } from "./run-directories.ts";
 import { tokenTexts } from "./token-texts.ts";
 import { environmentView, groupSiblings, traceLink } from "./trajectory-detail.ts";
 

@@ -5,26 +5,8 @@
 // of one turn start together (the rollout issues them at once) and each turn starts when the longest
 // call of the turn before ended; generation time is not in the record and is not drawn.
 import type { Trajectory } from "@rlfactory/contracts";
+import type { Timeline, TimelineBar } from "./api-types.ts";
 import type { JaegerClient, JaegerSpan } from "./jaeger-client.ts";
-
-export interface TimelineBar {
-  name: string;
-  start_ms: number;
-  duration_ms: number;
-  /** The call's error code (record) or the span's error status (Jaeger); null when it succeeded. */
-  error: string | null;
-  turn: number | null;
-  /** Jaeger's span id. */
-  span_id?: string;
-}
-
-export interface Timeline {
-  source: "jaeger" | "record";
-  trace_id: string | null;
-  /** Why Jaeger was not used though configured (no trace id, unreachable, no such trace). */
-  jaeger_error: string | null;
-  bars: TimelineBar[];
-}
 
 export async function toolCallTimeline(
   t: Trajectory,

@@ -1,40 +1,8 @@
 // The Tools view's data: the gateway's merged catalog, each tool beside its server's health and
 // breaker state and the tool's call counts and latency p50/p99 from the gateway's metrics.
+import type { CallStats, ServerRow, ToolsOverview } from "./api-types.ts";
 import type { GatewayAdminClient } from "./gateway-admin-client.ts";
 import { histogramQuantile, parsePrometheusText, type Sample } from "./prometheus-text.ts";
-
-export interface ToolRow {
-  name: string;
-  server: string;
-  description: string;
-  input_schema: unknown;
-  cacheable: boolean;
-  idempotent: boolean;
-  /** The upstream's connection state (ready, connecting, failed, ...); "unknown" if /readyz omits it. */
-  health: string;
-  breaker: string;
-  calls: number;
-  errors: number;
-  latency_p50_ms: number | null;
-  latency_p99_ms: number | null;
-}
-
-/** One upstream server: its health and breaker, and its tools' calls, errors and latency together. */
-export interface ServerRow {
-  server: string;
-  health: string;
-  breaker: string;
-  calls: number;
-  errors: number;
-  latency_p50_ms: number | null;
-  latency_p99_ms: number | null;
-}
-
-export interface ToolsOverview {
-  gateway_status: string;
-  tools: ToolRow[];
-  servers: ServerRow[];
-}
 
 const LATENCY = "rlf_gateway_call_duration_seconds_bucket";
 const CALLS = "rlf_gateway_calls_total";
@@ -50,32 +18,17 @@ export async function toolsOverview(
   ]);
   const samples = parsePrometheusText(metrics);
   const upstreams = new Map(ready.upstreams.map((u) => [u.name, u]));
-  const servers = ready.upstreams.map((u): ServerRow => {
-    const mine = (s: Sample) => s.labels.server === u.name;
-    const calls = samples.filter((s) => s.name === CALLS && mine(s));
-    const buckets = latencyBuckets(samples.filter((s) => s.name === LATENCY && mine(s)));
-    const p50 = histogramQuantile(0.5, buckets);
-    const p99 = histogramQuantile(0.99, buckets);
-    return {
+  const servers = ready.upstreams.map(
+    (u): ServerRow => ({
       server: u.name,
-      health: u.state,
-      breaker: u.breaker ?? "unknown",
-      calls: sum(calls),
-      errors: sum(calls.filter((s) => s.labels.outcome !== "ok")),
-      latency_p50_ms: p50 === null ? null : p50 * 1000,
-      latency_p99_ms: p99 === null ? null : p99 * 1000,
-    };
-  });
+      ...callStats(samples, (s) => s.labels.server === u.name, u.state, u.breaker ?? "unknown"),
+    }),
+  );
   return {
     gateway_status: ready.status,
     servers,
     tools: tools.map((t) => {
       const u = upstreams.get(t.server);
-      const mine = (s: Sample) => s.labels.server === t.server && s.labels.tool === t.name;
-      const calls = samples.filter((s) => s.name === CALLS && mine(s));
-      const buckets = latencyBuckets(samples.filter((s) => s.name === LATENCY && mine(s)));
-      const p50 = histogramQuantile(0.5, buckets);
-      const p99 = histogramQuantile(0.99, buckets);
       return {
         name: t.name,
         server: t.server,
@@ -83,14 +36,35 @@ export async function toolsOverview(
         input_schema: safeJson(t.input_schema_json),
         cacheable: t.cacheable,
         idempotent: t.idempotent,
-        health: u?.state ?? "unknown",
-        breaker: u?.breaker ?? "unknown",
-        calls: sum(calls),
-        errors: sum(calls.filter((s) => s.labels.outcome !== "ok")),
-        latency_p50_ms: p50 === null ? null : p50 * 1000,
-        latency_p99_ms: p99 === null ? null : p99 * 1000,
+        ...callStats(
+          samples,
+          (s) => s.labels.server === t.server && s.labels.tool === t.name,
+          u?.state ?? "unknown",
+          u?.breaker ?? "unknown",
+        ),
       };
     }),
+  };
+}
+
+/** The calls, errors and latency p50/p99 of the samples that are `mine`, beside a health and breaker. */
+function callStats(
+  samples: readonly Sample[],
+  mine: (s: Sample) => boolean,
+  health: string,
+  breaker: string,
+): CallStats {
+  const calls = samples.filter((s) => s.name === CALLS && mine(s));
+  const buckets = latencyBuckets(samples.filter((s) => s.name === LATENCY && mine(s)));
+  const p50 = histogramQuantile(0.5, buckets);
+  const p99 = histogramQuantile(0.99, buckets);
+  return {
+    health,
+    breaker,
+    calls: sum(calls),
+    errors: sum(calls.filter((s) => s.labels.outcome !== "ok")),
+    latency_p50_ms: p50 === null ? null : p50 * 1000,
+    latency_p99_ms: p99 === null ? null : p99 * 1000,
   };
 }
 

@@ -3,7 +3,8 @@
 // consecutive ones (metadata.environment, docs/trajectory.md), and where the trajectory's trace is.
 import type { Trajectory } from "@rlfactory/contracts";
 import { type StateDiff, stateDiff } from "@rlfactory/rollout";
-import { listTrajectories, type TrajectoryListing } from "./run-directories.ts";
+import type { TraceLink, TrajectoryListing } from "./api-types.ts";
+import { listTrajectories } from "./run-directories.ts";
 
 export interface SnapshotView {
   user_turn: number;
@@ -21,13 +22,6 @@ export interface SnapshotView {
 export interface EnvironmentView {
   server: string;
   snapshots: SnapshotView[];
-}
-
-export interface TraceLink {
-  /** metadata.trace_id: set by a rollout that ran with telemetry on. */
-  trace_id: string | null;
-  /** Jaeger's page of the trace when --jaeger is set and the id is known; else the console's Traces view. */
-  url: string;
 }
 
 /** The trajectories of the run with `t`'s group id, in file order (itself included). */

@@ -81,7 +81,7 @@ export { readTrajectoriesParquet, writeTrajectoriesParquet } from "./output/parq
 export { TOOL_CALL_FORMAT_NAMES, type ToolCallFormatName, toolCallFormat } from "./parsers/registry.ts";
 export { SEARCH_R1_INVALID_ACTION } from "./parsers/search-r1.ts";
 export type { ObservationInput, ParsedTurn, ToolCallFormat } from "./parsers/types.ts";
-export { type CurvePoint, type RunCurves, runCurves, succeeded } from "./report/run-curves.ts";
+export { runCurves, succeeded } from "./report/run-curves.ts";
 export { summarizeRollout } from "./report/summary.ts";
 export { formatSummary } from "./report/summary-text.ts";
 export { GrpcJudge } from "./rewards/grpc-judge.ts";
@@ -148,12 +148,8 @@ export {
   type RolloutServiceOptions,
   startRolloutService,
 } from "./serve/rollout-service.ts";
-export {
-  type LiveRun,
-  type LiveRunListing,
-  type LiveRunState,
-  RunTracker,
-} from "./serve/run-tracker.ts";
+export type { CurvePoint, LiveRun, LiveRunListing, LiveRunState, RunCurves } from "./serve/run-api-types.ts";
+export { RunTracker } from "./serve/run-tracker.ts";
 export { waitForGateway } from "./serve/wait-for-gateway.ts";
 export {
   BFCL_CLASS_FUNC_DOC_FILES,

@@ -3,15 +3,13 @@
 // with a Qwen2.5-VL style chat template, so the image lands in the context as placeholder tokens.
 // test/rollout/rollout-image.e2e.test.ts drives the engine in process; writeImageRolloutRun runs the
 // same through a real `rlf rollout --out`, for the console.
-import { execFile } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import type { Task } from "@rlfactory/contracts";
-import { type SimulatedLlm, startSimulatedLlm } from "@rlfactory/simulators/llm";
-import { type ChildGateway, RLF, ROOT, spawnGateway, tempDir } from "./gateway-harness.ts";
+import { RLF } from "./gateway-harness.ts";
 import { png } from "./png.ts";
+import { type RolloutRun, writeRun } from "./rollout-run.ts";
 
 export { png };
 
@@ -48,39 +46,22 @@ export function rotateTask(degrees: readonly number[], id = "rotate"): Task {
   };
 }
 
-export interface ImageRolloutRun {
-  gateway: ChildGateway;
-  /** `${runsDir}/${name}`: trajectories.jsonl, summary.json, images/, report.html. */
-  runDir: string;
-  stop(): Promise<void>;
-}
+/** `${runsDir}/${name}`: trajectories.jsonl, summary.json, images/, report.html. */
+export type ImageRolloutRun = RolloutRun;
 
 /**
  * `rlf rollout --out runsDir/name` over one task rotating the PNG by 90° then 180°, with
  * `vision.max_images: 1`: the first result is shown (`full`, placeholder tokens), the second
  * `dropped` (a text note). Both are stored under images/.
  */
-export async function writeImageRolloutRun(runsDir: string, name: string): Promise<ImageRolloutRun> {
-  let gateway: ChildGateway | undefined;
-  let sim: SimulatedLlm | undefined;
-  const stop = async () => {
-    await sim?.close();
-    await gateway?.stop();
-  };
-  try {
-    [gateway, sim] = await Promise.all([
-      spawnGateway({
-        servers: { image: { command: process.execPath, args: [RLF, "tool", "image", "--stdio"] } },
-      }),
-      startSimulatedLlm({ policy: "converse", seed: 5, policyOptions: { tool: ROTATE_TOOL } }),
-    ]);
-    const dir = tempDir("rlf-image-rollout-");
-    const dataset = join(dir, "tasks.jsonl");
-    writeFileSync(dataset, `${JSON.stringify(rotateTask([90, 180]))}\n`);
-    const config = join(dir, "rollout.yaml");
-    writeFileSync(
-      config,
-      [
+export function writeImageRolloutRun(runsDir: string, name: string): Promise<ImageRolloutRun> {
+  return writeRun(runsDir, name, {
+    servers: { image: { command: process.execPath, args: [RLF, "tool", "image", "--stdio"] } },
+    llm: { policy: "converse", seed: 5, policyOptions: { tool: ROTATE_TOOL } },
+    config: (sim, gateway, dir) => {
+      const dataset = join(dir, "tasks.jsonl");
+      writeFileSync(dataset, `${JSON.stringify(rotateTask([90, 180]))}\n`);
+      return [
         `inference: { engine: vllm, urls: [${sim.url}] }`,
         `gateway: { address: "${gateway.grpcAddress}", tools: [${ROTATE_TOOL}], deadline_ms: 30000 }`,
         `tokenizer: { path: qwen3, chat_template: ${JSON.stringify(VL_TEMPLATE)} }`,
@@ -90,16 +71,7 @@ export async function writeImageRolloutRun(runsDir: string, name: string): Promi
         "vision: { max_images: 1, context_policy: drop }",
         "reward: { components: [{ type: exact_match, weight: 1 }] }",
         "seed: 3",
-      ].join("\n"),
-    );
-    const runDir = join(runsDir, name);
-    await promisify(execFile)(process.execPath, [RLF, "rollout", "--config", config, "--out", runDir], {
-      cwd: ROOT,
-      timeout: 90_000,
-    });
-    return { gateway, runDir, stop };
-  } catch (err) {
-    await stop();
-    throw err;
-  }
+      ];
+    },
+  });
 }

@@ -1,19 +1,20 @@
-// The console server's JSON API, as the views read it (services/console/src).
-
-export interface ToolRow {
-  name: string;
-  server: string;
-  description: string;
-  input_schema: unknown;
-  cacheable: boolean;
-  idempotent: boolean;
-  health: string;
-  breaker: string;
-  calls: number;
-  errors: number;
-  latency_p50_ms: number | null;
-  latency_p99_ms: number | null;
-}
+// The console server's JSON API, as the views read it (services/console/src): the answers' types
+// come from the server's type-only ../../src/api-types.ts; the record types below mirror contracts.
+export type {
+  BundleDetail,
+  BundleListing,
+  CallStats,
+  CurvePoint,
+  EpisodeServerRow,
+  LiveRun,
+  LiveRunListing,
+  RunCurves,
+  ServerRow,
+  ToolRow,
+  TraceLink,
+  TraceTimeline,
+  TrajectoryListing,
+} from "../../src/api-types.ts";
 
 export interface Turn {
   kind: "sampled" | "observation";
@@ -70,16 +71,6 @@ export interface TokenTexts {
   response: string[];
 }
 
-export interface TrajectoryListing {
-  index: number;
-  task_id: string;
-  sample_index: number;
-  status: string;
-  reward: number | null;
-  response_tokens: number;
-  tool_calls: number;
-}
-
 export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
   const inlined = staticExport();
   if (inlined) {
@@ -118,27 +109,6 @@ export async function imageUrl(path: string, signal?: AbortSignal): Promise<stri
 
 // Issue 26, the later views: trajectory detail, traces, playground, episodes, bundles.
 
-export interface ServerRow {
-  server: string;
-  health: string;
-  breaker: string;
-  calls: number;
-  errors: number;
-  latency_p50_ms: number | null;
-  latency_p99_ms: number | null;
-}
-
-export interface SiblingRow {
-  index: number;
-  sample_index: number;
-  status: string;
-  reward: number | null;
-  advantage: number | null;
-  response_tokens: number;
-  turns: number;
-  tool_calls: number;
-}
-
 export interface SnapshotView {
   user_turn: number;
   final: boolean;
@@ -156,27 +126,6 @@ export interface PatchOp {
   from?: string;
 }
 
-export interface TraceLink {
-  trace_id: string | null;
-  url: string;
-}
-
-export interface TimelineBar {
-  name: string;
-  start_ms: number;
-  duration_ms: number;
-  error: string | null;
-  turn: number | null;
-}
-
-export interface Timeline {
-  source: "jaeger" | "record";
-  trace_id: string | null;
-  jaeger_error: string | null;
-  trace_url: string;
-  bars: TimelineBar[];
-}
-
 export interface PlaygroundAnswer {
   status: number;
   result: {
@@ -191,31 +140,6 @@ export interface PlaygroundAnswer {
   round_trip_ms: number;
   trace_id: string;
   trace_url: string | null;
-}
-
-export interface EpisodeServerRow {
-  server: string;
-  live: number;
-  episodes: { episode_id: string; started_ms: number; ttl_ms: number }[];
-  counts: Record<string, number>;
-}
-
-export interface BundleListing {
-  id: string;
-  name: string | null;
-  form: string | null;
-  hash: string | null;
-  tools: number;
-  tasks: number;
-  error: string | null;
-  validation: { checked?: number; passed?: number; repaired?: number; dropped?: number } | null;
-}
-
-export interface BundleDetail extends BundleListing {
-  source: unknown;
-  tool_list: { name: string; description: string; parameters: unknown }[];
-  task_list: { id: string; question?: string; instruction?: string; tools?: string[] }[];
-  validation_report: unknown;
 }
 
 /** POST/DELETE a console API path with a JSON body; the answer's body whatever its status. */
@@ -238,40 +162,6 @@ export async function sendJson<T>(
 }
 
 // --- runs: curves, live runs (the rollout service), the static report ---------------------------
-
-export interface CurvePoint {
-  batch: number;
-  trajectories: number;
-  scored: number;
-  reward_mean: number | null;
-  success_rate: number | null;
-}
-
-export interface RunCurves {
-  points: CurvePoint[];
-  trajectories: number;
-  status_counts: Record<string, number>;
-  turn_reward_mean: number[] | null;
-  reward_components: Record<string, number>;
-}
-
-export interface LiveRunListing {
-  id: string;
-  via: string;
-  state: "running" | "done" | "aborted" | "failed";
-  started_at: string;
-  elapsed_ms: number;
-  tasks: number;
-  groups: number;
-  trajectories: number;
-  trajectories_per_s: number;
-  status_counts: Record<string, number>;
-  policy_version: string | number | null;
-}
-
-export interface LiveRun extends LiveRunListing {
-  curves: RunCurves;
-}
 
 /**
  * A static export (report.html): the API answers the page needs, inlined by the console's

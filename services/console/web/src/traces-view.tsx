@@ -1,13 +1,13 @@
 // Traces: a trajectory's tool calls as a timeline (Gantt), one bar per call on one time axis. The
 // server reads the spans from Jaeger when the console has --jaeger and the trajectory its trace id;
 // else it lays the record's latencies out turn by turn (tool-call-timeline.ts says how).
-import type { Timeline } from "./api.ts";
+import type { TraceTimeline } from "./api.ts";
 import { Link } from "./router.tsx";
 import { useJson } from "./use-json.ts";
 
 export function TracesView(props: { run: string; index: string }) {
   const base = `/runs/${encodeURIComponent(props.run)}/trajectories/${encodeURIComponent(props.index)}`;
-  const loaded = useJson<Timeline>(`/api${base}/trace`);
+  const loaded = useJson<TraceTimeline>(`/api${base}/trace`);
   if (loaded.state === "loading") return <p>Loading the timeline…</p>;
   if (loaded.state === "error") return <p class="error">{loaded.message}</p>;
   const tl = loaded.data;

@@ -9,13 +9,13 @@
 import { Fragment } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import type {
-  SiblingRow,
   SnapshotView,
   TokenTexts,
   ToolCall,
   TraceLink,
   Trajectory,
   TrajectoryImage,
+  TrajectoryListing,
 } from "./api.ts";
 import { LazyTokens } from "./lazy-tokens.tsx";
 import { Link } from "./router.tsx";
@@ -40,7 +40,7 @@ export function TrajectoryView(props: { run: string; index: string }) {
     trajectory: Trajectory;
     token_texts: TokenTexts | null;
     token_texts_error: string | null;
-    siblings: SiblingRow[];
+    siblings: TrajectoryListing[];
     environment: { server: string; snapshots: SnapshotView[] } | null;
     trace: TraceLink;
   }>(`/api/runs/${encodeURIComponent(props.run)}/trajectories/${encodeURIComponent(props.index)}`);
@@ -268,7 +268,7 @@ function RewardComponents(props: { components: Record<string, number> }) {
   );
 }
 
-function Siblings(props: { run: string; current: number; rows: SiblingRow[] }) {
+function Siblings(props: { run: string; current: number; rows: TrajectoryListing[] }) {
   return (
     <div class="siblings" data-testid="siblings">
       {props.rows.map((r) => (

@@ -4,30 +4,8 @@
 // turn and mean of each reward component. The console plots them for live runs (the rollout service's
 // GET /v1/runs/:id) and finished ones (a run directory) alike.
 import type { Trajectory } from "@rlfactory/contracts";
+import type { CurvePoint, RunCurves } from "../serve/run-api-types.ts";
 import { sampledTurnRewards } from "../turn-rewards.ts";
-
-export interface CurvePoint {
-  /** 0-based batch (group) index, in completion order. */
-  batch: number;
-  trajectories: number;
-  /** Trajectories with a reward (not null). */
-  scored: number;
-  /** Mean reward of the group's scored trajectories; null when none was scored. */
-  reward_mean: number | null;
-  /** Share of the group's scored trajectories that succeeded (see `succeeded`); null when none was scored. */
-  success_rate: number | null;
-}
-
-export interface RunCurves {
-  points: CurvePoint[];
-  trajectories: number;
-  /** Trajectories per status (completed, truncated, aborted, failed). */
-  status_counts: Record<string, number>;
-  /** Mean turn reward of the K-th sampled turn at index K − 1; null when no trajectory carries turn_rewards. */
-  turn_reward_mean: number[] | null;
-  /** Mean of each reward component over the trajectories that carry it. */
-  reward_components: Record<string, number>;
-}
 
 /**
  * A scored trajectory succeeded when its `exact_match` component (else `em`, else its reward) is at

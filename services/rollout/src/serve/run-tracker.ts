@@ -4,30 +4,8 @@
 // are kept (the newest `keepFinished`), the ones in flight always.
 import { randomUUID } from "node:crypto";
 import type { Trajectory } from "@rlfactory/contracts";
-import { type RunCurves, RunCurveTally } from "../report/run-curves.ts";
-
-export type LiveRunState = "running" | "done" | "aborted" | "failed";
-
-export interface LiveRunListing {
-  id: string;
-  /** The RPC or route that carried the request. */
-  via: string;
-  state: LiveRunState;
-  started_at: string;
-  /** Wall time so far (or until it ended). */
-  elapsed_ms: number;
-  /** Tasks in the request: one group each. */
-  tasks: number;
-  groups: number;
-  trajectories: number;
-  trajectories_per_s: number;
-  status_counts: Record<string, number>;
-  policy_version: string | number | null;
-}
-
-export interface LiveRun extends LiveRunListing {
-  curves: RunCurves;
-}
+import { RunCurveTally } from "../report/run-curves.ts";
+import type { LiveRun, LiveRunListing, LiveRunState } from "./run-api-types.ts";
 
 interface Entry {
   id: string;
