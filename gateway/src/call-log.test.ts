@@ -34,7 +34,10 @@ function logWith(limits: Partial<CallLogLimits> = {}) {
     { maxCallsPerTrajectory: 100, maxTrajectories: 100, ttlMs: 60_000, ...limits },
     () => now,
   );
-  return { log, advance: (ms: number) => void (now += ms) };
+  const advance = (ms: number) => {
+    now += ms;
+  };
+  return { log, advance };
 }
 
 describe("CallLog", () => {
