@@ -26,9 +26,14 @@
 // `recordCalls` / `recordResults`); after the agent exits, the gateway's call log of the trajectory
 // (`GET /v1/calls`, read from the admin port behind --gateway-mcp) sets how each of them ended in the
 // gateway: `error_code`, `is_error`, `latency_ms` (capture/gateway-calls.ts; docs/agents.md, "Tool calls").
-import { adminBaseFromMcpUrl, fetchGatewayCalls } from "@rlfactory/clients/gateway-call-log";
+import {
+  adminBaseFromMcpUrl,
+  fetchGatewayCalls,
+  type GatewayCallLog,
+} from "@rlfactory/clients/gateway-call-log";
 import { type Task, TrajectoryBuilder } from "@rlfactory/contracts";
 import { type CaptureServer, startCaptureServer } from "../capture/capture-server.ts";
+import { callsSince } from "../capture/gateway-calls.ts";
 import { boundedSnapshot, type EnvironmentRecord, episodeFailureReason } from "../rollout/episodes.ts";
 import { DEFAULT_MAX_SNAPSHOT_BYTES, type LoopDeps } from "../rollout/loop-deps.ts";
 import type { TrajectoryRunner } from "../rollout/trajectory-runner.ts";
@@ -129,6 +134,17 @@ export async function createAgentRunner(
   });
   let seq = 0;
 
+  /** The gateway's call log of one trajectory (`GET /v1/calls` on the admin port behind `mcpUrl`). */
+  function readGatewayLog(mcpUrl: string, trajectoryId: string, signal: AbortSignal | undefined) {
+    return fetchGatewayCalls(adminBaseFromMcpUrl(mcpUrl), trajectoryId, {
+      ...(options.gatewayApiKey === undefined ? {} : { apiKey: options.gatewayApiKey }),
+      signal: AbortSignal.any([
+        AbortSignal.timeout(GATEWAY_LOG_TIMEOUT_MS),
+        ...(signal === undefined ? [] : [signal]),
+      ]),
+    });
+  }
+
   async function run(task: Task, promptIds: readonly number[], run: TrajectoryRun): Promise<LoopResult> {
     const started = performance.now();
     const captureId = `${++seq}-${run.trajectoryId.replace(CAPTURE_ID_UNSAFE, "_")}`.slice(0, 200);
@@ -138,6 +154,8 @@ export async function createAgentRunner(
     let initialState: { state: unknown } | undefined;
     let ended: { status: "completed" | "failed" | "aborted"; reason: string } | undefined;
     let exit: AgentExit | undefined;
+    /** The gateway's log of this trajectory before the agent started, or why it could not be read. */
+    let gatewayBefore: GatewayCallLog | Error | undefined;
 
     if (run.episode !== undefined) {
       try {
@@ -159,6 +177,12 @@ export async function createAgentRunner(
         RLF_PROMPT: prompt,
         RLF_TRAJECTORY_ID: run.trajectoryId,
       };
+      // Trajectory ids repeat across runs (`task#r1/0`), and the gateway may still hold an earlier run's
+      // calls under this one: where its log stands before the agent starts, to leave those out.
+      if (options.mcpUrl !== undefined)
+        gatewayBefore = await readGatewayLog(options.mcpUrl, run.trajectoryId, run.signal).catch(
+          (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
+        );
       exit = await runAgentProcess({
         command: options.command,
         env: { ...options.env, ...env },
@@ -187,17 +211,11 @@ export async function createAgentRunner(
     const session = capture.takeSession(captureId);
     if (session === undefined && ended.status === "completed")
       ended = { status: "failed", reason: "agent made no model request" };
-    if (session !== undefined && options.mcpUrl !== undefined) {
+    if (session !== undefined && options.mcpUrl !== undefined && gatewayBefore !== undefined) {
       try {
-        session.joinGatewayCalls(
-          await fetchGatewayCalls(adminBaseFromMcpUrl(options.mcpUrl), run.trajectoryId, {
-            ...(options.gatewayApiKey === undefined ? {} : { apiKey: options.gatewayApiKey }),
-            signal: AbortSignal.any([
-              AbortSignal.timeout(GATEWAY_LOG_TIMEOUT_MS),
-              ...(run.signal === undefined ? [] : [run.signal]),
-            ]),
-          }),
-        );
+        if (gatewayBefore instanceof Error) throw gatewayBefore;
+        const after = await readGatewayLog(options.mcpUrl, run.trajectoryId, run.signal);
+        session.joinGatewayCalls(callsSince(after, gatewayBefore));
       } catch (e) {
         // the calls keep what the conversation says; the record says the gateway's account is missing
         session.gatewayLogUnavailable(e instanceof Error ? e.message : String(e));

@@ -5,7 +5,7 @@ import type { GatewayLoggedCall } from "@rlfactory/clients/gateway-call-log";
 import type { ToolCallRecord } from "@rlfactory/contracts";
 import { argumentsSha256 } from "@rlfactory/kit";
 import { describe, expect, it } from "vitest";
-import { joinGatewayCalls } from "./gateway-calls.ts";
+import { callsSince, joinGatewayCalls } from "./gateway-calls.ts";
 
 type CallRecord = Omit<ToolCallRecord, "turn">;
 
@@ -138,5 +138,25 @@ describe("joinGatewayCalls", () => {
       ["local_tool", null, false, 900],
     ]);
     expect([join.tool_calls_unmatched, join.gateway_calls_unmatched]).toEqual([2, 1]);
+  });
+});
+
+describe("callsSince", () => {
+  const numbered = (n: number, from = 0) =>
+    Array.from({ length: n }, (_, i) => ({ ...served("s__echo", { i }), seq: from + i }));
+
+  it("leaves out the calls an earlier run logged under the same trajectory id", () => {
+    const before = log(numbered(2));
+    const after = log(numbered(5));
+    expect(callsSince(after, before).calls.map((c) => c.seq)).toEqual([2, 3, 4]);
+  });
+
+  it("past the gateway's cap, counts only this run's calls as dropped", () => {
+    // the gateway kept 3 calls; 2 more were dropped before the run, 4 during it
+    expect(callsSince(log(numbered(3), 6), log(numbered(3), 2))).toMatchObject({ calls: [], dropped: 4 });
+  });
+
+  it("takes every call when the gateway forgot the trajectory in between", () => {
+    expect(callsSince(log(numbered(1)), log(numbered(4))).calls).toHaveLength(1);
   });
 });

@@ -38,6 +38,21 @@ type CallRecord = Omit<ToolCallRecord, "turn">;
 
 const failed = (c: GatewayLoggedCall) => c.error_code !== "OK" || c.is_error;
 
+/**
+ * The calls `after` logged that `before` had not: a trajectory id can repeat across runs (`task#r1/0`),
+ * so the gateway may hold an earlier run's calls under it. Calls are numbered per trajectory in the
+ * log (`seq`); those numbered from `before`'s count on are new. A count that went down means the
+ * gateway forgot the trajectory in between (TTL, eviction): then every call `after` holds is new.
+ */
+export function callsSince(after: GatewayCallLog, before: GatewayCallLog): GatewayCallLog {
+  const start = before.calls.length + before.dropped;
+  const now = after.calls.length + after.dropped;
+  if (now < start) return after;
+  const calls = after.calls.filter((c) => c.seq >= start);
+  // `dropped` then counts only this run's calls past the cap
+  return { ...after, calls, dropped: Math.max(0, now - start - calls.length) };
+}
+
 /** Joins `log` into `records` in place (see the header for the rule) and says what it found. */
 export function joinGatewayCalls(records: CallRecord[], log: GatewayCallLog): GatewayJoin {
   const taken = new Set<GatewayLoggedCall>();
