@@ -1,6 +1,5 @@
 // One captured agent session (one trajectory id): the token record of every request the agent made, kept
 // as prefix-consistent segments, and the trajectories built from them. Design: see capture-server.ts.
-
 import type { GatewayCallLog } from "@rlfactory/clients/gateway-call-log";
 import {
   type LogprobsKind,
