@@ -7,6 +7,7 @@ import type { Logger } from "pino";
 import type { Registry } from "prom-client";
 import { z } from "zod";
 import type { ApiKeyAuth } from "./auth.ts";
+import type { CallLog } from "./call-log.ts";
 import type { Catalog } from "./catalog.ts";
 import { type Episodes, MAX_EPISODE_ID_LENGTH } from "./episodes.ts";
 import { httpStatusFor, isGatewayError, shortMessage, truncate } from "./errors.ts";
@@ -33,6 +34,8 @@ export interface AdminDeps {
   log?: Logger;
   /** The northbound MCP endpoint served at `/mcp` (mcp-endpoint.ts). */
   mcp?: McpEndpoint;
+  /** The per-trajectory call log read by `GET /v1/calls` (call-log.ts); absent: the route answers none. */
+  callLog?: CallLog;
 }
 
 const CallBody = z
@@ -55,6 +58,8 @@ const StartEpisodeBody = z
   .strict();
 
 const ForkEpisodeBody = z.object({ count: z.number().int().min(1) }).strict();
+
+const CallsQuery = z.object({ trajectory: z.string().min(1).max(4_096) }).strict();
 
 export function buildAdminApp(deps: AdminDeps): FastifyInstance {
   const app = Fastify({
@@ -216,6 +221,15 @@ export function buildAdminApp(deps: AdminDeps): FastifyInstance {
         return reply.code(httpStatusFor(err.code)).send(errorBody(err.code, err.message));
       }
     };
+
+    // Read-only: the calls served for one trajectory (`rlf rollout agent` joins them into its records).
+    api.get("/v1/calls", async (req, reply) => {
+      const parsed = CallsQuery.safeParse(req.query ?? {});
+      if (!parsed.success)
+        return reply.code(400).send(errorBody("INVALID_ARGUMENTS", z.prettifyError(parsed.error)));
+      const { trajectory } = parsed.data;
+      return deps.callLog?.list(trajectory) ?? { trajectory, calls: [], dropped: 0 };
+    });
 
     // Read-only: every environment server's live episodes (the console's Episodes view).
     api.get("/v1/episodes", async () => ({ servers: deps.episodes.list() }));

@@ -56,6 +56,11 @@ servers:
           "maxEntries": 10000,
           "redisUrl": "redis://127.0.0.1:6379",
         },
+        "callLog": {
+          "maxCallsPerTrajectory": 256,
+          "maxTrajectories": 10000,
+          "ttlMs": 3600000,
+        },
         "grpc": {
           "host": "127.0.0.1",
           "maxMessageBytes": 67108864,

@@ -265,6 +265,17 @@ const GatewayInput = z
     defaults: ToolPolicyInput.and(UpstreamPolicyInput).optional(),
     /** Cap on the number of calls in one CallTools batch. */
     max_batch_size: positiveInt.optional(),
+    /** The per-trajectory call log read by `GET /v1/calls` (call-log.ts). */
+    call_log: z
+      .object({
+        max_calls_per_trajectory: positiveInt,
+        /** 0: no log. */
+        max_trajectories: nonNegativeInt,
+        ttl_ms: positiveInt,
+      })
+      .partial()
+      .strict()
+      .optional(),
     servers: z.record(ServerName, ServerInput).optional(),
     /** Other clients' format (Claude Desktop, Cursor): its own key, spelled as they spell it. */
     mcpServers: z.record(ServerName, ForeignServerInput).optional(),
@@ -406,6 +417,8 @@ export interface GatewayConfig {
     maxBytes: number;
   };
   maxBatchSize: number;
+  /** The per-trajectory call log (`GET /v1/calls`; call-log.ts). */
+  callLog: { maxCallsPerTrajectory: number; maxTrajectories: number; ttlMs: number };
   servers: ServerConfig[];
 }
 
@@ -592,6 +605,11 @@ export function normaliseConfig(
       maxBytes: input.cache?.max_bytes ?? 256 * 1024 * 1024,
     },
     maxBatchSize: input.max_batch_size ?? 1_024,
+    callLog: {
+      maxCallsPerTrajectory: input.call_log?.max_calls_per_trajectory ?? 256,
+      maxTrajectories: input.call_log?.max_trajectories ?? 10_000,
+      ttlMs: input.call_log?.ttl_ms ?? 3_600_000,
+    },
     servers,
   };
 }

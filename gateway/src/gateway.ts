@@ -5,6 +5,7 @@ import { buildAdminApp } from "./admin.ts";
 import { AgentUpstream } from "./agent-upstream.ts";
 import { ApiKeyAuth, describeAuthMode } from "./auth.ts";
 import { createResultCache, type ResultCache } from "./cache.ts";
+import { CallLog } from "./call-log.ts";
 import { Catalog } from "./catalog.ts";
 import type { GatewayConfig } from "./config.ts";
 import { Episodes } from "./episodes.ts";
@@ -83,6 +84,9 @@ export async function startGateway(
     });
   }
   const metrics = createMetrics({ invoker, catalog, upstreams, policies, episodes });
+  // Subscribes like the metrics: the request path does not know it exists.
+  const callLog = new CallLog(config.callLog);
+  invoker.on("call", (outcome, req) => callLog.record(outcome, req));
   const auth = new ApiKeyAuth(config.apiKeys);
   log.info({ auth: auth.enabled ? "api_keys" : "off" }, describeAuthMode(config));
 
@@ -102,6 +106,7 @@ export async function startGateway(
       mcp = createMcpEndpoint({ invoker, catalog, episodes, auth, log, host: config.admin.host });
       admin = buildAdminApp({
         mcp,
+        callLog,
         invoker,
         catalog,
         episodes,

@@ -69,7 +69,8 @@ export interface CallOutcome {
 }
 
 export interface InvokerEvents {
-  call: [outcome: CallOutcome];
+  /** Every finished call, with the request it answered (the call log reads its trajectory and arguments). */
+  call: [outcome: CallOutcome, request: CallRequest];
   cache: [result: "hit" | "miss", server: string];
 }
 
@@ -370,7 +371,7 @@ export class Invoker extends EventEmitter<InvokerEvents> {
       ...(error ? { error } : {}),
     };
     annotate(span, outcome, req);
-    this.emit("call", outcome);
+    this.emit("call", outcome, req);
     return outcome;
   }
 

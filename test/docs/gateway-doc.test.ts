@@ -2,6 +2,7 @@
 // code that defines it, so the doc cannot drift. (Key casing is compared loosely: `deadline_ms` and
 // `deadlineMs` name the same setting.)
 
+import { gatewayLoggedCallSchema } from "@rlfactory/clients/gateway-call-log";
 import {
   BREAKER_STATES,
   DEFAULT_TOOL_POLICY,
@@ -47,6 +48,11 @@ describe("docs/gateway.md", () => {
     expect(labels("rlf_gateway_upstream_state")).toEqual([...UPSTREAM_STATES]);
   });
 
+  it("describes every field of a call in the call log (GET /v1/calls), nothing else", () => {
+    const fields = markdownTable(doc, "call field").map((r) => codeSpans(r["call field"]!)[0]);
+    expect(fields).toEqual(Object.keys(gatewayLoggedCallSchema.shape));
+  });
+
   it("explains every error_code a call can fail with", () => {
     const documented = markdownTable(doc, "error_code").map((r) => codeSpans(r.error_code!)[0]);
     const failures = Object.values(ErrorCode).filter((c) => c !== "OK" && !c.includes("UNSPECIFIED"));
@@ -61,6 +67,7 @@ describe("docs/gateway.md", () => {
       admin: example.admin,
       cache: example.cache,
       maxBatchSize: example.maxBatchSize ?? example.max_batch_size,
+      callLog: example.call_log,
       defaults: example.defaults,
     });
     const saved = process.env.RLF_REDIS_URL;
@@ -68,7 +75,7 @@ describe("docs/gateway.md", () => {
     const config = normaliseConfig({});
     if (saved !== undefined) process.env.RLF_REDIS_URL = saved;
     // The parsed config's top-level sections, whatever casing its fields use.
-    const sections = new Set(["grpc", "admin", "cache", "maxbatchsize"]);
+    const sections = new Set(["grpc", "admin", "cache", "maxbatchsize", "calllog"]);
     const actual = new Map([...leaves(config)].filter(([path]) => sections.has(path.split(".")[0] ?? "")));
     for (const [path, value] of leaves({ ...DEFAULT_TOOL_POLICY, ...DEFAULT_UPSTREAM_POLICY }))
       actual.set(`defaults.${path}`, value);

@@ -212,6 +212,14 @@ describe.skipIf(!frameworks)("OpenAI Agents SDK agent with MCP tools, 8 tasks ×
       expect(mine.tool_calls).toHaveLength(1);
       expect(t.tool_calls[0]!.result, seen).toBe(mine.tool_calls[0]!.result);
       expect(t.tool_calls[0]!.latency_ms).toBeGreaterThanOrEqual(0);
+      // the gateway's call log of this run has the call the SDK made over MCP, paired with the model's
+      // (the built-in run's call under the same trajectory id left out)
+      expect(t.metadata?.capture, seen).toMatchObject({
+        gateway_calls: 1,
+        gateway_calls_unmatched: 0,
+        gateway_calls_failed: 0,
+        tool_calls_unmatched: 0,
+      });
       expect([t.reward, t.reward_components]).toEqual([mine.reward, mine.reward_components]);
     }
   });

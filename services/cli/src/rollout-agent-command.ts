@@ -56,7 +56,16 @@ export async function runRolloutAgentCommand(argv: string[]): Promise<number> {
   const telemetry = await startTelemetry({ serviceName: "rlf-rollout-agent" });
   const engine = await createRolloutEngine(config, {
     warn: (message) => process.stderr.write(`rlf rollout agent: warning: ${message}\n`),
-    runner: (deps) => createAgentRunner(deps, { command: values.agent!, deadlineMs, mcpUrl }),
+    runner: (deps) =>
+      createAgentRunner(deps, {
+        command: values.agent!,
+        deadlineMs,
+        mcpUrl,
+        // the key the rollout's gRPC calls use reads the gateway's call log too (GET /v1/calls)
+        ...(config.gateway.api_key_env
+          ? { gatewayApiKey: process.env[config.gateway.api_key_env] ?? "" }
+          : {}),
+      }),
   });
   const code = await rollOutAndWrite(engine, {
     config,

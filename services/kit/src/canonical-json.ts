@@ -20,3 +20,12 @@ export function canonicalJson(value: unknown, normaliseString?: (text: string) =
 export function sha256Hex(text: string): string {
   return createHash("sha256").update(text).digest("hex");
 }
+
+/**
+ * The digest of a tool call's arguments: SHA-256 of their canonical JSON. The gateway's call log
+ * (`GET /v1/calls`) records it, and `rlf rollout agent` computes it from a trajectory's calls to match
+ * the two, so both sides must hash the same way: this function.
+ */
+export function argumentsSha256(value: unknown): string {
+  return sha256Hex(canonicalJson(value));
+}

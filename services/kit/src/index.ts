@@ -1,7 +1,7 @@
 // @rlfactory/kit — the service kit: plumbing shared by the gateway, the judge and the rollout service.
 export { ApiKeyAuth, ApiKeysEnvError, apiKeysFromEnv, MIN_API_KEY_LENGTH } from "./api-keys.ts";
 export { type CallerGone, callerGone, httpCallerGone } from "./caller-gone.ts";
-export { canonicalJson, sha256Hex } from "./canonical-json.ts";
+export { argumentsSha256, canonicalJson, sha256Hex } from "./canonical-json.ts";
 export { portArg, stopOnSignals, UsageError } from "./command-line.ts";
 export {
   ConfigFileError,

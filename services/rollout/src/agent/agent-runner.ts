@@ -23,9 +23,17 @@
 // records every request with its `prefix` verdict, so the earlier segments are never re-tokenized into
 // trained turns; `metadata.capture.divergences` counts them. The record's `tool_calls` are the calls the
 // model made in the segment's sampled turns, with the results the agent sent back (capture-session.ts
-// `recordCalls` / `recordResults`; why from the conversation and not the gateway: docs/agents.md).
+// `recordCalls` / `recordResults`); after the agent exits, the gateway's call log of the trajectory
+// (`GET /v1/calls`, read from the admin port behind --gateway-mcp) sets how each of them ended in the
+// gateway: `error_code`, `is_error`, `latency_ms` (capture/gateway-calls.ts; docs/agents.md, "Tool calls").
+import {
+  adminBaseFromMcpUrl,
+  fetchGatewayCalls,
+  type GatewayCallLog,
+} from "@rlfactory/clients/gateway-call-log";
 import { type Task, TrajectoryBuilder } from "@rlfactory/contracts";
 import { type CaptureServer, startCaptureServer } from "../capture/capture-server.ts";
+import { callsSince } from "../capture/gateway-calls.ts";
 import { boundedSnapshot, type EnvironmentRecord, episodeFailureReason } from "../rollout/episodes.ts";
 import { DEFAULT_MAX_SNAPSHOT_BYTES, type LoopDeps } from "../rollout/loop-deps.ts";
 import type { TrajectoryRunner } from "../rollout/trajectory-runner.ts";
@@ -37,8 +45,13 @@ export interface AgentRunnerOptions {
   command: string;
   /** Each run's wall-clock budget in milliseconds. */
   deadlineMs: number;
-  /** The gateway's MCP endpoint (`http://host:port/mcp`); the agent gets it bound to its trajectory. */
+  /**
+   * The gateway's MCP endpoint (`http://host:port/mcp`); the agent gets it bound to its trajectory, and
+   * the gateway's call log is read from the same admin port (`GET /v1/calls`).
+   */
   mcpUrl?: string;
+  /** The gateway's API key for reading its call log, when its auth is on. */
+  gatewayApiKey?: string;
   /** The working directory of the agent (default: this process's). */
   cwd?: string;
   /** The `model` the capture endpoint names (RLF_MODEL; default `captured`). */
@@ -58,6 +71,9 @@ export const AGENT_ENVIRONMENT_VARIABLES = [
   "RLF_TRAJECTORY_ID",
 ] as const;
 export type AgentEnvironment = Record<(typeof AGENT_ENVIRONMENT_VARIABLES)[number], string>;
+
+/** How long reading the gateway's call log of one trajectory may take before the record goes without it. */
+const GATEWAY_LOG_TIMEOUT_MS = 10_000;
 
 const CAPTURE_ID_UNSAFE = /[^A-Za-z0-9._~-]/g;
 
@@ -118,6 +134,17 @@ export async function createAgentRunner(
   });
   let seq = 0;
 
+  /** The gateway's call log of one trajectory (`GET /v1/calls` on the admin port behind `mcpUrl`). */
+  function readGatewayLog(mcpUrl: string, trajectoryId: string, signal: AbortSignal | undefined) {
+    return fetchGatewayCalls(adminBaseFromMcpUrl(mcpUrl), trajectoryId, {
+      ...(options.gatewayApiKey === undefined ? {} : { apiKey: options.gatewayApiKey }),
+      signal: AbortSignal.any([
+        AbortSignal.timeout(GATEWAY_LOG_TIMEOUT_MS),
+        ...(signal === undefined ? [] : [signal]),
+      ]),
+    });
+  }
+
   async function run(task: Task, promptIds: readonly number[], run: TrajectoryRun): Promise<LoopResult> {
     const started = performance.now();
     const captureId = `${++seq}-${run.trajectoryId.replace(CAPTURE_ID_UNSAFE, "_")}`.slice(0, 200);
@@ -127,6 +154,8 @@ export async function createAgentRunner(
     let initialState: { state: unknown } | undefined;
     let ended: { status: "completed" | "failed" | "aborted"; reason: string } | undefined;
     let exit: AgentExit | undefined;
+    /** The gateway's log of this trajectory before the agent started, or why it could not be read. */
+    let gatewayBefore: GatewayCallLog | Error | undefined;
 
     if (run.episode !== undefined) {
       try {
@@ -148,6 +177,12 @@ export async function createAgentRunner(
         RLF_PROMPT: prompt,
         RLF_TRAJECTORY_ID: run.trajectoryId,
       };
+      // Trajectory ids repeat across runs (`task#r1/0`), and the gateway may still hold an earlier run's
+      // calls under this one: where its log stands before the agent starts, to leave those out.
+      if (options.mcpUrl !== undefined)
+        gatewayBefore = await readGatewayLog(options.mcpUrl, run.trajectoryId, run.signal).catch(
+          (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
+        );
       exit = await runAgentProcess({
         command: options.command,
         env: { ...options.env, ...env },
@@ -176,6 +211,16 @@ export async function createAgentRunner(
     const session = capture.takeSession(captureId);
     if (session === undefined && ended.status === "completed")
       ended = { status: "failed", reason: "agent made no model request" };
+    if (session !== undefined && options.mcpUrl !== undefined && gatewayBefore !== undefined) {
+      try {
+        if (gatewayBefore instanceof Error) throw gatewayBefore;
+        const after = await readGatewayLog(options.mcpUrl, run.trajectoryId, run.signal);
+        session.joinGatewayCalls(callsSince(after, gatewayBefore));
+      } catch (e) {
+        // the calls keep what the conversation says; the record says the gateway's account is missing
+        session.gatewayLogUnavailable(e instanceof Error ? e.message : String(e));
+      }
+    }
     const metadata: Record<string, unknown> = {
       trajectory_id: run.trajectoryId,
       data_source: task.data_source,

@@ -1,5 +1,6 @@
 // One captured agent session (one trajectory id): the token record of every request the agent made, kept
 // as prefix-consistent segments, and the trajectories built from them. Design: see capture-server.ts.
+import type { GatewayCallLog } from "@rlfactory/clients/gateway-call-log";
 import {
   type LogprobsKind,
   MALFORMED_CODE_PREFIX,
@@ -9,6 +10,7 @@ import {
   type TrajectoryStatus,
 } from "@rlfactory/contracts";
 import type { ModelTokenizer } from "../tokenizer/model-tokenizer.ts";
+import { type GatewayJoin, joinGatewayCalls } from "./gateway-calls.ts";
 import type { PromptCache } from "./prompt-cache.ts";
 
 /** How a request's rendered prompt relates to what the session already holds. */
@@ -150,6 +152,8 @@ export class CaptureSession {
   readonly #calls: SessionCall[] = [];
   readonly #now: () => number;
   #queue: Promise<unknown> = Promise.resolve();
+  /** What joining the gateway's call log found, or why it could not be read (`metadata.capture`). */
+  #gateway: GatewayJoin | { gateway_log_error: string } | undefined;
 
   readonly #prompts: Pick<PromptCache, "encode">;
 
@@ -239,6 +243,24 @@ export class CaptureSession {
       call.record.result = typeof m.content === "string" ? m.content : "";
       call.record.latency_ms = Math.max(0, now - call.issuedAt);
     }
+  }
+
+  /**
+   * Sets the calls' `error_code`, `is_error` and `latency_ms` from the gateway's call log of this
+   * trajectory (gateway-calls.ts); what the join found goes on every record's `metadata.capture`.
+   */
+  joinGatewayCalls(log: GatewayCallLog): GatewayJoin {
+    const join = joinGatewayCalls(
+      this.#calls.map((c) => c.record),
+      log,
+    );
+    this.#gateway = join;
+    return join;
+  }
+
+  /** The gateway's call log could not be read: the calls keep the conversation's values, and the record says why. */
+  gatewayLogUnavailable(reason: string): void {
+    this.#gateway = { gateway_log_error: reason };
   }
 
   get requests(): readonly CaptureRequestRecord[] {
@@ -343,7 +365,8 @@ export class CaptureSession {
    * and logprobs): sampled turns with the engine's logprobs (mask 1), everything between them as
    * observation turns (mask 0). A session without a divergence gives exactly one. Each carries
    * `metadata.capture` = `{ trajectory_id, segment, segments, divergences, requests }` (every request of
-   * the session) and, in `tool_calls`, the calls made in its own sampled turns (`turn` set).
+   * the session; after `joinGatewayCalls`, the join's counts too) and, in `tool_calls`, the calls made
+   * in its own sampled turns (`turn` set).
    */
   trajectories(init: TrajectoryInit): Trajectory[] {
     return this.builders(init).map((b) => b.toJSON());
@@ -369,6 +392,7 @@ export class CaptureSession {
             segments: this.#segments.length,
             divergences: this.divergences,
             requests: this.#requests.map((r) => ({ ...r })),
+            ...this.#gateway,
           },
         },
       });
