@@ -2,6 +2,7 @@
 // whole text encoded at once (tool JSON, special tokens, multi-byte text, a piece that would merge with
 // its neighbour); what repeats is encoded once; callers never share an array; the least recently used
 // piece is the one dropped; a tokenizer with no safe boundary encodes whole texts.
+import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type ModelTokenizer, qwen3Tokenizer } from "../tokenizer/model-tokenizer.ts";
 import { PromptCache } from "./prompt-cache.ts";
@@ -63,6 +64,39 @@ describe("PromptCache", () => {
     ];
     for (const t of texts) expect(cache.encode(t)).toEqual(real.encode(t));
     expect(cache.encode(chat)).toEqual(real.encode(chat)); // from kept pieces
+  });
+
+  it("gives the whole text's ids for any mix of special tokens, added tokens, whitespace and text", () => {
+    const cache = new PromptCache(tokenizer, 64);
+    const fragment = fc.oneof(
+      fc.constantFrom(
+        "<|im_start|>",
+        "<|im_end|>",
+        "<|endoftext|>",
+        "<think>",
+        "</tool_call>",
+        "<|im_",
+        "|>",
+        "\n",
+        "\n\n",
+        "  ",
+        "assistant",
+        " world",
+        "é",
+        "e\u0301",
+        "🙂",
+        "'s",
+        "123",
+      ),
+      fc.string({ unit: "grapheme", maxLength: 6 }),
+    );
+    fc.assert(
+      fc.property(fc.array(fragment, { maxLength: 12 }), (parts) => {
+        const text = parts.join("");
+        expect(cache.encode(text)).toEqual(real.encode(text));
+      }),
+      { numRuns: 400 },
+    );
   });
 
   it("encodes a repeated piece once, and returns a fresh array each time", () => {
