@@ -2,22 +2,31 @@
 //  [--tokens-per-s N] [--rounds N]`:
 // what the capture endpoint of `rlf rollout agent` costs an agent. The same agent sessions (an OpenAI
 // chat tool loop: a search call, its result, the answer; greedy, so both ways generate the same
-// tokens; in groups of 4 asked the same question, as `rlf rollout agent` runs a GRPO group) run two ways against the simulated inference server in its own process, as an engine is
-// (search-then-answer, real Qwen3 tokenizer, a length-based latency model standing in for decoding):
+// tokens; in groups of 4 asked the same question, as `rlf rollout agent` runs a GRPO group) run two
+// ways against the simulated inference server (search-then-answer, real Qwen3 tokenizer, a
+// length-based latency model standing in for decoding):
 //   direct    the agent calls the server's own /v1/chat/completions (the server renders the template)
 //   capture   the agent calls the capture endpoint, which renders the template, checks the prefix,
 //             sends token ids to the server's /v1/completions and records the trajectory
-// Each round runs both (which goes first alternates); the report has completion tokens/s per run, the
-// CPU this process spent per request (capture − direct: what the capture adds), and
-// ratios.capture_overhead = 1 − capture tokens/s ÷ direct tokens/s over all rounds (goal ≤ 0.05), with
-// capture_overhead_median, the median of the rounds' own ratios (robust to a noisy machine).
-import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
-import { cpus } from "node:os";
+// As deployed, each is a process of its own: the agent program (capture-agent.ts, a child), the
+// capture endpoint (this process) and the inference server (a child). Each round runs both (which goes
+// first alternates); the report has, per run, completion tokens/s (the agent's wall time) and the CPU
+// per request of each process and of all together (the server's from /proc; null where there is
+// none), and ratios: capture_overhead = 1 − capture tokens/s ÷ direct tokens/s over all rounds (goal
+// ≤ 0.05), capture_overhead_median (the median of the rounds' own ratios, robust to a noisy machine),
+// capture_endpoint_cpu_ms_per_request (the capture endpoint's own CPU per request) and
+// capture_cpu_ms_per_request_added (all processes' CPU per request, capture − direct).
+import { execFileSync, fork, spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { nearestRankPercentile } from "@rlfactory/kit";
 import { createSampler, qwen3Tokenizer, startCaptureServer, toolCallFormat } from "@rlfactory/rollout";
 import { freePort, RLF_SIM, ROOT, waitFor } from "@rlfactory/test-support/gateway-harness";
+import type { AgentRunRequest, AgentRunResult } from "./capture-agent.ts";
+
+const CAPTURE_AGENT = fileURLToPath(new URL("./capture-agent.ts", import.meta.url));
 
 export const AGENT_CAPTURE_BENCH_USAGE =
   "npm run bench -- agent-capture --out FILE.json [--sessions 128] [--concurrency 32] [--ttft-ms 20] [--tokens-per-s 100] [--rounds 3]";
@@ -54,56 +63,34 @@ export function agentCaptureBenchArgs(argv: string[]): { out: string; options: A
   };
 }
 
-const SEARCH_TOOL = {
-  type: "function",
-  function: {
-    name: "search__search",
-    description: "Search the web",
-    parameters: { type: "object", properties: { query: { type: "string" } }, required: ["query"] },
-  },
-};
-
-const PASSAGES = [
-  'Doc 1(Title: "Paris") Paris is the capital and most populous city of France.',
-  'Doc 2(Title: "Lyon") Lyon is the third-largest city of France, at the confluence of the Rhône and the Saône.',
-  'Doc 3(Title: "Marseille") Marseille is a port city in southern France on the Mediterranean coast.',
-].join("\n");
-
-interface ChatReply {
-  choices: {
-    message: { content: string | null; tool_calls?: { id: string; function: { arguments: string } }[] };
-  }[];
-  usage: { completion_tokens: number };
+/** CPU time (user + system, ms) of another process, from /proc; undefined where there is none (not Linux). */
+function processCpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // fields after the command name (in parentheses, which may hold spaces): utime and stime are 14 and 15
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
 }
 
-/** One agent session: ask, run the search calls it makes, ask again, until a reply has no call. */
-async function session(baseUrl: string, i: number): Promise<{ requests: number; tokens: number }> {
-  const messages: unknown[] = [
-    { role: "user", content: `Question: which city is the capital of France ${i}` },
-  ];
-  let requests = 0;
-  let tokens = 0;
-  for (let turn = 0; turn < 4; turn++) {
-    const res = await fetch(`${baseUrl}/chat/completions`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ model: "m", messages, tools: [SEARCH_TOOL], temperature: 0, max_tokens: 256 }),
-    });
-    if (!res.ok) throw new Error(`${baseUrl}: HTTP ${res.status} ${await res.text()}`);
-    const reply = (await res.json()) as ChatReply;
-    requests += 1;
-    tokens += reply.usage.completion_tokens;
-    const message = reply.choices[0]!.message;
-    messages.push({
-      role: "assistant",
-      content: message.content ?? "",
-      ...(message.tool_calls?.length && { tool_calls: message.tool_calls }),
-    });
-    if (!message.tool_calls?.length) break;
-    for (const call of message.tool_calls)
-      messages.push({ role: "tool", tool_call_id: call.id, content: PASSAGES });
+/** Clock ticks per second of /proc's times (USER_HZ: 100 on Linux everywhere in practice). */
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+  } catch {
+    return 100;
   }
-  return { requests, tokens };
+})();
+
+/** CPU per request of each process in a run (ms); `all` is their sum. null: not measurable here. */
+interface CpuPerRequest {
+  agent: number;
+  capture_endpoint: number;
+  inference_server: number | null;
+  all: number | null;
 }
 
 interface Run {
@@ -112,40 +99,34 @@ interface Run {
   completion_tokens: number;
   wall_ms: number;
   tokens_per_s: number;
-  cpu_ms_per_request: number;
+  cpu_ms_per_request: CpuPerRequest;
 }
 
-async function runSessions(
-  baseUrlOf: (i: number) => string,
-  n: number,
-  concurrency: number,
-  offset: number,
-): Promise<Run> {
-  let next = 0;
-  let requests = 0;
-  let tokens = 0;
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < n) {
-        const i = next++;
-        const r = await session(baseUrlOf(offset + i), offset + i);
-        requests += r.requests;
-        tokens += r.tokens;
-      }
-    }),
-  );
-  const wallMs = performance.now() - t0;
-  const cpu = process.cpuUsage(cpu0);
-  const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
+const round = (x: number, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
+
+/** The agent program in its own process, running sessions when asked. */
+function startAgent(): { run(request: AgentRunRequest): Promise<AgentRunResult>; close(): void } {
+  const child = fork(CAPTURE_AGENT, [], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  let pending: { resolve(r: AgentRunResult): void; reject(e: Error): void } | undefined;
+  child.on("message", (m: { ok: true; result: AgentRunResult } | { ok: false; error: string }) => {
+    const p = pending;
+    pending = undefined;
+    if (m.ok) p?.resolve(m.result);
+    else p?.reject(new Error(`the agent: ${m.error}`));
+  });
+  child.on("exit", (code, signal) => {
+    pending?.reject(new Error(`the agent exited (${signal ?? code})`));
+    pending = undefined;
+  });
   return {
-    sessions: n,
-    requests,
-    completion_tokens: tokens,
-    wall_ms: round(wallMs, 1),
-    tokens_per_s: round(tokens / (wallMs / 1000), 1),
-    cpu_ms_per_request: round((cpu.user + cpu.system) / 1000 / requests, 3),
+    run: (request) =>
+      new Promise((resolve, reject) => {
+        pending = { resolve, reject };
+        child.send(request);
+      }),
+    close: () => {
+      child.disconnect();
+    },
   };
 }
 
@@ -186,17 +167,44 @@ export async function benchAgentCapture(out: string, o: AgentCaptureBenchOptions
     tokenizer: await qwen3Tokenizer(),
     toolCallFormat: toolCallFormat("hermes"),
   });
+  const agent = startAgent();
+  /** One run of the agent's sessions against `url`, with the CPU each process spent on it. */
+  const runSessions = async (url: string, sessions: number, concurrency: number, offset: number) => {
+    const self0 = process.cpuUsage();
+    const sim0 = processCpuMs(child.pid);
+    const r = await agent.run({ url, sessions, concurrency, offset });
+    const self = process.cpuUsage(self0);
+    const sim1 = processCpuMs(child.pid);
+    const per = (ms: number) => round(ms / r.requests);
+    const captureMs = (self.user + self.system) / 1000;
+    const simMs = sim0 === undefined || sim1 === undefined ? undefined : sim1 - sim0;
+    return {
+      sessions,
+      requests: r.requests,
+      completion_tokens: r.completion_tokens,
+      wall_ms: round(r.wall_ms, 1),
+      tokens_per_s: round(r.completion_tokens / (r.wall_ms / 1000), 1),
+      cpu_ms_per_request: {
+        agent: per(r.cpu_ms),
+        capture_endpoint: per(captureMs),
+        inference_server: simMs === undefined ? null : per(simMs),
+        all: simMs === undefined ? null : per(r.cpu_ms + captureMs + simMs),
+      },
+    } satisfies Run;
+  };
+  const directUrl = `${sim.url}/v1`;
+  const load = [loadavg()[0]!];
   try {
     // warm-up: JIT, connections, the template compiled
-    await runSessions(() => `${sim.url}/v1`, 16, 8, 0);
-    await runSessions((i) => capture.baseUrl(`w${i}`), 16, 8, 0);
+    await runSessions(directUrl, 16, 8, 0);
+    await runSessions(`${capture.url}/t/w{id}/v1`, 16, 8, 0);
     const rounds: { direct: Run; capture: Run }[] = [];
     for (let r = 0; r < o.rounds; r++) {
       const offset = (r + 1) * 100_000;
       // alternate which goes first, so a drift in the machine's load does not favour one side
-      const runDirect = () => runSessions(() => `${sim.url}/v1`, o.sessions, o.concurrency, offset);
+      const runDirect = () => runSessions(directUrl, o.sessions, o.concurrency, offset);
       const runCapture = () =>
-        runSessions((i) => capture.baseUrl(`r${r}-${i}`), o.sessions, o.concurrency, offset);
+        runSessions(`${capture.url}/t/r${r}-{id}/v1`, o.sessions, o.concurrency, offset);
       let direct: Run;
       let captured: Run;
       if (r % 2 === 0) {
@@ -212,45 +220,61 @@ export async function benchAgentCapture(out: string, o: AgentCaptureBenchOptions
           `round ${r}: capture generated ${captured.completion_tokens} tokens, direct ${direct.completion_tokens}: not the same requests`,
         );
       rounds.push({ direct, capture: captured });
+      const cpu = (x: Run) =>
+        `CPU ms/request: agent ${x.cpu_ms_per_request.agent}, capture endpoint ${x.cpu_ms_per_request.capture_endpoint}, server ${x.cpu_ms_per_request.inference_server}, all ${x.cpu_ms_per_request.all}`;
       process.stderr.write(
-        `round ${r}: direct ${direct.tokens_per_s} tok/s (${direct.cpu_ms_per_request} ms CPU/request) | capture ${captured.tokens_per_s} tok/s (${captured.cpu_ms_per_request} ms CPU/request)\n`,
+        `round ${r}: direct ${direct.tokens_per_s} tok/s (${cpu(direct)}) | capture ${captured.tokens_per_s} tok/s (${cpu(captured)})\n`,
       );
     }
-    const sum = (k: "direct" | "capture", f: keyof Run) => rounds.reduce((a, x) => a + x[k][f], 0);
+    load.push(loadavg()[0]!);
+    const sum = (k: "direct" | "capture", f: "completion_tokens" | "wall_ms") =>
+      rounds.reduce((a, x) => a + x[k][f], 0);
+    /** Mean over rounds of one process's CPU per request (null when not measured). */
+    const meanCpu = (k: "direct" | "capture", f: keyof CpuPerRequest): number | null => {
+      const xs = rounds.map((x) => x[k].cpu_ms_per_request[f]);
+      return xs.some((x) => x === null) ? null : (xs as number[]).reduce((a, x) => a + x, 0) / xs.length;
+    };
     const directTps = sum("direct", "completion_tokens") / (sum("direct", "wall_ms") / 1000);
     const captureTps = sum("capture", "completion_tokens") / (sum("capture", "wall_ms") / 1000);
+    const allDirect = meanCpu("direct", "all");
+    const allCapture = meanCpu("capture", "all");
     const report = {
       bench: "agent-capture",
       date: new Date().toISOString(),
-      machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? "unknown", node: process.version },
+      machine: {
+        cpus: cpus().length,
+        cpu: cpus()[0]?.model ?? "unknown",
+        node: process.version,
+        load_average_1m: { start: round(load[0]!, 2), end: round(load[1]!, 2) },
+      },
       parameters: {
         sessions: o.sessions,
         in_flight: o.concurrency,
         rounds: o.rounds,
         latency: { ttft_ms: o.ttftMs, tokens_per_s: o.tokensPerS },
         policy: "search-then-answer (a search call, then the answer), greedy",
+        processes:
+          "the agent program, the capture endpoint (this process) and the inference server, each its own",
       },
       rounds,
       ratios: {
-        capture_overhead: Math.round((1 - captureTps / directTps) * 10_000) / 10_000,
-        capture_overhead_median:
-          Math.round(
-            (nearestRankPercentile(
-              rounds.map((x) => 1 - x.capture.tokens_per_s / x.direct.tokens_per_s),
-              50,
-            ) ?? 0) * 10_000,
-          ) / 10_000,
+        capture_overhead: round(1 - captureTps / directTps, 4),
+        capture_overhead_median: round(
+          nearestRankPercentile(
+            rounds.map((x) => 1 - x.capture.tokens_per_s / x.direct.tokens_per_s),
+            50,
+          ) ?? 0,
+          4,
+        ),
+        capture_endpoint_cpu_ms_per_request: round(meanCpu("capture", "capture_endpoint")!),
         capture_cpu_ms_per_request_added:
-          Math.round(
-            (sum("capture", "cpu_ms_per_request") / o.rounds -
-              sum("direct", "cpu_ms_per_request") / o.rounds) *
-              1000,
-          ) / 1000,
+          allDirect === null || allCapture === null ? null : round(allCapture - allDirect),
       },
     };
     writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
     process.stderr.write(`ratios ${JSON.stringify(report.ratios)}; written to ${out}\n`);
   } finally {
+    agent.close();
     await capture.close();
     await sampler.close();
     await sim.close();

