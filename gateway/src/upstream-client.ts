@@ -6,7 +6,7 @@
 // (mirrored into HTTP headers on the 2026-07-28 era's HTTP transports), and resolves the result schema
 // by validating `undefined` against it and formatting that zod failure. For a tool with no output schema
 // on a stdio connection, the first two change nothing, and the third is a cost with no answer to give:
-// in the gateway's profile under episode load the three were a tenth of its CPU. `callToolPlain()` sends
+// in the gateway's profile under episode load the three were 8 % of its busy time. `callToolPlain()` sends
 // the same request and checks the answer against the same result schema (the negotiated era's, resolved
 // once per connection): the same results and the same errors, without the per-call work.
 import {
