@@ -48,7 +48,10 @@ const usageMetaSchema = z.object({
 
 /** The usage a result reports in `_meta`, or undefined (none, or not of the agreed shape). */
 export function usageOf(result: CallToolResult): ModelUsage | undefined {
-  const parsed = usageMetaSchema.safeParse(result._meta?.[USAGE_META_KEY]);
+  const raw = result._meta?.[USAGE_META_KEY];
+  // No usage reported, the usual case: answered before zod builds a failure for `undefined`.
+  if (raw === undefined) return undefined;
+  const parsed = usageMetaSchema.safeParse(raw);
   if (!parsed.success) return undefined;
   const { cost_usd, ...rest } = parsed.data;
   return { ...rest, ...(cost_usd === undefined ? {} : { cost_usd }) };

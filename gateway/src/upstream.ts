@@ -13,7 +13,6 @@ import { EventEmitter } from "node:events";
 import { availableParallelism, loadavg } from "node:os";
 import {
   type CallToolResult,
-  Client,
   type ClientOptions,
   type PriorDiscovery,
   SSEClientTransport,
@@ -27,6 +26,7 @@ import { CoalescingStdioClientTransport } from "./coalescing-stdio-transport.ts"
 import type { ServerConfig } from "./config.ts";
 import { GatewayError, toGatewayError } from "./errors.ts";
 import { createPooledFetch } from "./http-fetch.ts";
+import { UpstreamClient } from "./upstream-client.ts";
 
 /** Every state of a server's connection (`closed`: the gateway is shutting down, for good). */
 export const UPSTREAM_STATES = ["connecting", "ready", "down", "closed"] as const;
@@ -83,7 +83,12 @@ export class McpUpstream extends EventEmitter implements Upstream {
   readonly name: string;
   #config: ServerConfig;
   #log: Logger;
-  #client: Client | undefined;
+  #client: UpstreamClient | undefined;
+  /**
+   * The tools a call may reach through `callToolPlain()` (upstream-client.ts): on a stdio connection,
+   * those listed without an `outputSchema`.
+   */
+  #plainTools = new Set<string>();
   #state: UpstreamState = "connecting";
   #tools: readonly Tool[] = [];
   #detail = "";
@@ -152,10 +157,9 @@ export class McpUpstream extends EventEmitter implements Upstream {
     }
     try {
       const params = { name, arguments: args, ...(opts.meta ? { _meta: opts.meta } : {}) };
-      return (await client.callTool(params, {
-        signal: opts.signal,
-        timeout: opts.timeoutMs,
-      })) as CallToolResult;
+      const options = { signal: opts.signal, timeout: opts.timeoutMs };
+      if (this.#plainTools.has(name)) return await client.callToolPlain(params, options);
+      return (await client.callTool(params, options)) as CallToolResult;
     } catch (err) {
       if (opts.signal.aborted) throw opts.signal.reason;
       const mapped = toGatewayError(err, `${this.name}__${name}`);
@@ -174,6 +178,12 @@ export class McpUpstream extends EventEmitter implements Upstream {
     await this.#http.close().catch(() => {});
   }
 
+  #setTools(tools: readonly Tool[]): void {
+    this.#tools = tools;
+    const stdio = this.#config.transport.kind === "stdio";
+    this.#plainTools = new Set(stdio ? tools.filter((t) => !t.outputSchema).map((t) => t.name) : []);
+  }
+
   #setState(state: UpstreamState): void {
     if (this.#state === state || this.#state === "closed") return;
     this.#state = state;
@@ -190,7 +200,7 @@ export class McpUpstream extends EventEmitter implements Upstream {
   async #connectOnce(): Promise<void> {
     if (this.#state === "closed") return;
     this.#setState("connecting");
-    const client = new Client(CLIENT_INFO, this.#clientOptions());
+    const client = new UpstreamClient(CLIENT_INFO, this.#clientOptions());
     const transport = this.#transport();
     const timeout = this.#config.upstream.connectTimeoutMs;
     const prior = this.#prior;
@@ -206,7 +216,7 @@ export class McpUpstream extends EventEmitter implements Upstream {
         return;
       }
       this.#client = client;
-      this.#tools = tools;
+      this.#setTools(tools);
       this.#failures = 0;
       const discover = client.getDiscoverResult();
       this.#prior =
@@ -287,7 +297,7 @@ export class McpUpstream extends EventEmitter implements Upstream {
               this.#log.warn({ err: error?.message }, "tools/list refresh after list_changed failed");
               return;
             }
-            this.#tools = tools;
+            this.#setTools(tools);
             this.#log.info({ tools: tools.length }, "tool list changed");
             this.emit("tools", tools);
           },

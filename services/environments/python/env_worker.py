@@ -371,7 +371,7 @@ class Worker:
             instance = cls()
             load = getattr(instance, "_load_scenario", None)
             if load is not None:
-                if "long_context" in inspect.signature(load).parameters:
+                if "long_context" in signature_of(load).parameters:
                     load(copy.deepcopy(config or {}), long_context=long_context)
                 else:
                     load(copy.deepcopy(config or {}))

@@ -9,6 +9,9 @@ const HeaderValue = z.string().min(1).max(512);
 export function carrierValue(raw: unknown): string | undefined {
   const first = Array.isArray(raw) ? raw[0] : raw;
   const text = first instanceof Uint8Array ? Buffer.from(first).toString("utf8") : first;
+  // Absent, the usual case: answered before zod, whose failure (an error object with its issues) was a
+  // cost on every call without trace context.
+  if (text === undefined) return undefined;
   const parsed = HeaderValue.safeParse(text);
   return parsed.success ? parsed.data : undefined;
 }

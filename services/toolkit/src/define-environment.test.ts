@@ -241,4 +241,49 @@ describe("defineEnvironment", () => {
       env.close();
     },
   );
+  it.each([false, true])(
+    "episode_batch with pipeline %s: the caller going away aborts the running call with the caller's reason",
+    async (pipeline) => {
+      const aborted: unknown[] = [];
+      let started = 0;
+      const env = defineEnvironment<string[]>({
+        name: "remote",
+        pipeline,
+        create: () => [],
+        fork: (s) => [...s],
+        snapshot: (s) => s,
+        tools: (tool) => [
+          tool({
+            name: "wait",
+            description: "",
+            input: z.object({}),
+            handler: (_args, _state, ctx) =>
+              new Promise<Record<string, unknown>>((resolve) => {
+                started++;
+                ctx.signal.addEventListener("abort", () => {
+                  aborted.push(ctx.signal.reason);
+                  resolve({ stopped: true });
+                });
+              }),
+          }),
+        ],
+      });
+      const tool = (name: string) => env.tools.find((t) => t.name === name)!;
+      const { episode } = (await tool("episode_create").handler(
+        tool("episode_create").input.parse({ config: {} }),
+        { signal: new AbortController().signal },
+      )) as { episode: string };
+      const caller = new AbortController();
+      const batch = tool("episode_batch").handler(
+        tool("episode_batch").input.parse({ episode, calls: [{ name: "wait", arguments: {} }] }),
+        { signal: caller.signal },
+      );
+      await waitFor(() => started === 1, 5_000, "the call to start");
+      expect(aborted).toEqual([]);
+      caller.abort("caller gone");
+      await batch;
+      expect(aborted).toEqual(["caller gone"]);
+      env.close();
+    },
+  );
 });

@@ -77,13 +77,18 @@ export function episodeBatchTool(
             },
           };
         // Each call's own signal: aborted when the batch's caller goes, or when the call's deadline passes.
+        // (The caller's abort is forwarded by a listener, removed once the call is over: AbortSignal.any
+        // costs a weak reference and a registry entry per signal, 4 % of the server's busy time here.)
         const controller = new AbortController();
+        const forward = () => controller.abort(ctx.signal.reason);
+        if (ctx.signal.aborted) forward();
+        else ctx.signal.addEventListener("abort", forward, { once: true });
         const result = runToolCall(
           def,
           { ...call.arguments, [EPISODE_HANDLE_ARG]: episode },
-          { ...ctx, signal: AbortSignal.any([ctx.signal, controller.signal]) },
+          { ...ctx, signal: controller.signal },
           log,
-        );
+        ).finally(() => ctx.signal.removeEventListener("abort", forward));
         return { def, result, controller, deadlineMs: call.deadline_ms };
       };
       const started = pipeline ? args.calls.map(start) : [];
