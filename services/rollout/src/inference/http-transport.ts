@@ -40,6 +40,7 @@ import type { z } from "zod";
 import { cancelledError, raceAbort } from "./cancellation.ts";
 import { ServerPool, type ServerStatus } from "./server-pool.ts";
 import { InferenceError } from "./types.ts";
+import { nullUnreadIdArrays } from "./unread-id-arrays.ts";
 
 export interface TransportOptions {
   /** Base URLs of the servers (`http://host:port`, optionally with a path prefix). */
@@ -91,6 +92,11 @@ export interface HttpCall<T> {
    * (to reject them with the schema's messages, or accept what the check is too strict for).
    */
   check?: (json: unknown) => json is T;
+  /**
+   * Members of the 2xx body the caller never reads that hold integer lists (vLLM's echoed
+   * `prompt_token_ids`): their values are cut from the text before it is parsed (`nullUnreadIdArrays`).
+   */
+  unreadIdArrays?: readonly string[];
   sessionId?: string;
   signal?: AbortSignal;
 }
@@ -219,7 +225,8 @@ export class HttpTransport {
       }
       if (ok) {
         this.pool.succeeded(server);
-        return { data: parseBody(text, call.schema, call.check, where), server: server.url };
+        const body = call.unreadIdArrays === undefined ? text : nullUnreadIdArrays(text, call.unreadIdArrays);
+        return { data: parseBody(body, call.schema, call.check, where), server: server.url };
       }
       const error = new InferenceError(
         "HTTP_ERROR",
