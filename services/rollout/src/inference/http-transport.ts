@@ -15,9 +15,10 @@
 //                              of time on one server would most likely do so on the next one too
 //   attempt                    pick a server (ServerPool), POST/GET with undici on its keep-alive pool,
 //                              read the body (at most `maxResponseBytes`; an error body at most
-//                              ERROR_BODY_BYTES), parse it once and validate it: a cheap structural
-//                              check of the trusted shape when the call has one (`check`), the zod
-//                              schema otherwise, and always when the check fails (its messages)
+//                              ERROR_BODY_BYTES), cut the integer lists the caller never reads
+//                              (`unreadIdArrays`: vLLM's echoed prompt), parse it once and validate
+//                              it: a cheap structural check of the trusted shape when the call has one
+//                              (`check`), the zod schema otherwise, and always when the check fails
 //
 // A server's own words reach an error message (and so a trajectory's `status_reason`) only as a short
 // excerpt: one line, control and format characters replaced, at most MAX_ERROR_TEXT characters.
