@@ -166,7 +166,7 @@ const sentinel = (i: number): string => `\u0002rlf-content-${i}\u0003`;
  * exactly the pieces around them; a template that trims or branches on them keeps a full render per
  * turn. Shapes are few (one per number of tool results, in practice), the cache keeps at most 64.
  */
-export function renderedSuffix(
+function renderedSuffix(
   base: readonly ChatMessage[],
   baseText: string,
   render: (messages: readonly ChatMessage[], addGenerationPrompt: boolean) => string,
