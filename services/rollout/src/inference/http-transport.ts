@@ -15,9 +15,10 @@
 //                              of time on one server would most likely do so on the next one too
 //   attempt                    pick a server (ServerPool), POST/GET with undici on its keep-alive pool,
 //                              read the body (at most `maxResponseBytes`; an error body at most
-//                              ERROR_BODY_BYTES), parse it once and validate it: a cheap structural
-//                              check of the trusted shape when the call has one (`check`), the zod
-//                              schema otherwise, and always when the check fails (its messages)
+//                              ERROR_BODY_BYTES), cut the integer lists the caller never reads
+//                              (`unreadIdArrays`: vLLM's echoed prompt), parse it once and validate
+//                              it: a cheap structural check of the trusted shape when the call has one
+//                              (`check`), the zod schema otherwise, and always when the check fails
 //
 // A server's own words reach an error message (and so a trajectory's `status_reason`) only as a short
 // excerpt: one line, control and format characters replaced, at most MAX_ERROR_TEXT characters.
@@ -40,6 +41,7 @@ import type { z } from "zod";
 import { cancelledError, raceAbort } from "./cancellation.ts";
 import { ServerPool, type ServerStatus } from "./server-pool.ts";
 import { InferenceError } from "./types.ts";
+import { nullUnreadIdArrays } from "./unread-id-arrays.ts";
 
 export interface TransportOptions {
   /** Base URLs of the servers (`http://host:port`, optionally with a path prefix). */
@@ -91,6 +93,11 @@ export interface HttpCall<T> {
    * (to reject them with the schema's messages, or accept what the check is too strict for).
    */
   check?: (json: unknown) => json is T;
+  /**
+   * Members of the 2xx body the caller never reads that hold integer lists (vLLM's echoed
+   * `prompt_token_ids`): their values are cut from the text before it is parsed (`nullUnreadIdArrays`).
+   */
+  unreadIdArrays?: readonly string[];
   sessionId?: string;
   signal?: AbortSignal;
 }
@@ -219,7 +226,8 @@ export class HttpTransport {
       }
       if (ok) {
         this.pool.succeeded(server);
-        return { data: parseBody(text, call.schema, call.check, where), server: server.url };
+        const body = call.unreadIdArrays === undefined ? text : nullUnreadIdArrays(text, call.unreadIdArrays);
+        return { data: parseBody(body, call.schema, call.check, where), server: server.url };
       }
       const error = new InferenceError(
         "HTTP_ERROR",

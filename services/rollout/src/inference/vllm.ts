@@ -124,6 +124,7 @@ export class VllmSampler implements TokenSampler {
       },
       schema: completionSchema,
       check: isCompletion,
+      unreadIdArrays: ["prompt_token_ids"],
       ...(request.sessionId !== undefined && { sessionId: request.sessionId }),
       ...(request.signal !== undefined && { signal: request.signal }),
     });

@@ -29,6 +29,7 @@ import { isInlineChatTemplate, type RolloutConfig } from "./rollout-config.ts";
 import type { InferenceTarget, RolloutEngine, RolloutOptions, TrajectoryGroup } from "./rollout-engine.ts";
 import { checkTask, type LoopDeps, type LoopResult, renderPromptIds, runTrajectory } from "./rollout-loop.ts";
 import type { TrajectoryRunnerFactory } from "./trajectory-runner.ts";
+import { TrajectorySignals } from "./trajectory-signals.ts";
 import { createUserSimulator, type UserSimulator } from "./user-simulator.ts";
 
 export interface EngineParts {
@@ -245,6 +246,8 @@ export async function createRolloutEngine(
       const abort = new AbortController();
       const onOuterAbort = () => abort.abort();
       options.signal?.addEventListener("abort", onOuterAbort, { once: true });
+      // each trajectory's requests listen on its own signal, not all on the request's (see the file)
+      const trajectorySignals = new TrajectorySignals(abort.signal);
       const queue = new AsyncQueue<TrajectoryGroup>();
       let pendingGroups = tasks.length;
       if (pendingGroups === 0) queue.end();
@@ -260,12 +263,13 @@ export async function createRolloutEngine(
             : groupEpisodes(episodes, task.environment, groupSize);
         for (let i = 0; i < groupSize; i++) {
           const trajectoryId = `${groupId}/${i}`;
+          const own = trajectorySignals.open();
           const run = {
             taskId: task.id,
             groupId,
             sampleIndex: i,
             trajectoryId,
-            signal: abort.signal,
+            signal: own.signal,
             ...(options.policyVersion === undefined ? {} : { policyVersion: options.policyVersion }),
             ...(config.seed === undefined ? {} : { seed: config.seed + (t * groupSize + i) * 1000 }),
             ...(episodeOf === undefined
@@ -279,7 +283,7 @@ export async function createRolloutEngine(
                 ? runTrajectory(requestDeps, task, prompts[t]!, run)
                 : runner.run(task, prompts[t]!, run),
             )
-            .then((loop) => score(task, loop, abort.signal))
+            .then((loop) => score(task, loop, own.signal))
             .then(
               (trajectory) => {
                 done[i] = trajectory;
@@ -291,6 +295,7 @@ export async function createRolloutEngine(
               },
             )
             .finally(() => {
+              own.close();
               remaining -= 1;
               if (remaining > 0) return;
               const trajectories = done.filter((x): x is Trajectory => x !== undefined);

@@ -1,3 +1,4 @@
+import type { ChatMessage } from "@rlfactory/contracts";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type ModelTokenizer, qwen3Tokenizer } from "./model-tokenizer.ts";
@@ -113,5 +114,79 @@ describe("observationDelta (fixed base, Qwen3)", () => {
       tokens: 1,
       truncated: false,
     });
+  });
+
+  it("is the full template render for any contents (its render cached per message shape)", async () => {
+    // the cache must give what rendering base + messages every turn gives; checked against the template
+    // itself, uncached, through a tokenizer whose template is the same text (a fresh object)
+    const full = createObservationDelta(tok, { tools });
+    const base: ChatMessage[] = [
+      { role: "system", content: "BASE-SYSTEM" },
+      { role: "assistant", content: "BASE-ASSISTANT-REPLY" },
+    ];
+    const render = (m: readonly ChatMessage[], gen: boolean) =>
+      tok.renderChat(m, { addGenerationPrompt: gen, tools });
+    const baseText = render(base, false);
+    const reference = (messages: readonly ChatMessage[], eos: boolean) =>
+      (eos ? "\n" : "<|im_end|>\n") + render([...base, ...messages], true).slice(baseText.length);
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            role: fc.constantFrom("tool" as const, "user" as const),
+            content: fc.oneof(fc.string(), fc.constantFrom(" x ", "<tool_response>a</tool_response>", "")),
+          }),
+          { minLength: 1, maxLength: 4 },
+        ),
+        fc.boolean(),
+        (messages, eos) => {
+          expect(full(messages, { lastAssistantEndedWithEos: eos }).text).toBe(reference(messages, eos));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("renders every turn in full when the template changes contents (here: trims them)", async () => {
+    const trimming = await qwen3Tokenizer({
+      chatTemplate:
+        "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content | trim }}<|im_end|>\n{% endfor %}" +
+        "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}",
+    });
+    const delta = createObservationDelta(trimming);
+    const text = (content: string) =>
+      delta([{ role: "tool", content }], { lastAssistantEndedWithEos: true }).text;
+    expect(text("  a  ")).toBe("\n<|im_start|>tool\na<|im_end|>\n<|im_start|>assistant\n");
+    expect(text("\nb\n")).toBe("\n<|im_start|>tool\nb<|im_end|>\n<|im_start|>assistant\n");
+  });
+
+  it("runs Qwen3's template once per message shape, not once per turn", () => {
+    let renders = 0;
+    const counted: ModelTokenizer = {
+      ...tok,
+      renderChat: (messages, options) => {
+        renders++;
+        return tok.renderChat(messages, options);
+      },
+    };
+    const delta = createObservationDelta(counted, { tools });
+    const afterSetup = renders;
+    for (let turn = 0; turn < 20; turn++) {
+      delta([{ role: "tool", content: `result ${turn}` }], { lastAssistantEndedWithEos: true });
+    }
+    const oneShape = renders - afterSetup;
+    for (let turn = 0; turn < 20; turn++) {
+      delta([{ role: "tool", content: `result ${turn}` }], { lastAssistantEndedWithEos: true });
+      delta(
+        [
+          { role: "tool", content: "a" },
+          { role: "tool", content: "b" },
+        ],
+        { lastAssistantEndedWithEos: false },
+      );
+    }
+    expect(oneShape).toBeLessThan(20);
+    // the second shape (two results) costs what the first did; the first costs nothing more
+    expect(renders - afterSetup).toBe(2 * oneShape);
   });
 });

@@ -93,6 +93,7 @@ export function createObservationDelta(
     return turnClose.slice(eos.length);
   };
   const marker = config.marker ?? defaultTruncationMarker;
+  const suffixOf = renderedSuffix(base, baseText, render);
 
   return (messages, options) => {
     if (messages.length === 0) throw new Error("observationDelta: no messages");
@@ -110,13 +111,7 @@ export function createObservationDelta(
       });
       bodies = counted;
     }
-    const full = render([...base, ...fitted], true);
-    if (!full.startsWith(baseText)) {
-      throw new Error(
-        "chat template is not append-only for the fixed base: rendering base + observation does not start with the rendered base",
-      );
-    }
-    const text = (options.lastAssistantEndedWithEos ? afterEos() : turnClose) + full.slice(baseText.length);
+    const text = (options.lastAssistantEndedWithEos ? afterEos() : turnClose) + suffixOf(fitted);
     return {
       ids: tokenizer.encode(text),
       text,
@@ -129,4 +124,117 @@ export function createObservationDelta(
       },
     };
   };
+}
+
+/** Rendered base + messages + the generation prompt, less the rendered base. */
+function renderSuffix(
+  base: readonly ChatMessage[],
+  baseText: string,
+  render: (messages: readonly ChatMessage[], addGenerationPrompt: boolean) => string,
+  messages: readonly ChatMessage[],
+): string {
+  const full = render([...base, ...messages], true);
+  if (!full.startsWith(baseText)) {
+    throw new Error(
+      "chat template is not append-only for the fixed base: rendering base + observation does not start with the rendered base",
+    );
+  }
+  return full.slice(baseText.length);
+}
+
+/**
+ * Contents the template must render verbatim before a message shape's render is cached: whitespace
+ * at either end (a template that trims), text that templates inspect (`<tool_response>`, `</think>`),
+ * JSON, non-ASCII, the empty string.
+ */
+const PROBES = [
+  "",
+  " \n padded\t\n ",
+  "<tool_response>\nx\n</tool_response>",
+  "a</think>b",
+  '{"k": [1, "v"]}',
+  "日本🙂",
+];
+
+const sentinel = (i: number): string => `\u0002rlf-content-${i}\u0003`;
+
+/**
+ * The suffix renderer with the chat template's output cached per message shape (roles and every field
+ * but `content`): the shape is rendered once with a sentinel per content, split at them, and a turn is
+ * the cached pieces with its contents between them, no template run. Only when the template renders
+ * contents verbatim: the probe contents above (padded, template-looking, JSON, empty) must each give
+ * exactly the pieces around them; a template that trims or branches on them keeps a full render per
+ * turn. Shapes are few (one per number of tool results, in practice), the cache keeps at most 64.
+ */
+function renderedSuffix(
+  base: readonly ChatMessage[],
+  baseText: string,
+  render: (messages: readonly ChatMessage[], addGenerationPrompt: boolean) => string,
+): (messages: readonly ChatMessage[]) => string {
+  const shapes = new Map<string, readonly string[] | null>();
+  const piecesOf = (messages: readonly ChatMessage[]): readonly string[] | null => {
+    const probe = (content: (i: number) => string) =>
+      renderSuffix(
+        base,
+        baseText,
+        render,
+        messages.map((m, i) => ({ ...m, content: content(i) })),
+      );
+    const marked = probe(sentinel);
+    const pieces: string[] = [];
+    let from = 0;
+    for (let i = 0; i < messages.length; i++) {
+      const at = marked.indexOf(sentinel(i), from);
+      if (at < 0 || marked.indexOf(sentinel(i), at + 1) >= 0) return null;
+      pieces.push(marked.slice(from, at));
+      from = at + sentinel(i).length;
+    }
+    pieces.push(marked.slice(from));
+    for (const p of PROBES) {
+      if (
+        probe(() => p) !==
+        join(
+          pieces,
+          messages.map(() => p),
+        )
+      )
+        return null;
+    }
+    return pieces;
+  };
+  return (messages) => {
+    const key = shapeKey(messages);
+    let pieces = shapes.get(key);
+    if (pieces === undefined) {
+      pieces = piecesOf(messages);
+      if (shapes.size >= 64) shapes.clear();
+      shapes.set(key, pieces);
+    }
+    return pieces === null
+      ? renderSuffix(base, baseText, render, messages)
+      : join(
+          pieces,
+          messages.map((m) => m.content),
+        );
+  };
+}
+
+function join(pieces: readonly string[], contents: readonly string[]): string {
+  let text = pieces[0]!;
+  for (let i = 0; i < contents.length; i++) text += contents[i]! + pieces[i + 1]!;
+  return text;
+}
+
+function shapeKey(messages: readonly ChatMessage[]): string {
+  let key = "";
+  for (const m of messages) {
+    let plain = true;
+    for (const k in m) if (k !== "role" && k !== "content") plain = false;
+    if (plain) key += `${m.role};`;
+    else {
+      const { content: _content, ...rest } = m;
+      key += `${JSON.stringify(rest)};`;
+    }
+  }
+  return key;
 }
