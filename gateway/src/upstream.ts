@@ -64,6 +64,8 @@ export type Negotiated =
 
 const CLIENT_INFO = { name: "rlfactory-gateway", version: "0.1.0" };
 const PROBE_TIMEOUT_MS = 3_000;
+/** How long the ping confirming a lost HTTP connection may take (at most the connect timeout). */
+const PING_TIMEOUT_MS = 5_000;
 
 /**
  * The `server/discover` probe's budget for a connection attempt: 3 s, stretched by the machine's load
@@ -105,6 +107,8 @@ export class McpUpstream extends EventEmitter implements Upstream {
   #stdio: CoalescingStdioClientTransport | undefined;
   /** A sibling connection's verdict, adopted on the first connection (`auto` protocol only). */
   #adopted: Negotiated | undefined;
+  /** The ping confirming that an HTTP connection is lost, while one is in flight (`#confirmLost`). */
+  #pingCheck: { client: UpstreamClient; done: Promise<void> } | undefined;
 
   constructor(config: ServerConfig, log: Logger, opts: { adopt?: Negotiated } = {}) {
     super();
@@ -163,8 +167,15 @@ export class McpUpstream extends EventEmitter implements Upstream {
     } catch (err) {
       if (opts.signal.aborted) throw opts.signal.reason;
       const mapped = toGatewayError(err, `${this.name}__${name}`);
-      // A broken HTTP connection does not always surface as a transport close: reconnect now.
-      if (mapped.code === "UNAVAILABLE" && this.#client === client) this.#onConnectionLost(mapped.message);
+      if (mapped.code === "UNAVAILABLE" && this.#client === client) {
+        // Over stdio the pipe is the connection: it is gone. Over HTTP each POST is its own request, and
+        // one that failed (a reset keep-alive socket) says nothing of the others in flight; a server
+        // that went away does not always surface as a transport close though: ask it (one ping), and
+        // reconnect only when that fails too. The call waits for the verdict (not past its deadline),
+        // so its caller sees the upstream's state as decided.
+        if (this.#config.transport.kind === "stdio") this.#onConnectionLost(mapped.message);
+        else await Promise.race([this.#confirmLost(client, mapped.message), aborted(opts.signal)]);
+      }
       throw mapped;
     }
   }
@@ -243,6 +254,33 @@ export class McpUpstream extends EventEmitter implements Upstream {
       this.#setState("down");
       this.#scheduleReconnect();
     }
+  }
+
+  /**
+   * After a failed HTTP call: one `ping` (`server/discover` on the 2026-07-28 era) on `client`; when that
+   * fails too, the connection is lost. Calls failing meanwhile share the check in flight (at most one
+   * per connection).
+   */
+  #confirmLost(client: UpstreamClient, reason: string): Promise<void> {
+    if (this.#pingCheck?.client === client) return this.#pingCheck.done;
+    const timeout = Math.min(PING_TIMEOUT_MS, this.#config.upstream.connectTimeoutMs);
+    // `ping` is gone from the 2026-07-28 era: ask a modern server to describe itself instead.
+    const ask =
+      client.getProtocolEra() === "modern" ? client.discover({ timeout }) : client.ping({ timeout });
+    const done = ask
+      .then(
+        () => this.#log.debug({ reason }, "upstream call failed; the server answers a ping: connection kept"),
+        (err: unknown) => {
+          if (this.#client !== client) return;
+          const why = (err as Error).message?.split("\n", 1)[0] ?? String(err);
+          this.#onConnectionLost(`${reason} (ping: ${why})`);
+        },
+      )
+      .finally(() => {
+        if (this.#pingCheck?.client === client) this.#pingCheck = undefined;
+      });
+    this.#pingCheck = { client, done };
+    return done;
   }
 
   #onConnectionLost(reason: string): void {
@@ -338,6 +376,12 @@ export class McpUpstream extends EventEmitter implements Upstream {
       ? new SSEClientTransport(new URL(t.url), { requestInit })
       : new StreamableHTTPClientTransport(new URL(t.url), { requestInit, fetch: this.#http.fetch });
   }
+}
+
+/** Resolves when `signal` aborts (never, when it does not). */
+function aborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
 }
 
 function otelEnv(): Record<string, string> {
