@@ -195,9 +195,11 @@ export async function benchAgentCapture(out: string, o: AgentCaptureBenchOptions
   const directUrl = `${sim.url}/v1`;
   const load = [loadavg()[0]!];
   try {
-    // warm-up: JIT, connections, the template compiled
-    await runSessions(directUrl, 16, 8, 0);
-    await runSessions(`${capture.url}/t/w{id}/v1`, 16, 8, 0);
+    // warm-up, one uncounted round of each at full size: JIT of both paths at the measured concurrency,
+    // connections, the template compiled (a smaller warm-up left the first counted rounds slower)
+    await runSessions(directUrl, o.sessions, o.concurrency, 0);
+    await runSessions(`${capture.url}/t/w{id}/v1`, o.sessions, o.concurrency, 0);
+    for (let i = 0; i < o.sessions; i++) capture.takeSession(`w${i}`);
     const rounds: { direct: Run; capture: Run }[] = [];
     for (let r = 0; r < o.rounds; r++) {
       const offset = (r + 1) * 100_000;
