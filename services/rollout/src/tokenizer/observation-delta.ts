@@ -1,5 +1,6 @@
 import type { ChatMessage, ChatTool } from "@rlfactory/contracts";
 import type { ModelTokenizer } from "./model-tokenizer.ts";
+import { PiecewiseEncoder } from "./piecewise-encoder.ts";
 import { defaultTruncationMarker, type TruncationMarker, truncateToTokens } from "./truncate-to-tokens.ts";
 
 const BASE_REPLY = "BASE-ASSISTANT-REPLY";
@@ -24,7 +25,20 @@ export interface ObservationDeltaConfig {
   /** A replacement base; it must end with an assistant message whose content appears nowhere after it. */
   base?: readonly ChatMessage[];
   marker?: TruncationMarker;
+  /**
+   * Where a delta's text is encoded. Default: a piece-wise encoder keeping pieces of up to
+   * OBSERVATION_PIECE_CHARS (the template's `<|im_end|>\n`, `<|im_start|>assistant\n`, a short repeated
+   * tool result), so each turn encodes only what is new; ids exactly those of the whole text.
+   */
+  encoder?: Pick<PiecewiseEncoder, "encode">;
 }
+
+/**
+ * Longest piece of a delta the default encoder keeps: the template's pieces are a few dozen characters
+ * and come every turn; a tool result's piece is kept only while short (a longer one rarely repeats and
+ * would only push the others out).
+ */
+export const OBSERVATION_PIECE_CHARS = 256;
 
 export interface ObservationDeltaOptions {
   /**
@@ -60,7 +74,8 @@ export type ObservationDeltaFn = (
 /**
  * "Fixed-base" observation deltas: render the base conversation alone and with the new messages
  * appended (plus the generation prompt), take the rendered suffix, prefix it with the template text
- * that follows the last sampled token, and tokenize that text alone. Template tokens the model never
+ * that follows the last sampled token, and tokenize that text alone (piece-wise, the template's pieces
+ * from a cache: see `encoder`). Template tokens the model never
  * samples (Qwen3's `\n` after `<|im_end|>`, the next `<|im_start|>assistant\n`, an empty think block)
  * are part of the delta. The model's own tokens are never re-tokenized.
  */
@@ -94,6 +109,8 @@ export function createObservationDelta(
   };
   const marker = config.marker ?? defaultTruncationMarker;
   const suffixOf = renderedSuffix(base, baseText, render);
+  const encoder =
+    config.encoder ?? new PiecewiseEncoder(tokenizer, { maxPieceChars: OBSERVATION_PIECE_CHARS });
 
   return (messages, options) => {
     if (messages.length === 0) throw new Error("observationDelta: no messages");
@@ -113,7 +130,7 @@ export function createObservationDelta(
     }
     const text = (options.lastAssistantEndedWithEos ? afterEos() : turnClose) + suffixOf(fitted);
     return {
-      ids: tokenizer.encode(text),
+      ids: encoder.encode(text),
       text,
       get bodies(): ObservationBody[] {
         bodies ??= messages.map((m) => {
