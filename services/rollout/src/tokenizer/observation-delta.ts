@@ -26,19 +26,22 @@ export interface ObservationDeltaConfig {
   base?: readonly ChatMessage[];
   marker?: TruncationMarker;
   /**
-   * Where a delta's text is encoded. Default: a piece-wise encoder keeping pieces of up to
-   * OBSERVATION_PIECE_CHARS (the template's `<|im_end|>\n`, `<|im_start|>assistant\n`, a short repeated
-   * tool result), so each turn encodes only what is new; ids exactly those of the whole text.
+   * Where a delta's text is encoded. Default: a piece-wise encoder (one per delta function) keeping
+   * pieces of up to OBSERVATION_PIECE_CHARS, so a turn encodes its tool results' piece and takes the
+   * template's pieces from the cache; ids exactly those of the whole text encoded at once.
    */
   encoder?: Pick<PiecewiseEncoder, "encode">;
 }
 
 /**
- * Longest piece of a delta the default encoder keeps: the template's pieces are a few dozen characters
- * and come every turn; a tool result's piece is kept only while short (a longer one rarely repeats and
- * would only push the others out).
+ * Longest piece of a delta the default encoder keeps. The template's pieces (`\n`, `<|im_end|>\n`,
+ * `<|im_start|>assistant\n`, with an empty think block 41 characters) come every turn; a tool result's
+ * piece (`<|im_start|>user\n<tool_response>\n` + body + `\n</tool_response>`, 50 characters + body) is
+ * kept only for a body of up to 14 characters (`[]`, `No results.`), the kind that repeats. Keeping
+ * every piece cost more than it saved: ~76 against ~65 µs of CPU per one-result delta with unique
+ * results (Qwen3, 2-core box), the kept ids of results that never come again being garbage to carry.
  */
-export const OBSERVATION_PIECE_CHARS = 256;
+export const OBSERVATION_PIECE_CHARS = 64;
 
 export interface ObservationDeltaOptions {
   /**
