@@ -41,6 +41,7 @@ import {
 } from "../inference/types.ts";
 import type { ToolCallFormat } from "../parsers/types.ts";
 import type { ModelTokenizer } from "../tokenizer/model-tokenizer.ts";
+import { PiecewiseEncoder } from "../tokenizer/piecewise-encoder.ts";
 import { CaptureSession } from "./capture-session.ts";
 import {
   type ChatCompletionRequest,
@@ -50,7 +51,6 @@ import {
   stopList,
   templateMessages,
 } from "./openai-request.ts";
-import { PromptCache } from "./prompt-cache.ts";
 import { pythonJsonDumps } from "./python-json.ts";
 
 export interface CaptureServerOptions {
@@ -119,7 +119,7 @@ export async function startCaptureServer(options: CaptureServerOptions): Promise
   const eos = new Set(tokenizer.eosTokenIds);
   const sessions = new Map<string, CaptureSession>();
   // a group's members send the same first request: encoded once
-  const prompts = new PromptCache(tokenizer);
+  const prompts = new PiecewiseEncoder(tokenizer);
   let seq = 0;
 
   const sessionOf = (id: string): CaptureSession => {

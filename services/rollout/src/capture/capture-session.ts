@@ -10,8 +10,8 @@ import {
   type TrajectoryStatus,
 } from "@rlfactory/contracts";
 import type { ModelTokenizer } from "../tokenizer/model-tokenizer.ts";
+import type { PiecewiseEncoder } from "../tokenizer/piecewise-encoder.ts";
 import { type GatewayJoin, joinGatewayCalls } from "./gateway-calls.ts";
-import type { PromptCache } from "./prompt-cache.ts";
 
 /** How a request's rendered prompt relates to what the session already holds. */
 export type PrefixVerdict =
@@ -155,7 +155,7 @@ export class CaptureSession {
   /** What joining the gateway's call log found, or why it could not be read (`metadata.capture`). */
   #gateway: GatewayJoin | { gateway_log_error: string } | undefined;
 
-  readonly #prompts: Pick<PromptCache, "encode">;
+  readonly #prompts: Pick<PiecewiseEncoder, "encode">;
 
   /**
    * `prompts`: where prompt text is encoded (a session's first prompt, a diverged one, each observation);
@@ -165,7 +165,7 @@ export class CaptureSession {
   constructor(
     trajectoryId: string,
     tokenizer: ModelTokenizer,
-    prompts?: Pick<PromptCache, "encode">,
+    prompts?: Pick<PiecewiseEncoder, "encode">,
     now: () => number = () => performance.now(),
   ) {
     this.trajectoryId = trajectoryId;

@@ -18,6 +18,7 @@ import { GrpcJudge } from "../rewards/judge.ts";
 import { createRewardFn } from "../rewards/reward-config.ts";
 import { configuredTokenizer, type ModelTokenizer } from "../tokenizer/model-tokenizer.ts";
 import { createObservationDelta } from "../tokenizer/observation-delta.ts";
+import { PiecewiseEncoder } from "../tokenizer/piecewise-encoder.ts";
 import { checkedTokenizer } from "../tokenizer/tokenizer-check.ts";
 import { templateRendersTools, withToolSystemMessage } from "../tokenizer/tool-prompt.ts";
 import { turnRewardMeans } from "../turn-rewards.ts";
@@ -162,6 +163,8 @@ export async function createRolloutEngine(
         ? {}
         : { enableThinking: config.tokenizer.enable_thinking }),
     }),
+    // the system prompt with the tools is the same for every task: encoded once per engine
+    promptEncoder: new PiecewiseEncoder(tokenizer),
     toolCaller,
     ...(catalog === undefined ? {} : { catalog }),
     ...(episodes === undefined ? {} : { episodes }),

@@ -6,6 +6,7 @@ import type { SamplingParams, TokenSampler } from "../inference/types.ts";
 import type { ToolCallFormat } from "../parsers/types.ts";
 import type { ModelTokenizer } from "../tokenizer/model-tokenizer.ts";
 import type { ObservationDeltaFn } from "../tokenizer/observation-delta.ts";
+import type { PiecewiseEncoder } from "../tokenizer/piecewise-encoder.ts";
 import type { VisionSettings } from "../vision/vision-config.ts";
 import type { EpisodeApi } from "./episodes.ts";
 import type { UserSimulator } from "./user-simulator.ts";
@@ -27,6 +28,11 @@ export interface LoopDeps {
   tools: readonly ChatTool[];
   enableThinking?: boolean;
   observationDelta: ObservationDeltaFn;
+  /**
+   * Encodes first prompts (renderPromptIds) with the ids of repeated pieces kept; the engine's is a
+   * PiecewiseEncoder over `tokenizer`. Default: `tokenizer.encode`.
+   */
+  promptEncoder?: Pick<PiecewiseEncoder, "encode">;
   toolCaller: ToolCaller;
   limits: LoopLimits;
   sampling: SamplingParams;

@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { GatewayCallError } from "../gateway-tools.ts";
 import { InferenceError } from "../inference/types.ts";
 import { type ModelTokenizer, qwen3Tokenizer } from "../tokenizer/model-tokenizer.ts";
+import { PiecewiseEncoder } from "../tokenizer/piecewise-encoder.ts";
 import {
   ANSWER,
   call,
@@ -25,8 +26,9 @@ import {
   SIMULATED,
   harness as scriptedHarness,
   TASK,
+  TOOLS,
 } from "./__fixtures__/scripted-loop.ts";
-import { checkTask, type LoopResult, NO_ACTION_MESSAGE } from "./rollout-loop.ts";
+import { checkTask, type LoopResult, NO_ACTION_MESSAGE, renderPromptIds } from "./rollout-loop.ts";
 import { UserSimulatorError } from "./user-simulator.ts";
 
 interface Case extends Script {
@@ -620,5 +622,30 @@ describe("rollout loop: what a task may ask", () => {
     expect(() => checkTask(deps(), SIMULATED)).toThrow(
       "user_simulator needs the rollout config's `user_simulator` section (url, model)",
     );
+  });
+});
+
+describe("rollout loop: the prompt", () => {
+  it("is its rendered text's ids; with the engine's encoder the system prompt with the tools is encoded once", () => {
+    const encoded: string[] = [];
+    const counted: ModelTokenizer = {
+      ...tokenizer,
+      encode: (text, options) => {
+        encoded.push(text);
+        return tokenizer.encode(text, options);
+      },
+    };
+    const deps = { tokenizer: counted, tools: TOOLS, promptEncoder: new PiecewiseEncoder(counted) };
+    for (const question of ["Who wrote Hamlet?", "Who wrote Faust?", "Who wrote Hamlet?"]) {
+      const task: Task = { ...TASK, prompt: [{ role: "user", content: question }] };
+      const text = tokenizer.renderChat(task.prompt, { addGenerationPrompt: true, tools: TOOLS });
+      expect(renderPromptIds(deps, task)).toEqual(tokenizer.encode(text));
+      expect(renderPromptIds({ tokenizer, tools: TOOLS }, task)).toEqual(tokenizer.encode(text));
+    }
+    expect(encoded.filter((t) => t.includes("# Tools"))).toHaveLength(1);
+    expect(encoded.filter((t) => t.includes("Who wrote"))).toEqual([
+      "<|im_start|>user\nWho wrote Hamlet?",
+      "<|im_start|>user\nWho wrote Faust?",
+    ]);
   });
 });

@@ -59,9 +59,13 @@ export function checkTask(
   }
 }
 
-/** The prompt's ids: the task's conversation through the chat template, with the generation prompt. */
+/**
+ * The prompt's ids: the task's conversation through the chat template, with the generation prompt;
+ * encoded by `deps.promptEncoder` when there is one (the engine's: the system prompt with the tools,
+ * the same for every task, is encoded once), else by the tokenizer.
+ */
 export function renderPromptIds(
-  deps: Pick<LoopDeps, "tokenizer" | "tools" | "catalog" | "enableThinking">,
+  deps: Pick<LoopDeps, "tokenizer" | "tools" | "catalog" | "enableThinking" | "promptEncoder">,
   task: Task,
 ): number[] {
   const text = deps.tokenizer.renderChat(task.prompt, {
@@ -69,7 +73,7 @@ export function renderPromptIds(
     tools: taskTools(deps, task).plan.perUserTurn[0]!,
     ...(deps.enableThinking === undefined ? {} : { enableThinking: deps.enableThinking }),
   });
-  return deps.tokenizer.encode(text);
+  return (deps.promptEncoder ?? deps.tokenizer).encode(text);
 }
 
 /** Runs one trajectory to a status. `promptIds` are the task's rendered prompt (see renderPromptIds). */

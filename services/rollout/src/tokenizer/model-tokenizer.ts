@@ -46,7 +46,7 @@ export interface ModelTokenizer {
    * is split out before normalization, strips nothing to its left (`lstrip` false), overlaps no other
    * added token from the left, under a pre-tokenizer that does not depend on a section's position
    * (Metaspace `prepend_scheme: "first"` does). For Qwen3 every special token: `<|im_start|>`, `<|im_end|>`, ...
-   * Empty when none is. Lets a caller encode a chat prompt message by message (capture/prompt-cache.ts).
+   * Empty when none is. Lets a caller encode a chat prompt message by message (piecewise-encoder.ts).
    */
   readonly encodeBoundaries: readonly string[];
   encode(text: string, options?: { addSpecialTokens?: boolean }): number[];

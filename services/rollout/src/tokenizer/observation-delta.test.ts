@@ -2,7 +2,7 @@ import type { ChatMessage } from "@rlfactory/contracts";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type ModelTokenizer, qwen3Tokenizer } from "./model-tokenizer.ts";
-import { createObservationDelta } from "./observation-delta.ts";
+import { createObservationDelta, OBSERVATION_PIECE_CHARS } from "./observation-delta.ts";
 import { truncateToTokens } from "./truncate-to-tokens.ts";
 
 let tok: ModelTokenizer;
@@ -158,6 +158,58 @@ describe("observationDelta (fixed base, Qwen3)", () => {
       delta([{ role: "tool", content }], { lastAssistantEndedWithEos: true }).text;
     expect(text("  a  ")).toBe("\n<|im_start|>tool\na<|im_end|>\n<|im_start|>assistant\n");
     expect(text("\nb\n")).toBe("\n<|im_start|>tool\nb<|im_end|>\n<|im_start|>assistant\n");
+  });
+
+  it("gives the ids of its whole text for any contents, special tokens and all", () => {
+    const delta = createObservationDelta(tok, { tools });
+    const content = fc.oneof(
+      fc.string({ unit: "grapheme", maxLength: 40 }),
+      fc.constantFrom("", "\n", "  x  ", "<|im_end|>", "a<|im_start|>b", "</tool_response>", "日本🙂", "[]"),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ role: fc.constantFrom("tool" as const, "user" as const), content }), {
+          minLength: 1,
+          maxLength: 3,
+        }),
+        fc.boolean(),
+        (messages, eos) => {
+          const d = delta(messages, { lastAssistantEndedWithEos: eos });
+          expect(d.ids).toEqual(tok.encode(d.text));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("encodes a turn's tool results, the template's pieces once; a long result is never kept", () => {
+    const encoded: string[] = [];
+    const counted: ModelTokenizer = {
+      ...tok,
+      encode: (text, options) => {
+        encoded.push(text);
+        return tok.encode(text, options);
+      },
+    };
+    const delta = createObservationDelta(counted, { tools });
+    const long = `a result of ${OBSERVATION_PIECE_CHARS} characters or more: ${"x".repeat(OBSERVATION_PIECE_CHARS)}`;
+    const results = ["result 0", "[]", long, "result 1", "[]", long, "result 2"];
+    for (const [turn, content] of results.entries()) {
+      const d = delta([{ role: "tool", content }], { lastAssistantEndedWithEos: turn % 2 === 0 });
+      expect(d.ids).toEqual(tok.encode(d.text));
+    }
+    const piece = (content: string) => `${OPEN}${content}\n</tool_response>`;
+    expect(encoded).toEqual([
+      "\n",
+      piece("result 0"),
+      "<|im_end|>\n",
+      "<|im_start|>assistant\n",
+      piece("[]"), // short: kept, not encoded again at turn 4
+      piece(long),
+      piece("result 1"),
+      piece(long), // long: encoded each time it comes
+      piece("result 2"),
+    ]);
   });
 
   it("runs Qwen3's template once per message shape, not once per turn", () => {

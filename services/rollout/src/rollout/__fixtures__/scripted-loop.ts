@@ -14,6 +14,7 @@ import { type GenerateResult, InferenceError, type TokenSampler } from "../../in
 import { toolCallFormat } from "../../parsers/registry.ts";
 import type { ModelTokenizer } from "../../tokenizer/model-tokenizer.ts";
 import { createObservationDelta } from "../../tokenizer/observation-delta.ts";
+import { PiecewiseEncoder } from "../../tokenizer/piecewise-encoder.ts";
 import type { VisionSettings } from "../../vision/vision-config.ts";
 import type { EpisodeApi } from "../episodes.ts";
 import {
@@ -269,6 +270,8 @@ export function harness(c: Script, tokenizer: ModelTokenizer): Harness {
     format: toolCallFormat(c.format ?? "hermes"),
     tools: TOOLS,
     observationDelta: createObservationDelta(tokenizer, { tools: TOOLS }),
+    // as the engine has it (create-rollout-engine.ts)
+    promptEncoder: new PiecewiseEncoder(tokenizer),
     toolCaller,
     limits,
     sampling: { temperature: 1, top_p: 1, max_tokens: MAX_TOKENS, stop: [] },

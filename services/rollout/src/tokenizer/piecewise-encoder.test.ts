@@ -1,11 +1,11 @@
-// PromptCache over the real Qwen3 tokenizer: a prompt encoded piece by piece gives exactly the ids of the
+// PiecewiseEncoder over the real Qwen3 tokenizer: a prompt encoded piece by piece gives exactly the ids of the
 // whole text encoded at once (tool JSON, special tokens, multi-byte text, a piece that would merge with
 // its neighbour); what repeats is encoded once; callers never share an array; the least recently used
 // piece is the one dropped; a tokenizer with no safe boundary encodes whole texts.
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type ModelTokenizer, qwen3Tokenizer } from "../tokenizer/model-tokenizer.ts";
-import { PromptCache } from "./prompt-cache.ts";
+import { type ModelTokenizer, qwen3Tokenizer } from "./model-tokenizer.ts";
+import { PiecewiseEncoder } from "./piecewise-encoder.ts";
 
 let real: ModelTokenizer;
 let tokenizer: ModelTokenizer;
@@ -32,7 +32,7 @@ const TOOLS = [
   },
 ];
 
-describe("PromptCache", () => {
+describe("PiecewiseEncoder", () => {
   it("cuts Qwen3 prompts at every special token", () => {
     expect(real.encodeBoundaries).toContain("<|im_start|>");
     expect(real.encodeBoundaries).toContain("<|im_end|>");
@@ -40,7 +40,7 @@ describe("PromptCache", () => {
   });
 
   it("gives the ids of the whole text encoded at once, for rendered chats and for odd texts", () => {
-    const cache = new PromptCache(tokenizer);
+    const cache = new PiecewiseEncoder(tokenizer);
     const chat = real.renderChat(
       [
         { role: "system", content: "Answer briefly.  " },
@@ -67,7 +67,7 @@ describe("PromptCache", () => {
   });
 
   it("gives the whole text's ids for any mix of special tokens, added tokens, whitespace and text", () => {
-    const cache = new PromptCache(tokenizer, 64);
+    const cache = new PiecewiseEncoder(tokenizer, { maxEntries: 64 });
     const fragment = fc.oneof(
       fc.constantFrom(
         "<|im_start|>",
@@ -101,7 +101,7 @@ describe("PromptCache", () => {
 
   it("encodes a repeated piece once, and returns a fresh array each time", () => {
     encoded.length = 0;
-    const cache = new PromptCache(tokenizer);
+    const cache = new PiecewiseEncoder(tokenizer);
     const system = "<|im_start|>system\nYou are a helpful assistant.<|im_end|>\n";
     const a = `${system}<|im_start|>user\nQuestion: who wrote Hamlet<|im_end|>\n<|im_start|>assistant\n`;
     const b = `${system}<|im_start|>user\nQuestion: who wrote Faust<|im_end|>\n<|im_start|>assistant\n`;
@@ -118,7 +118,7 @@ describe("PromptCache", () => {
 
   it("drops the least recently used piece first", () => {
     encoded.length = 0;
-    const cache = new PromptCache(tokenizer, 2);
+    const cache = new PiecewiseEncoder(tokenizer, { maxEntries: 2 });
     for (const t of ["a", "b", "a", "c", "a", "b"]) cache.encode(t);
     // "b" was the least recently used when "c" came, so it is encoded again; "a" never is
     expect(encoded).toEqual(["a", "b", "c", "b"]);
@@ -126,7 +126,7 @@ describe("PromptCache", () => {
 
   it("encodes whole texts when the tokenizer has no safe boundary", () => {
     encoded.length = 0;
-    const cache = new PromptCache({ ...tokenizer, encodeBoundaries: [] });
+    const cache = new PiecewiseEncoder({ ...tokenizer, encodeBoundaries: [] });
     const text = "<|im_start|>user\nhi<|im_end|>\n";
     expect(cache.encode(text)).toEqual(real.encode(text));
     expect(encoded).toEqual([text]);

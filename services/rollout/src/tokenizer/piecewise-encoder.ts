@@ -1,0 +1,65 @@
+// Encodes rendered chat text piece by piece, with the ids of recent pieces kept. A text is cut before
+// each of the tokenizer's `encodeBoundaries` (for Qwen3 `<|im_start|>`, `<|im_end|>`, ...), where
+// encoding splits exactly, so the ids are those of the whole text encoded at once; each piece (a
+// message, a turn's end) is looked up by its exact text. What repeats — the system prompt with the
+// tools, a group's shared question, a tool result sent again, the template's turn headers — is encoded
+// once. Least recently used pieces go first. Used by the capture endpoint (every prompt and
+// observation) and by the rollout engine (first prompts, observation deltas).
+import type { ModelTokenizer } from "./model-tokenizer.ts";
+
+export interface PiecewiseEncoderOptions {
+  /** Pieces kept at most (least recently used dropped first); default 4096. */
+  maxEntries?: number;
+  /**
+   * Pieces longer than this are encoded every time, never kept (they would only push out what does
+   * repeat); default 65536. An observation encoder keeps short pieces only: the template's turn
+   * headers repeat every turn, a long tool result hardly ever.
+   */
+  maxPieceChars?: number;
+}
+
+export class PiecewiseEncoder {
+  readonly #tokenizer: ModelTokenizer;
+  readonly #maxEntries: number;
+  readonly #maxPieceChars: number;
+  readonly #entries = new Map<string, readonly number[]>();
+  /** Matches just before each boundary token (a zero-width cut); undefined: encode whole texts. */
+  readonly #cut: RegExp | undefined;
+
+  constructor(tokenizer: ModelTokenizer, options: PiecewiseEncoderOptions = {}) {
+    this.#tokenizer = tokenizer;
+    this.#maxEntries = options.maxEntries ?? 4096;
+    this.#maxPieceChars = options.maxPieceChars ?? 64 * 1024;
+    const boundaries = tokenizer.encodeBoundaries;
+    this.#cut =
+      boundaries.length === 0
+        ? undefined
+        : new RegExp(`(?=${boundaries.map((b) => b.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})`);
+  }
+
+  /** `tokenizer.encode(text)` (no special tokens added), from kept pieces where it can (a fresh array). */
+  encode(text: string): number[] {
+    if (this.#cut === undefined) return this.#piece(text).slice();
+    const ids: number[] = [];
+    for (const piece of text.split(this.#cut)) {
+      if (piece.length === 0) continue;
+      const pieceIds = this.#piece(piece);
+      for (let i = 0; i < pieceIds.length; i++) ids.push(pieceIds[i]!);
+    }
+    return ids;
+  }
+
+  #piece(text: string): readonly number[] {
+    if (text.length > this.#maxPieceChars) return this.#tokenizer.encode(text);
+    const hit = this.#entries.get(text);
+    if (hit !== undefined) {
+      this.#entries.delete(text);
+      this.#entries.set(text, hit);
+      return hit;
+    }
+    const ids = this.#tokenizer.encode(text);
+    this.#entries.set(text, ids);
+    if (this.#entries.size > this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
+    return ids;
+  }
+}
