@@ -285,5 +285,6 @@ describe("trajectory Parquet", () => {
       group_id: `g${perGroup >> 2}`,
       sample_index: perGroup % 4,
     });
-  });
+    // the child encodes about 2 M tokens: a safety limit for a loaded CI machine (it took 30 s there once)
+  }, 180_000);
 });
