@@ -1,6 +1,7 @@
 // Benchmark of the `search` tool server's BM25 index (JSON output; never timing asserts in tests).
 //
 //   node test/bench/search.ts --out FILE.json [--passages N] [--queries N] [--dir DIR] [--workers N]
+//                             [--concurrent-lucene]
 //
 // Generates a synthetic Search-R1 corpus (default 1,000,000 passages of 80-120 words drawn from a
 // 50,000-word vocabulary with Zipf frequencies, exponent 1.0), then measures:
@@ -17,7 +18,17 @@
 //              threads (search-pool.ts); queries/s at 2N in flight against `search` (one thread), the process's
 //              CPU per query, and on how many queries the top 10 equal the single-threaded path's
 import { type ChildProcess, spawn } from "node:child_process";
-import { createWriteStream, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
@@ -42,6 +53,12 @@ export interface SearchBenchOptions {
   dir?: string;
   /** Also serve the queries with this many worker threads sharing the index (the `workers` figure). */
   workers?: number;
+  /**
+   * Run the Lucene side (its build, then its queries) at the same time as our build instead of after our
+   * queries: each side's CPU is still its own process's or thread's, and a wiki-scale run takes one build's
+   * wall time instead of two. Meant for a machine with a core to spare.
+   */
+  concurrentLucene?: boolean;
 }
 
 const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
@@ -148,6 +165,180 @@ function startServer(corpus: string, indexDir: string) {
   });
 }
 
+/** Builds the index in a child process: its CPU and peak RSS are the build's alone, not a server's. */
+function buildInChild(corpus: string, indexDir: string) {
+  const script = `
+    import { statSync } from "node:fs";
+    import { resolve } from "node:path";
+    import { DEFAULT_BM25 } from ${JSON.stringify(join(ROOT, "services/tools/src/search/bm25.ts"))};
+    import { buildAndSaveIndex } from ${JSON.stringify(join(ROOT, "services/tools/src/search/index-store.ts"))};
+    const corpus = resolve(process.argv[1]);
+    const t0 = performance.now();
+    const stats = await buildAndSaveIndex(process.argv[2], { path: corpus, mtimeMs: statSync(corpus).mtimeMs }, DEFAULT_BM25);
+    const ms = performance.now() - t0;
+    const cpu = process.cpuUsage();
+    const peak_rss = process.resourceUsage().maxRSS * 1024;
+    console.log(JSON.stringify({ stats, ms, cpu_ms: (cpu.user + cpu.system) / 1000, peak_rss }));`;
+  const child = spawn(process.execPath, ["--input-type=module", "-e", script, corpus, indexDir], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, LOG_LEVEL: "warn" },
+  });
+  const lines: string[] = [];
+  createInterface({ input: child.stdout }).on("line", (line) => lines.push(line));
+  return new Promise<{ stats: { segments: number }; ms: number; cpu_ms: number; peak_rss: number }>(
+    (done, reject) => {
+      child.once("error", reject);
+      child.once("close", (code) => {
+        const last = lines.at(-1);
+        if (code !== 0 || last === undefined) reject(new Error(`index build exited with ${code}`));
+        else done(JSON.parse(last));
+      });
+    },
+  );
+}
+
+/**
+ * Opens the saved index in this process and measures it: `retrieve`, the index alone on one thread, and
+ * with `workers` the pooled index. Returns figures only, so the index is garbage once this returns.
+ */
+async function inProcessPhase(
+  corpus: string,
+  indexDir: string,
+  queries: string[],
+  workerThreads: number | undefined,
+  log: (msg: string) => void,
+) {
+  const numQueries = queries.length;
+  gc();
+  const before = process.memoryUsage();
+  const t0 = performance.now();
+  const { retriever, built } = await openBm25Retriever({ corpus, indexDir });
+  const openMs = performance.now() - t0;
+  if (built) throw new Error("expected the index the build child saved");
+  gc();
+  const after = process.memoryUsage();
+  const data = retriever.index.data;
+  const indexBytes =
+    data.termBytes.byteLength +
+    data.termOffsets.byteLength +
+    data.postingOffsets.byteLength +
+    data.postingDocs.byteLength +
+    data.postingTfs.byteLength +
+    data.norms.byteLength +
+    data.docOffsets.byteLength +
+    data.blockMaxima.byteLength;
+  const diskBytes = dirSize(indexDir);
+  log(
+    `open: ${round(openMs / 1000, 1)} s, ${data.postingDocs.length} postings, ${retriever.index.numTerms} terms`,
+  );
+
+  for (const q of queries.slice(0, 100)) await retriever.retrieve([q], 10); // warm-up
+  const inProcess = await measure(
+    async (i) => {
+      await retriever.retrieve([queries[i % queries.length] as string], 10);
+      return true;
+    },
+    1,
+    numQueries,
+  );
+  await retriever.close();
+  log(`in-process: p50 ${inProcess.p50_ms} ms, p99 ${inProcess.p99_ms} ms, ${inProcess.throughput_per_s}/s`);
+
+  // The index alone, one thread: CPU per query (pruned, and exhaustive on a subset), top 10 ids.
+  const index = retriever.index;
+  const analyzed = queries.map((q) => analyze(q));
+  for (const terms of analyzed) index.search(terms, 10); // warm-up pass
+  const ourHits: string[][] = [];
+  const latencies: number[] = [];
+  const searchCpu0 = process.cpuUsage();
+  const searchStarted = performance.now();
+  for (const terms of analyzed) {
+    const q0 = performance.now();
+    ourHits.push(index.search(terms, 10).map((h) => String(h.doc))); // synthetic ids are line numbers
+    latencies.push(performance.now() - q0);
+  }
+  const searchWallS = (performance.now() - searchStarted) / 1000;
+  const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
+  const ourCpuMs = cpuMs(process.cpuUsage(searchCpu0)) / numQueries;
+  const exhaustiveQueries = analyzed.slice(0, 200);
+  const exhaustiveCpu0 = process.cpuUsage();
+  for (const terms of exhaustiveQueries) index.searchExhaustive(terms, 10);
+  const exhaustiveCpuMs = cpuMs(process.cpuUsage(exhaustiveCpu0)) / exhaustiveQueries.length;
+  const cpu = {
+    cpu_ms_per_query: round(ourCpuMs, 3),
+    p50_ms: round(nearestRankPercentile(latencies, 50) ?? 0, 3),
+    p99_ms: round(nearestRankPercentile(latencies, 99) ?? 0, 3),
+    queries_per_s: round(numQueries / searchWallS, 1),
+    queries_per_cpu_s: round(1000 / ourCpuMs, 1),
+    exhaustive_cpu_ms_per_query: round(exhaustiveCpuMs, 3),
+    exhaustive_queries: exhaustiveQueries.length,
+  };
+
+  let workers: Record<string, unknown> | undefined;
+  if (workerThreads) {
+    // The saved index reopened into shared memory, queries answered by N worker threads.
+    const pooled = (await openBm25Retriever({ corpus, indexDir, workers: workerThreads })).retriever;
+    const inFlight = 2 * workerThreads;
+    const one = async (i: number) => {
+      await pooled.retrieve([queries[i % queries.length] as string], 10);
+      return true;
+    };
+    await measure(one, inFlight, 200); // warm-up: every thread's JIT
+    const pooledCpu0 = process.cpuUsage();
+    const run = await measure(one, inFlight, numQueries);
+    const pooledCpuMs = cpuMs(process.cpuUsage(pooledCpu0)) / numQueries;
+    const pooledHits = await pooled.retrieve(queries, 10);
+    const identical = pooledHits.filter(
+      (hits, i) => JSON.stringify(hits.map((h) => h.id)) === JSON.stringify(ourHits[i]),
+    ).length;
+    await pooled.close();
+    workers = {
+      workers: workerThreads,
+      in_flight: inFlight,
+      queries_per_s: run.throughput_per_s,
+      p50_ms: run.p50_ms,
+      p99_ms: run.p99_ms,
+      one_thread_queries_per_s: inProcess.throughput_per_s,
+      speedup: round(run.throughput_per_s / inProcess.throughput_per_s, 2),
+      process_cpu_ms_per_query: round(pooledCpuMs, 3),
+      top10_identical: identical,
+    };
+    log(
+      `workers ${workerThreads}: ${run.throughput_per_s} q/s at ${inFlight} in flight (one thread: ${inProcess.throughput_per_s} q/s), top 10 identical on ${identical}/${numQueries}`,
+    );
+  }
+  log(`index alone: ${cpu.cpu_ms_per_query} CPU-ms/query (exhaustive ${cpu.exhaustive_cpu_ms_per_query})`);
+  return {
+    inProcess,
+    cpu,
+    ourCpuMs,
+    ourHits,
+    workers,
+    terms: retriever.index.numTerms,
+    postings: data.postingDocs.length,
+    tfBytes: data.postingTfs.BYTES_PER_ELEMENT,
+    indexBytes,
+    diskBytes,
+    openMs,
+    rssDelta: after.rss - before.rss,
+    heapDelta: after.heapUsed - before.heapUsed,
+    arrayBuffersDelta: after.arrayBuffers - before.arrayBuffers,
+    servingRss: after.rss,
+  };
+}
+
+/** What a corpus in `--dir` was generated with: a later run with the same values reuses it. */
+interface CorpusParams {
+  passages: number;
+  vocabulary: number;
+  zipf_exponent: number;
+  queries: number;
+  seed: number;
+}
+
+const SEED = 42;
+
 export async function benchSearch(
   out: string,
   opts: SearchBenchOptions = {},
@@ -157,143 +348,58 @@ export async function benchSearch(
   const exponent = opts.zipfExponent ?? 1.0;
   const numQueries = opts.queries ?? 2000;
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), "rlf-bench-search-"));
+  mkdirSync(dir, { recursive: true });
   const corpus = join(dir, "synthetic-corpus.jsonl");
+  const queriesFile = join(dir, "queries.txt");
+  const corpusMeta = join(dir, "corpus.json");
   const indexDir = join(dir, "index");
   const log = (msg: string) => process.stderr.write(`[bench search] ${msg}\n`);
   let server: ChildProcess | undefined;
   try {
-    const random = rng(42);
-    const vocabulary = makeVocabulary(vocabularySize, random);
-    const rank = zipfSampler(vocabulary.length, exponent, random);
-    const word = () => vocabulary[rank()] as string;
-
-    let t0 = performance.now();
-    await writeCorpus(corpus, passages, word, random);
-    const corpusBytes = statSync(corpus).size;
-    log(
-      `corpus: ${passages} passages, ${round(corpusBytes / MB, 1)} MiB in ${round((performance.now() - t0) / 1000, 1)} s`,
-    );
-
-    gc();
-    const before = process.memoryUsage();
-    t0 = performance.now();
-    rmSync(indexDir, { recursive: true, force: true });
-    const cpu0 = process.cpuUsage();
-    const { retriever, built } = await openBm25Retriever({ corpus, indexDir });
-    const buildMs = performance.now() - t0;
-    const buildCpu = process.cpuUsage(cpu0);
-    if (!built) throw new Error("expected a fresh index build");
-    const peakRss = process.resourceUsage().maxRSS * 1024;
-    gc();
-    const after = process.memoryUsage();
-    const data = retriever.index.data;
-    const indexBytes =
-      data.termBytes.byteLength +
-      data.termOffsets.byteLength +
-      data.postingOffsets.byteLength +
-      data.postingDocs.byteLength +
-      data.postingTfs.byteLength +
-      data.norms.byteLength +
-      data.docOffsets.byteLength +
-      data.blockMaxima.byteLength;
-    const diskBytes = dirSize(indexDir);
-    log(
-      `build: ${round(buildMs / 1000, 1)} s, ${data.postingDocs.length} postings, ${retriever.index.numTerms} terms`,
-    );
-
-    const queries = Array.from({ length: numQueries }, () =>
-      Array.from({ length: 2 + Math.floor(random() * 5) }, word).join(" "),
-    );
-    for (const q of queries.slice(0, 100)) await retriever.retrieve([q], 10); // warm-up
-    const inProcess = await measure(
-      async (i) => {
-        await retriever.retrieve([queries[i % queries.length] as string], 10);
-        return true;
-      },
-      1,
-      numQueries,
-    );
-    await retriever.close();
-    log(
-      `in-process: p50 ${inProcess.p50_ms} ms, p99 ${inProcess.p99_ms} ms, ${inProcess.throughput_per_s}/s`,
-    );
-
-    // The index alone, one thread: CPU per query (pruned, and exhaustive on a subset), top 10 ids.
-    const index = retriever.index;
-    const analyzed = queries.map((q) => analyze(q));
-    for (const terms of analyzed) index.search(terms, 10); // warm-up pass
-    const ourHits: string[][] = [];
-    const latencies: number[] = [];
-    const searchCpu0 = process.cpuUsage();
-    const searchStarted = performance.now();
-    for (const terms of analyzed) {
-      const q0 = performance.now();
-      ourHits.push(index.search(terms, 10).map((h) => String(h.doc))); // synthetic ids are line numbers
-      latencies.push(performance.now() - q0);
-    }
-    const searchWallS = (performance.now() - searchStarted) / 1000;
-    const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
-    const ourCpuMs = cpuMs(process.cpuUsage(searchCpu0)) / numQueries;
-    const exhaustiveQueries = analyzed.slice(0, 200);
-    const exhaustiveCpu0 = process.cpuUsage();
-    for (const terms of exhaustiveQueries) index.searchExhaustive(terms, 10);
-    const exhaustiveCpuMs = cpuMs(process.cpuUsage(exhaustiveCpu0)) / exhaustiveQueries.length;
-    const cpu = {
-      cpu_ms_per_query: round(ourCpuMs, 3),
-      p50_ms: round(nearestRankPercentile(latencies, 50) ?? 0, 3),
-      p99_ms: round(nearestRankPercentile(latencies, 99) ?? 0, 3),
-      queries_per_s: round(numQueries / searchWallS, 1),
-      queries_per_cpu_s: round(1000 / ourCpuMs, 1),
-      exhaustive_cpu_ms_per_query: round(exhaustiveCpuMs, 3),
-      exhaustive_queries: exhaustiveQueries.length,
+    // The corpus and queries: generated, or reused from an earlier run in the same --dir with the same values.
+    const params: CorpusParams = {
+      passages,
+      vocabulary: vocabularySize,
+      zipf_exponent: exponent,
+      queries: numQueries,
+      seed: SEED,
     };
-
-    let workers: Record<string, unknown> | undefined;
-    if (opts.workers) {
-      // The saved index reopened into shared memory, queries answered by N worker threads.
-      const pooled = (await openBm25Retriever({ corpus, indexDir, workers: opts.workers })).retriever;
-      const inFlight = 2 * opts.workers;
-      const one = async (i: number) => {
-        await pooled.retrieve([queries[i % queries.length] as string], 10);
-        return true;
-      };
-      await measure(one, inFlight, 200); // warm-up: every thread's JIT
-      const pooledCpu0 = process.cpuUsage();
-      const run = await measure(one, inFlight, numQueries);
-      const pooledCpuMs = cpuMs(process.cpuUsage(pooledCpu0)) / numQueries;
-      const pooledHits = await pooled.retrieve(queries, 10);
-      const identical = pooledHits.filter(
-        (hits, i) => JSON.stringify(hits.map((h) => h.id)) === JSON.stringify(ourHits[i]),
-      ).length;
-      await pooled.close();
-      workers = {
-        workers: opts.workers,
-        in_flight: inFlight,
-        queries_per_s: run.throughput_per_s,
-        p50_ms: run.p50_ms,
-        p99_ms: run.p99_ms,
-        one_thread_queries_per_s: inProcess.throughput_per_s,
-        speedup: round(run.throughput_per_s / inProcess.throughput_per_s, 2),
-        process_cpu_ms_per_query: round(pooledCpuMs, 3),
-        top10_identical: identical,
-      };
+    let queries: string[];
+    const previous = existsSync(corpusMeta) ? JSON.parse(readFileSync(corpusMeta, "utf8")) : undefined;
+    if (
+      JSON.stringify(previous?.params) === JSON.stringify(params) &&
+      existsSync(corpus) &&
+      statSync(corpus).size === previous?.bytes &&
+      existsSync(queriesFile)
+    ) {
+      queries = readFileSync(queriesFile, "utf8").trimEnd().split("\n");
+      log(`corpus: reusing ${corpus} (${passages} passages) and its ${queries.length} queries`);
+    } else {
+      rmSync(corpusMeta, { force: true });
+      const random = rng(SEED);
+      const vocabulary = makeVocabulary(vocabularySize, random);
+      const rank = zipfSampler(vocabulary.length, exponent, random);
+      const word = () => vocabulary[rank()] as string;
+      const t0 = performance.now();
+      await writeCorpus(corpus, passages, word, random);
+      queries = Array.from({ length: numQueries }, () =>
+        Array.from({ length: 2 + Math.floor(random() * 5) }, word).join(" "),
+      );
+      writeFileSync(queriesFile, `${queries.join("\n")}\n`);
+      writeFileSync(corpusMeta, `${JSON.stringify({ params, bytes: statSync(corpus).size })}\n`);
       log(
-        `workers ${opts.workers}: ${run.throughput_per_s} q/s at ${inFlight} in flight (one thread: ${inProcess.throughput_per_s} q/s), top 10 identical on ${identical}/${numQueries}`,
+        `corpus: ${passages} passages, ${round(statSync(corpus).size / MB, 1)} MiB in ${round((performance.now() - t0) / 1000, 1)} s`,
       );
     }
-    log(`index alone: ${cpu.cpu_ms_per_query} CPU-ms/query (exhaustive ${cpu.exhaustive_cpu_ms_per_query})`);
+    const corpusBytes = statSync(corpus).size;
 
-    let lucene: Record<string, unknown>;
+    // Lucene on the same corpus and queries: after our queries, or beside our build (--concurrent-lucene).
     const jars = luceneClasspath();
-    if ("missing" in jars) {
-      lucene = { skipped: jars.missing };
-      log(`lucene: skipped (${jars.missing})`);
-    } else {
-      const queriesFile = join(dir, "queries.txt");
-      writeFileSync(queriesFile, `${queries.join("\n")}\n`);
+    const startLucene = (): Promise<LuceneReport> | undefined => {
+      if ("missing" in jars) return undefined;
       rmSync(join(dir, "lucene-index"), { recursive: true, force: true });
       log("lucene: building its index and running the same queries");
-      const report: LuceneReport = await runLucene(jars.classpath, {
+      return runLucene(jars.classpath, {
         corpus,
         queries: queriesFile,
         indexDir: join(dir, "lucene-index"),
@@ -302,6 +408,28 @@ export async function benchSearch(
         topk: 10,
         out: join(dir, "lucene-report.json"),
       });
+    };
+    let luceneRun = opts.concurrentLucene ? startLucene() : undefined;
+    // A failure is reported when awaited; until then it must not count as unhandled.
+    luceneRun?.catch(() => {});
+
+    rmSync(indexDir, { recursive: true, force: true });
+    const build = await buildInChild(corpus, indexDir);
+    log(
+      `build: ${round(build.ms / 1000, 1)} s, ${round(build.cpu_ms / 1000, 1)} CPU-s, peak RSS ${round(build.peak_rss / MB)} MiB`,
+    );
+
+    const measured = await inProcessPhase(corpus, indexDir, queries, opts.workers, log);
+    const { inProcess, cpu, ourCpuMs, ourHits, workers } = measured;
+    gc(); // the in-process index is garbage now: the server process below opens its own
+
+    let lucene: Record<string, unknown>;
+    luceneRun ??= startLucene();
+    if (luceneRun === undefined) {
+      lucene = { skipped: "missing" in jars ? jars.missing : "not run" };
+      log(`lucene: skipped (${"missing" in jars ? jars.missing : "not run"})`);
+    } else {
+      const report = await luceneRun;
       let identical = 0;
       for (const [i, hits] of report.hits.entries()) {
         if (JSON.stringify(hits.map(([id]) => id)) === JSON.stringify(ourHits[i])) identical++;
@@ -355,22 +483,27 @@ export async function benchSearch(
         bytes: corpusBytes,
       },
       index: {
-        terms: retriever.index.numTerms,
-        postings: data.postingDocs.length,
-        tf_bytes: data.postingTfs.BYTES_PER_ELEMENT,
+        terms: measured.terms,
+        postings: measured.postings,
+        tf_bytes: measured.tfBytes,
       },
       build: {
-        seconds: round(buildMs / 1000, 2),
-        cpu_s: round(cpuMs(buildCpu) / 1000, 1),
-        passages_per_s: Math.round(passages / (buildMs / 1000)),
-        peak_rss_mb: round(peakRss / MB, 1),
-        rss_delta_mb: round((after.rss - before.rss) / MB, 1),
-        heap_delta_mb: round((after.heapUsed - before.heapUsed) / MB, 1),
-        array_buffers_delta_mb: round((after.arrayBuffers - before.arrayBuffers) / MB, 1),
-        index_memory_mb: round(indexBytes / MB, 1),
-        index_bytes_per_passage: round(indexBytes / passages, 1),
-        on_disk_mb: round(diskBytes / MB, 1),
-        on_disk_bytes_per_passage: round(diskBytes / passages, 1),
+        seconds: round(build.ms / 1000, 2),
+        cpu_s: round(build.cpu_ms / 1000, 1),
+        passages_per_s: Math.round(passages / (build.ms / 1000)),
+        peak_rss_mb: round(build.peak_rss / MB, 1),
+        segments: build.stats.segments,
+        index_memory_mb: round(measured.indexBytes / MB, 1),
+        index_bytes_per_passage: round(measured.indexBytes / passages, 1),
+        on_disk_mb: round(measured.diskBytes / MB, 1),
+        on_disk_bytes_per_passage: round(measured.diskBytes / passages, 1),
+      },
+      open_in_process: {
+        seconds: round(measured.openMs / 1000, 2),
+        rss_mb: round(measured.servingRss / MB, 1),
+        rss_delta_mb: round(measured.rssDelta / MB, 1),
+        heap_delta_mb: round(measured.heapDelta / MB, 1),
+        array_buffers_delta_mb: round(measured.arrayBuffersDelta / MB, 1),
       },
       load: {
         seconds: round((started.info.load_ms ?? 0) / 1000, 2),
@@ -400,12 +533,13 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
       queries: { type: "string" },
       dir: { type: "string" },
       workers: { type: "string" },
+      "concurrent-lucene": { type: "boolean" },
     },
     strict: true,
   });
   if (!values.out) {
     process.stderr.write(
-      "usage: node test/bench/search.ts --out FILE.json [--passages N] [--queries N] [--dir DIR] [--workers N]\n",
+      "usage: node test/bench/search.ts --out FILE.json [--passages N] [--queries N] [--dir DIR] [--workers N] [--concurrent-lucene]\n",
     );
     process.exit(2);
   }
@@ -414,5 +548,6 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     ...(values.queries ? { queries: Number(values.queries) } : {}),
     ...(values.dir ? { dir: values.dir } : {}),
     ...(values.workers ? { workers: Number(values.workers) } : {}),
+    ...(values["concurrent-lucene"] ? { concurrentLucene: true } : {}),
   });
 }
