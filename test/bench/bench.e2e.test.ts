@@ -176,3 +176,35 @@ function haveBfclVenv(): boolean {
   console.warn("skipping the episodes bench: run npm run setup:environments");
   return false;
 }
+
+describe("npm run bench -- search", () => {
+  it("builds in a child process, reuses the corpus of the same --dir, and reports build, queries and /retrieve", async () => {
+    const dir = tempDir();
+    const bench = async (out: string) => {
+      const args = ["run", "-s", "bench", "--", "search", "--out", out, "--passages", "3000"];
+      const { stderr } = await run("npm", [...args, "--queries", "40", "--dir", dir], {
+        cwd: ROOT,
+        timeout: 180_000,
+      });
+      return { report: JSON.parse(readFileSync(out, "utf8")), stderr };
+    };
+    const first = await bench(join(dir, "first.json"));
+    expect(first.stderr).toContain("corpus: 3000 passages");
+    expect(first.report.corpus.passages).toBe(3000);
+    expect(first.report.build).toMatchObject({ segments: 1 });
+    expect(first.report.build.peak_rss_mb).toBeGreaterThan(0);
+    expect(first.report.build.on_disk_mb).toBeGreaterThan(0);
+    expect(first.report.open_in_process.seconds).toBeGreaterThanOrEqual(0);
+    expect(first.report.search_cpu.exhaustive_queries).toBe(40);
+    expect(first.report.retrieve_http.c1.errors).toBe(0);
+    expect(first.report.retrieve_http.c16.errors).toBe(0);
+    // Lucene runs where Java and its jars are; otherwise the report says why it did not.
+    if ("skipped" in first.report.lucene) expect(first.report.lucene.skipped).toMatch(/java|jars/);
+    else expect(first.report.lucene.top10_compared).toBe(40);
+
+    const second = await bench(join(dir, "second.json"));
+    expect(second.stderr).toContain("corpus: reusing");
+    expect(second.report.corpus.bytes).toBe(first.report.corpus.bytes);
+    expect(second.report.index).toEqual(first.report.index);
+  }, 400_000);
+});
