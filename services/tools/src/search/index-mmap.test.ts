@@ -156,3 +156,46 @@ describe("a process serving a mapped index", () => {
     expect(read.anon - mapped.anon).toBeGreaterThan(postingKb * 0.8);
   });
 });
+
+describe("a process where the addon does not load", () => {
+  it("reads the index instead, logs why, and answers the same", async () => {
+    const { read } = await openedThreeWays(SAMPLE_CORPUS);
+    const queries = queriesOf(SAMPLE_CORPUS, 40);
+    const script =
+      `import { registerHooks } from "node:module";` +
+      // The addon made unloadable in this process only, as where it was never built.
+      `registerHooks({ resolve(specifier, context, next) {` +
+      ` if (specifier === "@riaskov/mmap-io") throw new Error("withheld by the test"); return next(specifier, context); } });` +
+      `const { openBm25Retriever } = await import(${JSON.stringify(fileURLToPath(new URL("./bm25-retriever.ts", import.meta.url)))});` +
+      `const opened = await openBm25Retriever({ corpus: process.argv[1], indexDir: process.argv[2] });` +
+      `const hits = await opened.retriever.retrieve(JSON.parse(process.argv[3]), 10);` +
+      `await opened.retriever.close();` +
+      `console.log(JSON.stringify({ answer: { mapped: opened.mapped, hits } }));`;
+    const child = spawnSync(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        script,
+        SAMPLE_CORPUS,
+        indexDirOf(SAMPLE_CORPUS),
+        JSON.stringify(queries),
+      ],
+      { cwd: ROOT, encoding: "utf8", timeout: 120_000 },
+    );
+    expect(child.status, child.stderr).toBe(0);
+    // The logs are on stderr (the toolkit's logger), the answer on stdout.
+    const jsonLines = (text: string) =>
+      text
+        .split("\n")
+        .filter((line) => line.startsWith("{"))
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const warning = jsonLines(child.stderr).find((line) => String(line.msg).includes("not mapped"));
+    expect(warning?.level).toBe(40);
+    expect(warning?.msg).toMatch(/@riaskov\/mmap-io did not load: withheld by the test/);
+    const lines = jsonLines(child.stdout);
+    const answer = lines.find((line) => "answer" in line)?.answer as { mapped: boolean; hits: unknown };
+    expect(answer.mapped).toBe(false);
+    expect(answer.hits).toEqual(await read.retriever.retrieve(queries, 10));
+  });
+});
