@@ -146,7 +146,10 @@ function startServer(corpus: string, indexDir: string) {
     const serving = await server.serveHttp({ port: 0 });
     globalThis.gc?.();
     const { rss, heapUsed, arrayBuffers } = process.memoryUsage();
-    console.log(JSON.stringify({ port: serving.port, load_ms, rss, heapUsed, arrayBuffers }));`;
+    const { readFileSync } = await import("node:fs");
+    const kb = (f) => 1024 * Number(new RegExp("^" + f + ":\\\\s+(\\\\d+)", "m").exec(readFileSync("/proc/self/status", "utf8"))[1]);
+    const mapped = readFileSync("/proc/self/maps", "utf8").includes("posting-docs.u32") ? 1 : 0; // index-files.ts
+    console.log(JSON.stringify({ port: serving.port, load_ms, rss, heapUsed, arrayBuffers, mapped, rssAnon: kb("RssAnon"), rssFile: kb("RssFile") }));`;
   const child = spawn(
     process.execPath,
     ["--expose-gc", "--input-type=module", "-e", script, corpus, indexDir],
@@ -507,7 +510,10 @@ export async function benchSearch(
       },
       load: {
         seconds: round((started.info.load_ms ?? 0) / 1000, 2),
+        mapped: started.info.mapped === 1,
         server_rss_mb: round((started.info.rss ?? 0) / MB, 1),
+        server_rss_anon_mb: round((started.info.rssAnon ?? 0) / MB, 1),
+        server_rss_file_mb: round((started.info.rssFile ?? 0) / MB, 1),
         server_heap_used_mb: round((started.info.heapUsed ?? 0) / MB, 1),
       },
       queries: { count: numQueries, words: "2-6, Zipf-sampled from the vocabulary", topk: 10 },

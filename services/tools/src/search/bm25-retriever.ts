@@ -9,7 +9,7 @@ import { type Bm25Params, DEFAULT_BM25 } from "./bm25.ts";
 import { CorpusFormatError, PassageReader } from "./corpus-reader.ts";
 import { analyze } from "./english-analyzer.ts";
 import type { BuiltIndexStats } from "./index-builder.ts";
-import { buildAndSaveIndex, defaultIndexDir, loadIndex } from "./index-store.ts";
+import { buildAndSaveIndex, defaultIndexDir, type IndexOpening, loadIndex } from "./index-store.ts";
 import { InvertedIndex } from "./inverted-index.ts";
 import type { RetrievedPassage, Retriever } from "./retriever.ts";
 import { SearchPool } from "./search-pool.ts";
@@ -26,6 +26,11 @@ export interface Bm25RetrieverOptions {
    * default): queries are scored on the event loop.
    */
   workers?: number;
+  /**
+   * Map the index files read-only (default true; mapped-file.ts) rather than read them into memory:
+   * false (`--no-mmap`) reads them as before.
+   */
+  mmap?: boolean;
   logger?: Logger;
 }
 
@@ -34,6 +39,8 @@ export interface OpenedBm25Retriever {
   /** true when the index was built now, false when a saved one was reused. */
   built: boolean;
   indexDir: string;
+  /** true when the postings are served from read-only mappings of the index files, false when read. */
+  mapped: boolean;
 }
 
 /** A batch yields to the event loop after this much scoring, so one big batch cannot stall the server. */
@@ -99,25 +106,28 @@ export async function openBm25Retriever(opts: Bm25RetrieverOptions): Promise<Ope
   const started = performance.now();
   const workers = opts.workers ?? 0;
   const shared = workers > 0;
-  const loaded = await loadIndex(indexDir, opts.corpus, { shared });
+  const mmap = opts.mmap !== false;
+  const loaded = await loadIndex(indexDir, opts.corpus, { shared, mmap });
   if (loaded.status === "loaded") {
     log.info(
       {
         corpus: opts.corpus,
         indexDir,
         passages: loaded.data.docCount,
+        mapped: isMapped(loaded.opening),
         ms: Math.round(performance.now() - started),
       },
       "search index loaded",
     );
-    const retriever = await retrieverFor(opts.corpus, loaded.data, params, workers);
+    logUnmapped(log, loaded.opening);
+    const retriever = await retrieverFor(opts.corpus, loaded.data, params, workers, loaded.opening);
     if (!retriever.index.savedMaximaUsed) {
       log.info(
         { saved: loaded.data.blockMaximaParams, k1: params.k1, b: params.b },
         "search index block maxima recomputed for these BM25 parameters",
       );
     }
-    return { retriever, built: false, indexDir };
+    return { retriever, built: false, indexDir, mapped: isMapped(loaded.opening) };
   }
   log.info({ corpus: opts.corpus, indexDir, reason: loaded.reason }, "building search index");
   const { mtimeMs } = await stat(opts.corpus); // before reading: a later edit then shows as a change
@@ -138,7 +148,11 @@ export async function openBm25Retriever(opts: Bm25RetrieverOptions): Promise<Ope
     stats = await buildAndSaveIndex(servedFrom, source, params, opts.segmentPostings);
   }
   try {
-    const built = await loadIndex(servedFrom, opts.corpus, { shared });
+    // A scratch index is deleted below, so it is read: a restarted worker thread could not map it again.
+    const built = await loadIndex(servedFrom, opts.corpus, {
+      shared,
+      mmap: mmap && scratchDir === undefined,
+    });
     if (built.status !== "loaded") throw new Error(`the index just built is unusable: ${built.reason}`);
     log.info(
       {
@@ -148,14 +162,17 @@ export async function openBm25Retriever(opts: Bm25RetrieverOptions): Promise<Ope
         terms: stats.numTerms,
         postings: stats.numPostings,
         segments: stats.segments,
+        mapped: isMapped(built.opening),
         ms: Math.round(performance.now() - started),
       },
       "search index built",
     );
+    logUnmapped(log, built.opening);
     return {
-      retriever: await retrieverFor(opts.corpus, built.data, params, workers),
+      retriever: await retrieverFor(opts.corpus, built.data, params, workers, built.opening),
       built: true,
       indexDir,
+      mapped: isMapped(built.opening),
     };
   } finally {
     if (scratchDir) await rm(scratchDir, { recursive: true, force: true });
@@ -167,11 +184,12 @@ async function retrieverFor(
   data: InvertedIndex["data"],
   params: Bm25Params,
   workers: number,
+  opening: IndexOpening,
 ): Promise<Bm25Retriever> {
   const passages = new PassageReader(corpus, data.docOffsets);
   const index = new InvertedIndex(data, params);
   if (workers <= 0) return new Bm25Retriever(index, passages);
-  const pool = new SearchPool(data, params, workers);
+  const pool = new SearchPool(data, params, workers, opening);
   try {
     await pool.warmUp();
   } catch (err) {
@@ -180,4 +198,18 @@ async function retrieverFor(
     throw err;
   }
   return new Bm25Retriever(index, passages, pool);
+}
+
+function isMapped(opening: IndexOpening): boolean {
+  return opening.mapped.some(({ name }) => name === "postingDocs");
+}
+
+/** Says which index files were read into memory although mapping was asked for, and why. */
+function logUnmapped(log: Logger, opening: IndexOpening): void {
+  if (opening.read.length === 0) return;
+  const reasons = [...new Set(opening.read.map(({ reason }) => reason))];
+  log.warn(
+    { indexDir: opening.dir, files: opening.read.map(({ name }) => name), reasons },
+    `search index files read into memory, not mapped: ${reasons.join("; ")}`,
+  );
 }

@@ -12,6 +12,7 @@ import type { Bm25Params } from "./bm25.ts";
 import { type BuiltIndexStats, buildIndexFiles } from "./index-builder.ts";
 import { INDEX_FILES } from "./index-files.ts";
 import type { InvertedIndexData } from "./inverted-index.ts";
+import { MAX_MAPPED_BYTES, mapFile, mmapAddon } from "./mapped-file.ts";
 
 /**
  * Bump when the on-disk layout, the analysis or the block size changes: an index of another format
@@ -99,18 +100,40 @@ export async function buildAndSaveIndex(
   }
 }
 
+export type IndexArrayName = keyof typeof INDEX_FILES;
+
+/** How an opened index's arrays are held: which files are mapped, and which were read although mapping was asked. */
+export interface IndexOpening {
+  dir: string;
+  /** Arrays over read-only mappings of their files (mapped-file.ts): one page-cache copy per host. */
+  mapped: { name: IndexArrayName; bytes: number }[];
+  /** Arrays read into memory although mapping was asked for, and why (no addon, a file of 2 GiB or more). */
+  read: { name: IndexArrayName; reason: string }[];
+  tfBytes: 2 | 4;
+}
+
 export type LoadOutcome =
-  | { status: "loaded"; data: InvertedIndexData; corpus: CorpusFingerprint }
+  | { status: "loaded"; data: InvertedIndexData; corpus: CorpusFingerprint; opening: IndexOpening }
   | { status: "stale" | "missing"; reason: string };
 
+export interface LoadOptions {
+  /** Arrays that are read (not mapped) go into SharedArrayBuffers, which worker threads read without a copy. */
+  shared?: boolean;
+  /**
+   * Map the files read-only instead of reading them (default true): the addon's absence or a file too
+   * big for one mapping falls back to reading that file (IndexOpening.read says why).
+   */
+  mmap?: boolean;
+}
+
 /**
- * Opens the index in `dir` if it was built from `corpusPath` as it is now. `shared`: its arrays are read
- * into SharedArrayBuffers, which worker threads read without a copy (search-pool.ts).
+ * Opens the index in `dir` if it was built from `corpusPath` as it is now: its files mapped (default) or
+ * read into memory (`mmap: false`; `shared`: into SharedArrayBuffers for worker threads, search-pool.ts).
  */
 export async function loadIndex(
   dir: string,
   corpusPath: string,
-  opts: { shared?: boolean } = {},
+  opts: LoadOptions = {},
 ): Promise<LoadOutcome> {
   let json: unknown;
   try {
@@ -140,37 +163,109 @@ export async function loadIndex(
     );
   }
   try {
-    return { status: "loaded", data: await readData(dir, meta, opts.shared === true), corpus };
+    const { data, opening } = await readData(dir, meta, opts.shared === true, opts.mmap !== false);
+    return { status: "loaded", data, corpus, opening };
   } catch (err) {
     return { status: "stale", reason: `unreadable index (${(err as Error).message})` };
   }
 }
 
-async function readData(dir: string, meta: Meta, shared: boolean): Promise<InvertedIndexData> {
-  const numTerms = meta.numTerms;
-  const readArrayBuffer = (path: string, expectedBytes?: number) => readFileInto(path, shared, expectedBytes);
-  const postingOffsets = new Float64Array(
-    await readArrayBuffer(join(dir, FILES.postingOffsets), (numTerms + 1) * 8),
-  );
-  const numBlocks = termBlockStarts(postingOffsets)[numTerms];
-  if (numBlocks !== meta.numBlocks) throw new Error(`${meta.numBlocks} blocks, expected ${numBlocks}`);
-  return {
+/** Each array's expected size in bytes (undefined: any), from the metadata. */
+function expectedBytes(name: IndexArrayName, meta: Meta): number | undefined {
+  switch (name) {
+    case "termBytes":
+      return undefined;
+    case "termOffsets":
+      return (meta.numTerms + 1) * 4;
+    case "postingOffsets":
+      return (meta.numTerms + 1) * 8;
+    case "postingDocs":
+      return meta.numPostings * 4;
+    case "postingTfs":
+      return meta.numPostings * meta.tfBytes;
+    case "norms":
+      return meta.docCount;
+    case "docOffsets":
+      return (meta.docCount + 1) * 8;
+    case "blockMaxima":
+      return meta.numBlocks * 4;
+  }
+}
+
+type IndexArrays = Pick<InvertedIndexData, IndexArrayName>;
+
+/** The typed array of `name` over a whole buffer (mapped or read). */
+function viewOf(name: IndexArrayName, buffer: ArrayBufferLike, tfBytes: 2 | 4): IndexArrays[IndexArrayName] {
+  switch (name) {
+    case "termBytes":
+    case "norms":
+      return new Uint8Array(buffer);
+    case "termOffsets":
+    case "postingDocs":
+      return new Uint32Array(buffer);
+    case "postingOffsets":
+    case "docOffsets":
+      return new Float64Array(buffer);
+    case "postingTfs":
+      return tfBytes === 4 ? new Uint32Array(buffer) : new Uint16Array(buffer);
+    case "blockMaxima":
+      return new Float32Array(buffer);
+  }
+}
+
+const ARRAY_NAMES = Object.keys(FILES) as IndexArrayName[];
+
+async function readData(
+  dir: string,
+  meta: Meta,
+  shared: boolean,
+  mmap: boolean,
+): Promise<{ data: InvertedIndexData; opening: IndexOpening }> {
+  const opening: IndexOpening = { dir, mapped: [], read: [], tfBytes: meta.tfBytes };
+  const addon = mmap ? mmapAddon() : undefined;
+  const arrays: Partial<Record<IndexArrayName, IndexArrays[IndexArrayName]>> = {};
+  for (const name of ARRAY_NAMES) {
+    const path = join(dir, FILES[name]);
+    const bytes = (await stat(path)).size;
+    const expected = expectedBytes(name, meta);
+    if (expected !== undefined && bytes !== expected)
+      throw new Error(`${path}: ${bytes} bytes, expected ${expected}`);
+    let buffer: ArrayBufferLike | undefined;
+    if (addon !== undefined) {
+      if (!("mmap" in addon)) opening.read.push({ name, reason: addon.reason });
+      else if (bytes > MAX_MAPPED_BYTES)
+        opening.read.push({ name, reason: `${bytes} bytes: over one mapping's 2 GiB` });
+      else if (bytes > 0) {
+        buffer = mapFile(addon.mmap, path, bytes);
+        opening.mapped.push({ name, bytes });
+      }
+    }
+    arrays[name] = viewOf(name, buffer ?? (await readFileInto(path, shared, bytes)), meta.tfBytes);
+  }
+  const data = {
     docCount: meta.docCount,
     fieldDocCount: meta.fieldDocCount,
     sumTotalTermFreq: meta.sumTotalTermFreq,
-    termBytes: new Uint8Array(await readArrayBuffer(join(dir, FILES.termBytes))),
-    termOffsets: new Uint32Array(await readArrayBuffer(join(dir, FILES.termOffsets), (numTerms + 1) * 4)),
-    postingOffsets,
-    postingDocs: new Uint32Array(await readArrayBuffer(join(dir, FILES.postingDocs), meta.numPostings * 4)),
-    postingTfs:
-      meta.tfBytes === 4
-        ? new Uint32Array(await readArrayBuffer(join(dir, FILES.postingTfs), meta.numPostings * 4))
-        : new Uint16Array(await readArrayBuffer(join(dir, FILES.postingTfs), meta.numPostings * 2)),
-    norms: new Uint8Array(await readArrayBuffer(join(dir, FILES.norms), meta.docCount)),
-    docOffsets: new Float64Array(await readArrayBuffer(join(dir, FILES.docOffsets), (meta.docCount + 1) * 8)),
-    blockMaxima: new Float32Array(await readArrayBuffer(join(dir, FILES.blockMaxima), meta.numBlocks * 4)),
+    ...(arrays as IndexArrays),
     blockMaximaParams: meta.blockMaximaParams,
   };
+  const numBlocks = termBlockStarts(data.postingOffsets)[meta.numTerms];
+  if (numBlocks !== meta.numBlocks) throw new Error(`${meta.numBlocks} blocks, expected ${numBlocks}`);
+  return { data, opening };
+}
+
+/**
+ * In a worker thread: maps the files `opening` mapped in the serving thread, and returns their arrays
+ * (the same pages of the page cache, no copy).
+ */
+export function mapOpenedArrays(opening: IndexOpening): Partial<IndexArrays> {
+  const addon = mmapAddon();
+  if (!("mmap" in addon)) throw new Error(addon.reason);
+  const arrays: Partial<Record<IndexArrayName, IndexArrays[IndexArrayName]>> = {};
+  for (const { name, bytes } of opening.mapped) {
+    arrays[name] = viewOf(name, mapFile(addon.mmap, join(opening.dir, FILES[name]), bytes), opening.tfBytes);
+  }
+  return arrays as Partial<IndexArrays>;
 }
 
 /** Reads a whole file into a fresh (aligned) buffer, shared or not, in chunks (files may exceed 2 GiB). */

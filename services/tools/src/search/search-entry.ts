@@ -12,6 +12,7 @@ const EntryValues = z
     b: z.coerce.number().min(0).max(1).optional(),
     "retriever-url": z.url().optional(),
     workers: z.coerce.number().int().min(0).max(256).optional(),
+    "no-mmap": z.boolean().optional(),
   })
   .refine(
     (v) => v["retriever-url"] === undefined || (v.corpus === undefined && v["index-dir"] === undefined),
@@ -29,8 +30,9 @@ export const searchServerEntry: ToolServerEntry = {
     b: { type: "string" },
     "retriever-url": { type: "string" },
     workers: { type: "string" },
+    "no-mmap": { type: "boolean" },
   },
-  usage: `[--corpus CORPUS.jsonl] [--index-dir DIR] [--k1 ${DEFAULT_BM25.k1}] [--b ${DEFAULT_BM25.b}] [--workers N] | [--retriever-url URL]`,
+  usage: `[--corpus CORPUS.jsonl] [--index-dir DIR] [--k1 ${DEFAULT_BM25.k1}] [--b ${DEFAULT_BM25.b}] [--workers N] [--no-mmap] | [--retriever-url URL]`,
   create: (values: ToolOptionValues) => {
     const parsed = EntryValues.safeParse(values);
     if (!parsed.success) throw new Error(`search: ${z.prettifyError(parsed.error)}`);
@@ -41,6 +43,7 @@ export const searchServerEntry: ToolServerEntry = {
         ...(v["index-dir"] !== undefined ? { indexDir: v["index-dir"] } : {}),
         ...(v["retriever-url"] !== undefined ? { retrieverUrl: v["retriever-url"] } : {}),
         ...(v.workers !== undefined ? { workers: v.workers } : {}),
+        ...(v["no-mmap"] === true ? { mmap: false } : {}),
         bm25: { ...(v.k1 !== undefined ? { k1: v.k1 } : {}), ...(v.b !== undefined ? { b: v.b } : {}) },
       }),
     );

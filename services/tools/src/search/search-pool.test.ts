@@ -23,7 +23,8 @@ describe("search on worker threads", () => {
   // (two builds into one directory at once would race each other's files).
   const opened = (async () => {
     const single = await openBm25Retriever({ corpus: SAMPLE_CORPUS, indexDir });
-    const pooled = await openBm25Retriever({ corpus: SAMPLE_CORPUS, indexDir, workers: 2 });
+    // Read, not mapped (`--no-mmap`): the threads share SharedArrayBuffers (index-mmap.test.ts maps).
+    const pooled = await openBm25Retriever({ corpus: SAMPLE_CORPUS, indexDir, workers: 2, mmap: false });
     return [single, pooled] as const;
   })();
   afterAll(async () => {
@@ -35,6 +36,7 @@ describe("search on worker threads", () => {
     expect(pooled.retriever.pool?.workers).toBe(2);
     expect(single.retriever.pool).toBeUndefined();
     // The pooled retriever reads the arrays the other one saved, into shared memory.
+    expect(pooled.mapped).toBe(false);
     expect(pooled.retriever.index.data.postingDocs.buffer).toBeInstanceOf(SharedArrayBuffer);
     expect(queries.length).toBeGreaterThan(400);
     const expected = await single.retriever.retrieve(queries, 10);

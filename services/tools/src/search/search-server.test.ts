@@ -44,17 +44,35 @@ function checkSearchResult(result: Awaited<ReturnType<Client["callTool"]>>) {
 }
 
 describe("search over stdio", () => {
-  for (const era of ERAS) {
-    it(`answers search in protocol ${era}`, async () => {
-      const script =
-        `import { serveFromArgs } from "@rlfactory/toolkit";` +
-        `import { searchServerEntry } from ${JSON.stringify(fileURLToPath(new URL("./index.ts", import.meta.url)))};` +
-        `const server = await searchServerEntry.create({ corpus: process.argv[1], "index-dir": process.argv[2] });` +
-        `await serveFromArgs(server, ["--stdio"]);`;
+  // The server's own flags parsed as `rlf tool search` parses them (node:util parseArgs, strict).
+  const script =
+    `import { parseArgs } from "node:util";` +
+    `import { serveFromArgs } from "@rlfactory/toolkit";` +
+    `import { searchServerEntry } from ${JSON.stringify(fileURLToPath(new URL("./index.ts", import.meta.url)))};` +
+    `const { values } = parseArgs({ args: process.argv.slice(1), options: searchServerEntry.options, strict: true });` +
+    `const server = await searchServerEntry.create(values);` +
+    `await serveFromArgs(server, ["--stdio"]);`;
+  const runs = [
+    ...ERAS.map((era) => ({ era, flags: [] as string[] })),
+    ...ERAS.slice(0, 1).map((era) => ({ era, flags: ["--no-mmap"] })), // read into memory, not mapped
+  ];
+  for (const { era, flags } of runs) {
+    it(`answers search in protocol ${era}${flags.length > 0 ? ` with ${flags.join(" ")}` : ""}`, async () => {
+      const indexDir = join(tmp, `stdio-${era}${flags.join("")}`);
       const client = await connectStdio(
         {
           command: process.execPath,
-          args: ["--input-type=module", "-e", script, EXAMPLE_CORPUS, join(tmp, `stdio-${era}`)],
+          args: [
+            "--input-type=module",
+            "-e",
+            script,
+            "--",
+            "--corpus",
+            EXAMPLE_CORPUS,
+            "--index-dir",
+            indexDir,
+            ...flags,
+          ],
           cwd: ROOT,
           stderr: "ignore",
         },

@@ -25,6 +25,8 @@ export interface SearchServerOptions {
   retrieverTimeoutMs?: number;
   /** Worker threads answering queries over one shared copy of the index; 0 (default): the event loop. */
   workers?: number;
+  /** Map the index files read-only (default true); false (`--no-mmap`): read them into memory. */
+  mmap?: boolean;
   logger?: Logger;
 }
 
@@ -40,6 +42,7 @@ export async function createSearchServer(opts: SearchServerOptions = {}): Promis
           ...(opts.indexDir !== undefined ? { indexDir: opts.indexDir } : {}),
           ...(opts.bm25 !== undefined ? { bm25: opts.bm25 } : {}),
           ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
+          ...(opts.mmap !== undefined ? { mmap: opts.mmap } : {}),
           ...(opts.logger !== undefined ? { logger: opts.logger } : {}),
         })
       ).retriever;
