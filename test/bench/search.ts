@@ -1,7 +1,7 @@
 // Benchmark of the `search` tool server's BM25 index (JSON output; never timing asserts in tests).
 //
 //   node test/bench/search.ts --out FILE.json [--passages N] [--queries N] [--dir DIR] [--workers N]
-//                             [--concurrent-lucene]
+//                             [--concurrent-lucene] [--no-lucene]
 //
 // Generates a synthetic Search-R1 corpus (default 1,000,000 passages of 80-120 words drawn from a
 // 50,000-word vocabulary with Zipf frequencies, exponent 1.0), then measures:
@@ -59,6 +59,8 @@ export interface SearchBenchOptions {
    * wall time instead of two. Meant for a machine with a core to spare.
    */
   concurrentLucene?: boolean;
+  /** Leave the Lucene side out even where Java and its jars are (`--no-lucene`). */
+  noLucene?: boolean;
 }
 
 const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
@@ -397,7 +399,9 @@ export async function benchSearch(
     const corpusBytes = statSync(corpus).size;
 
     // Lucene on the same corpus and queries: after our queries, or beside our build (--concurrent-lucene).
-    const jars = luceneClasspath();
+    const jars: ReturnType<typeof luceneClasspath> = opts.noLucene
+      ? { missing: "left out (--no-lucene)" }
+      : luceneClasspath();
     const startLucene = (): Promise<LuceneReport> | undefined => {
       if ("missing" in jars) return undefined;
       rmSync(join(dir, "lucene-index"), { recursive: true, force: true });
@@ -540,12 +544,13 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
       dir: { type: "string" },
       workers: { type: "string" },
       "concurrent-lucene": { type: "boolean" },
+      "no-lucene": { type: "boolean" },
     },
     strict: true,
   });
   if (!values.out) {
     process.stderr.write(
-      "usage: node test/bench/search.ts --out FILE.json [--passages N] [--queries N] [--dir DIR] [--workers N] [--concurrent-lucene]\n",
+      "usage: node test/bench/search.ts --out FILE.json [--passages N] [--queries N] [--dir DIR] [--workers N] [--concurrent-lucene] [--no-lucene]\n",
     );
     process.exit(2);
   }
@@ -555,5 +560,6 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     ...(values.dir ? { dir: values.dir } : {}),
     ...(values.workers ? { workers: Number(values.workers) } : {}),
     ...(values["concurrent-lucene"] ? { concurrentLucene: true } : {}),
+    ...(values["no-lucene"] ? { noLucene: true } : {}),
   });
 }
