@@ -59,9 +59,9 @@ const EMOJI = /\p{Extended_Pictographic}/u;
 
 const segmenter = new Intl.Segmenter("en", { granularity: "word" });
 
-/** Receives the tokens of a text in order (scanTokens). */
+/** Receives the tokens of a text in order (scanTokens): each token is `text.slice(start, end)`. */
 export interface TokenSink {
-  token(token: string): void;
+  token(text: string, start: number, end: number): void;
 }
 
 // ASCII character classes of the UAX #29 rules restricted to ASCII.
@@ -158,9 +158,13 @@ export function tokenize(text: string): string[] {
 
 class TokenList implements TokenSink {
   readonly tokens: string[] = [];
-  token(token: string): void {
-    this.tokens.push(token);
+  token(text: string, start: number, end: number): void {
+    this.tokens.push(slice(text, start, end));
   }
+}
+
+function slice(text: string, start: number, end: number): string {
+  return start === 0 && end === text.length ? text : text.slice(start, end);
 }
 
 function segmentNonAscii(chunk: string, sink: TokenSink): void {
@@ -174,7 +178,7 @@ function segmentNonAscii(chunk: string, sink: TokenSink): void {
     }
     seaRun = flushRun(sink, seaRun);
     if (isWordLike && SINGLE_CHAR_TOKENS.test(segment)) {
-      for (const ch of segment) sink.token(ch);
+      for (const ch of segment) sink.token(ch, 0, ch.length);
     } else if ((isWordLike && HAS_ALNUM.test(segment)) || EMOJI.test(segment)) {
       emitChopped(sink, segment, 0, segment.length);
     }
@@ -189,12 +193,8 @@ function flushRun(sink: TokenSink, run: string): "" {
 
 /** Hands text[start, end) to `sink`, chopped into pieces of at most MAX_TOKEN_LENGTH. */
 function emitChopped(sink: TokenSink, text: string, start: number, end: number): void {
-  if (end - start <= MAX_TOKEN_LENGTH) {
-    sink.token(start === 0 && end === text.length ? text : text.slice(start, end));
-    return;
-  }
   for (let i = start; i < end; i += MAX_TOKEN_LENGTH)
-    sink.token(text.slice(i, Math.min(end, i + MAX_TOKEN_LENGTH)));
+    sink.token(text, i, Math.min(end, i + MAX_TOKEN_LENGTH));
 }
 
 /** LowerCaseFilter: Java's Character.toLowerCase per code point (no locale, no final-sigma rule). */
@@ -235,8 +235,8 @@ export function analyzeToken(token: string): string | undefined {
 
 class TermList implements TokenSink {
   readonly terms: string[] = [];
-  token(token: string): void {
-    const term = analyzeToken(token);
+  token(text: string, start: number, end: number): void {
+    const term = analyzeToken(slice(text, start, end));
     if (term !== undefined) this.terms.push(term);
   }
 }

@@ -37,38 +37,44 @@ function expectedPairs(text: string): [string, number][] {
 }
 
 describe("index-time analysis into a segment", () => {
-  it("adds the terms and tfs of the token-at-a-time analysis, over flushes and cache restarts", () => {
-    const dir = mkdtempSync(join(tmpdir(), "rlf-search-segment-analyzer-"));
-    const texts = asciiEdgeTexts(3, 120);
-    const segment = new SegmentInverter();
-    const analyzer = new SegmentAnalyzer(segment, 40); // a tiny cache: it starts over many times
-    const passages: string[] = [];
-    const segmentDirs: string[] = [];
-    for (let doc = 0; doc < 3000; doc++) {
-      const text = texts.next();
-      passages.push(text);
-      expect(analyzer.add(doc, text), JSON.stringify(text)).toBe(regexAnalyze(text).length);
-      if (doc % 700 === 699) {
-        const out = join(dir, String(segmentDirs.length));
-        mkdirSync(out);
-        segment.write(out);
-        segmentDirs.push(out);
+  it.each([
+    ["a cache that starts over many times", 40],
+    ["a cache that grows", undefined],
+  ])(
+    "adds the terms and tfs of the token-at-a-time analysis, over segment flushes, with %s",
+    (_, cacheLimit) => {
+      const dir = mkdtempSync(join(tmpdir(), "rlf-search-segment-analyzer-"));
+      const texts = asciiEdgeTexts(3, 120);
+      const segment = new SegmentInverter();
+      const analyzer = new SegmentAnalyzer(segment, cacheLimit);
+      const passages: string[] = [];
+      const segmentDirs: string[] = [];
+      for (let doc = 0; doc < 3000; doc++) {
+        const text = texts.next();
+        passages.push(text);
+        expect(analyzer.add(doc, text), JSON.stringify(text)).toBe(regexAnalyze(text).length);
+        if (doc % 700 === 699) {
+          const out = join(dir, String(segmentDirs.length));
+          mkdirSync(out);
+          segment.write(out);
+          segmentDirs.push(out);
+        }
       }
-    }
-    const out = join(dir, String(segmentDirs.length));
-    mkdirSync(out);
-    segment.write(out);
-    segmentDirs.push(out);
-    expect(segmentDirs.length).toBe(5);
+      const out = join(dir, String(segmentDirs.length));
+      mkdirSync(out);
+      segment.write(out);
+      segmentDirs.push(out);
+      expect(segmentDirs.length).toBe(5);
 
-    const found = new Map<number, [string, number][]>();
-    for (const d of segmentDirs) for (const [doc, pairs] of readSegment(d)) found.set(doc, pairs);
-    let postings = 0;
-    for (const [doc, text] of passages.entries()) {
-      const expected = expectedPairs(text);
-      expect(found.get(doc) ?? [], JSON.stringify(text)).toEqual(expected);
-      postings += expected.length;
-    }
-    expect(postings).toBeGreaterThan(20_000);
-  });
+      const found = new Map<number, [string, number][]>();
+      for (const d of segmentDirs) for (const [doc, pairs] of readSegment(d)) found.set(doc, pairs);
+      let postings = 0;
+      for (const [doc, text] of passages.entries()) {
+        const expected = expectedPairs(text);
+        expect(found.get(doc) ?? [], JSON.stringify(text)).toEqual(expected);
+        postings += expected.length;
+      }
+      expect(postings).toBeGreaterThan(20_000);
+    },
+  );
 });
