@@ -8,10 +8,10 @@ import { join } from "node:path";
 import { averageLength } from "./block-maxima.ts";
 import type { Bm25Params } from "./bm25.ts";
 import { type CorpusScan, scanCorpus } from "./corpus-reader.ts";
-import { analyze } from "./english-analyzer.ts";
 import { GrowableArray } from "./growable-array.ts";
 import { INDEX_FILES } from "./index-files.ts";
 import { type SegmentFiles, SegmentInverter } from "./index-segment.ts";
+import { SegmentAnalyzer } from "./segment-analyzer.ts";
 import { mergeSegments } from "./segment-merge.ts";
 import { intToByte4 } from "./small-float.ts";
 
@@ -48,6 +48,7 @@ export async function buildIndexFiles(
   const segmentsDir = join(dir, "segments");
   mkdirSync(segmentsDir, { recursive: true });
   const segment = new SegmentInverter();
+  const analyzer = new SegmentAnalyzer(segment);
   const segments: SegmentFiles[] = [];
   const flush = () => {
     const segmentDir = join(segmentsDir, String(segments.length));
@@ -58,20 +59,15 @@ export async function buildIndexFiles(
   const docOffsets = new GrowableArray<Float64Array>(Float64Array);
   let fieldDocCount = 0;
   let sumTotalTermFreq = 0;
-  let maxTf = 0;
 
   try {
     const corpus = await scanCorpus(corpusPath, (passage, offset) => {
       const doc = docOffsets.length;
       docOffsets.push(offset);
-      const terms = analyze(passage.contents);
-      norms.push(intToByte4(terms.length));
-      if (terms.length > 0) fieldDocCount++;
-      sumTotalTermFreq += terms.length;
-      const tfs = new Map<string, number>();
-      for (const term of terms) tfs.set(term, (tfs.get(term) ?? 0) + 1);
-      for (const tf of tfs.values()) if (tf > maxTf) maxTf = tf;
-      segment.add(doc, tfs);
+      const length = analyzer.add(doc, passage.contents);
+      norms.push(intToByte4(length));
+      if (length > 0) fieldDocCount++;
+      sumTotalTermFreq += length;
       if (segment.numPostings >= segmentPostings) flush();
     });
     if (segment.numPostings > 0 || segments.length === 0) flush();
@@ -81,7 +77,7 @@ export async function buildIndexFiles(
     writeFileSync(join(dir, INDEX_FILES.norms), normBytes);
     const offsets = docOffsets.view();
     writeFileSync(join(dir, INDEX_FILES.docOffsets), new Uint8Array(offsets.buffer, 0, offsets.byteLength));
-    const wideTfs = maxTf > 0xffff;
+    const wideTfs = analyzer.maxTf > 0xffff;
     const merged = mergeSegments(
       {
         segments,

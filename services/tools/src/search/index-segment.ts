@@ -28,24 +28,30 @@ export class SegmentInverter {
   private forwardTfs = new GrowableArray<Uint32Array>(Uint32Array, 1 << 16);
   private forwardDocs = new GrowableArray<Uint32Array>(Uint32Array, 1 << 16);
 
+  /** Counts the segments written so far: a term id is valid only in its generation. */
+  generation = 0;
+
   get numPostings(): number {
     return this.forwardTerms.length;
   }
 
-  /** Adds a passage's distinct terms with their frequencies (passages in ascending doc order). */
-  add(doc: number, tfs: Map<string, number>): void {
-    for (const [term, tf] of tfs) {
-      let id = this.vocab.get(term);
-      if (id === undefined) {
-        id = this.vocab.size;
-        this.vocab.set(term, id);
-        this.docFreq.push(0);
-      }
-      this.docFreq.add(id, 1);
-      this.forwardTerms.push(id);
-      this.forwardTfs.push(tf);
-      this.forwardDocs.push(doc);
+  /** The segment's id of `term`, assigned on first sight (ids 0, 1, 2, ... in order of first sight). */
+  termId(term: string): number {
+    let id = this.vocab.get(term);
+    if (id === undefined) {
+      id = this.vocab.size;
+      this.vocab.set(term, id);
+      this.docFreq.push(0);
     }
+    return id;
+  }
+
+  /** Adds that term `id` occurs `tf` times in passage `doc` (passages in ascending doc order). */
+  addPosting(doc: number, id: number, tf: number): void {
+    this.docFreq.add(id, 1);
+    this.forwardTerms.push(id);
+    this.forwardTfs.push(tf);
+    this.forwardDocs.push(doc);
   }
 
   /** Inverts what was added into `dir` (which must exist) and starts an empty segment. */
@@ -83,6 +89,7 @@ export class SegmentInverter {
     this.forwardTerms = new GrowableArray<Uint32Array>(Uint32Array, 1 << 16);
     this.forwardTfs = new GrowableArray<Uint32Array>(Uint32Array, 1 << 16);
     this.forwardDocs = new GrowableArray<Uint32Array>(Uint32Array, 1 << 16);
+    this.generation++;
     return written;
   }
 }

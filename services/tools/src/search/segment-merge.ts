@@ -31,6 +31,27 @@ class BufferedWriter<T extends Typed> {
     this.written++;
   }
 
+  /** Appends `source[start, start + count)`. */
+  copy(source: Uint8Array | Uint32Array, start: number, count: number): void {
+    const buffer = this.buffer;
+    this.written += count;
+    if (count <= 64) {
+      for (let i = start; i < start + count; i++) {
+        if (this.n === buffer.length) this.flush();
+        buffer[this.n++] = source[i] as number;
+      }
+      return;
+    }
+    const end = start + count;
+    while (start < end) {
+      if (this.n === buffer.length) this.flush();
+      const k = Math.min(end - start, buffer.length - this.n);
+      buffer.set(source.subarray(start, start + k), this.n);
+      this.n += k;
+      start += k;
+    }
+  }
+
   private flush(): void {
     if (this.n === 0) return;
     const b = this.buffer;
@@ -47,22 +68,29 @@ class BufferedWriter<T extends Typed> {
 /** Reads a file of Uint32 values front to back through a fixed buffer. */
 class SequentialReader {
   private readonly fd: number;
-  private readonly buffer = new Uint32Array(BUFFER_ELEMENTS);
-  private at = 0;
+  /** The values read; the next one is buffer[at]. */
+  readonly buffer = new Uint32Array(BUFFER_ELEMENTS);
+  at = 0;
   private n = 0;
 
   constructor(path: string) {
     this.fd = openSync(path, "r");
   }
 
-  next(): number {
+  /** How many values can be taken now without reading (> 0: reads the file when none are left). */
+  available(): number {
     if (this.at === this.n) {
       const bytes = readSync(this.fd, new Uint8Array(this.buffer.buffer));
       if (bytes === 0 || bytes % 4 !== 0) throw new Error("segment file truncated");
       this.n = bytes / 4;
       this.at = 0;
     }
-    return this.buffer[this.at++] as number;
+    return this.n - this.at;
+  }
+
+  /** Moves past `count` values (count <= available()). */
+  skip(count: number): void {
+    this.at += count;
   }
 
   close(): void {
@@ -151,25 +179,35 @@ export function mergeSegments(
       for (const c of cursors) {
         if (c.terms[c.term] !== term) continue;
         const df = (c.offsets[c.term + 1] as number) - (c.offsets[c.term] as number);
-        for (let i = 0; i < df; i++) {
-          const doc = c.docs.next();
-          const tf = c.tfs.next();
-          docsOut.push(doc);
-          tfsOut.push(tf);
-          const x = Math.fround(tf * (inverseNorms[norms[doc] as number] as number));
-          if (x > blockMax) blockMax = x;
-          if (++inBlock === POSTING_BLOCK_SIZE) {
-            maxima.push(blockMax);
-            inBlock = 0;
-            blockMax = 0;
+        for (let left = df; left > 0; ) {
+          const n = Math.min(left, c.docs.available(), c.tfs.available());
+          const docs = c.docs.buffer;
+          const tfs = c.tfs.buffer;
+          const d0 = c.docs.at;
+          const t0 = c.tfs.at;
+          docsOut.copy(docs, d0, n);
+          tfsOut.copy(tfs, t0, n);
+          for (let i = 0; i < n; i++) {
+            const x = Math.fround(
+              (tfs[t0 + i] as number) * (inverseNorms[norms[docs[d0 + i] as number] as number] as number),
+            );
+            if (x > blockMax) blockMax = x;
+            if (++inBlock === POSTING_BLOCK_SIZE) {
+              maxima.push(blockMax);
+              inBlock = 0;
+              blockMax = 0;
+            }
           }
-          numPostings++;
+          c.docs.skip(n);
+          c.tfs.skip(n);
+          numPostings += n;
+          left -= n;
         }
         c.term++;
       }
       if (inBlock > 0) maxima.push(blockMax);
       const bytes = encoder.encode(term);
-      for (const byte of bytes) termBytes.push(byte);
+      termBytes.copy(bytes, 0, bytes.length);
       termByteOffset += bytes.length;
       termOffsets.push(termByteOffset);
       postingOffsets.push(numPostings);
