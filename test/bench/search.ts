@@ -430,13 +430,21 @@ export async function benchSearch(
     const { inProcess, cpu, ourCpuMs, ourHits, workers } = measured;
     gc(); // the in-process index is garbage now: the server process below opens its own
 
-    let lucene: Record<string, unknown>;
+    let lucene: Record<string, unknown> | undefined;
     luceneRun ??= startLucene();
     if (luceneRun === undefined) {
       lucene = { skipped: "missing" in jars ? jars.missing : "not run" };
       log(`lucene: skipped (${"missing" in jars ? jars.missing : "not run"})`);
     } else {
-      const report = await luceneRun;
+      // Our figures stay on record when the Lucene side fails (or is stopped): the run goes on without it.
+      const report = await luceneRun.catch((err: Error) => err);
+      if (report instanceof Error) {
+        lucene = { failed: report.message };
+        log(`lucene: failed (${report.message})`);
+      }
+    }
+    if (luceneRun !== undefined && lucene === undefined) {
+      const report = (await luceneRun) as LuceneReport;
       let identical = 0;
       for (const [i, hits] of report.hits.entries()) {
         if (JSON.stringify(hits.map(([id]) => id)) === JSON.stringify(ourHits[i])) identical++;
