@@ -181,9 +181,9 @@ describe("a process where the addon does not load", () => {
       const queries = queriesOf(SAMPLE_CORPUS, 40);
       const script =
         `import { registerHooks } from "node:module";` +
-        // The addon made unloadable in this process only, as where it was never built.
+        // The addon's binary made unloadable in this process only, as where it was never built.
         `registerHooks({ resolve(specifier, context, next) {` +
-        ` if (specifier === "@riaskov/mmap-io") throw new Error("withheld by the test"); return next(specifier, context); } });` +
+        ` if (specifier.endsWith("/mmap.node")) throw new Error("withheld by the test"); return next(specifier, context); } });` +
         `const { openBm25Retriever } = await import(${JSON.stringify(fileURLToPath(new URL("./bm25-retriever.ts", import.meta.url)))});` +
         `const opened = await openBm25Retriever({ corpus: process.argv[1], indexDir: process.argv[2] });` +
         `const hits = await opened.retriever.retrieve(JSON.parse(process.argv[3]), 10);` +
@@ -210,7 +210,7 @@ describe("a process where the addon does not load", () => {
           .map((line) => JSON.parse(line) as Record<string, unknown>);
       const warning = jsonLines(child.stderr).find((line) => String(line.msg).includes("not mapped"));
       expect(warning?.level).toBe(40);
-      expect(warning?.msg).toMatch(/@riaskov\/mmap-io did not load: withheld by the test/);
+      expect(warning?.msg).toMatch(/@rlfactory\/mmap did not load: withheld by the test/);
       const lines = jsonLines(child.stdout);
       const answer = lines.find((line) => "answer" in line)?.answer as { mapped: boolean; hits: unknown };
       expect(answer.mapped).toBe(false);

@@ -12,7 +12,7 @@ import type { Bm25Params } from "./bm25.ts";
 import { type BuiltIndexStats, buildIndexFiles } from "./index-builder.ts";
 import { INDEX_FILES } from "./index-files.ts";
 import type { InvertedIndexData } from "./inverted-index.ts";
-import { MAX_MAPPED_BYTES, mapFile, mmapAddon } from "./mapped-file.ts";
+import { mapFile, mmapAddon } from "./mapped-file.ts";
 
 /**
  * Bump when the on-disk layout, the analysis or the block size changes: an index of another format
@@ -107,7 +107,7 @@ export interface IndexOpening {
   dir: string;
   /** Arrays over read-only mappings of their files (mapped-file.ts): one page-cache copy per host. */
   mapped: { name: IndexArrayName; bytes: number }[];
-  /** Arrays read into memory although mapping was asked for, and why (no addon, a file of 2 GiB or more). */
+  /** Arrays read into memory although mapping was asked for, and why (the addon did not load). */
   read: { name: IndexArrayName; reason: string }[];
   tfBytes: 2 | 4;
 }
@@ -120,8 +120,8 @@ export interface LoadOptions {
   /** Arrays that are read (not mapped) go into SharedArrayBuffers, which worker threads read without a copy. */
   shared?: boolean;
   /**
-   * Map the files read-only instead of reading them (default true): the addon's absence or a file too
-   * big for one mapping falls back to reading that file (IndexOpening.read says why).
+   * Map the files read-only instead of reading them (default true), files of any size: where the addon
+   * did not load, the files are read instead (IndexOpening.read says why).
    */
   mmap?: boolean;
 }
@@ -233,8 +233,6 @@ async function readData(
     let buffer: ArrayBufferLike | undefined;
     if (addon !== undefined) {
       if (!("mmap" in addon)) opening.read.push({ name, reason: addon.reason });
-      else if (bytes > MAX_MAPPED_BYTES)
-        opening.read.push({ name, reason: `${bytes} bytes: over one mapping's 2 GiB` });
       else if (bytes > 0) {
         buffer = mapFile(addon.mmap, path, bytes);
         opening.mapped.push({ name, bytes });
