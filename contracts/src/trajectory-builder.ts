@@ -1,7 +1,11 @@
 // Builds a trajectory turn by turn and refuses any append that would break the record's alignment
-// (ids, loss mask and logprobs), failing with the numbers; `toJSON` validates the whole record with
-// `trajectorySchema`.
+// (ids, loss mask and logprobs), failing with the numbers; `toJSON` validates the whole record as
+// `trajectorySchema` does, except that it does not walk the id, mask and logprob lists entry by entry
+// again: every entry was checked when it was appended (#checkIds, appendSampled's logprobs) or is a
+// constant (the mask's 0 and 1, an observation's 0.0 logprob).
+import { z } from "zod";
 import {
+  checkTrajectoryInvariants,
   type LogprobsKind,
   type ToolCallRecord,
   TRAJECTORY_SCHEMA_VERSION,
@@ -10,9 +14,22 @@ import {
   type TrajectoryStatus,
   type Turn,
   toolCallRecordSchema,
+  trajectoryFields,
   trajectoryImageSchema,
-  trajectorySchema,
 } from "./trajectory.ts";
+
+/** A list whose entries the builder checked as they were appended: taken as it is (a copy of it). */
+const appendedList = <T>() => z.custom<T[]>((x) => Array.isArray(x));
+
+/** `trajectorySchema` for the builder's own records: the same fields and invariants, the lists as checked. */
+const builtTrajectorySchema = trajectoryFields
+  .extend({
+    prompt_ids: appendedList<number>(),
+    response_ids: appendedList<number>(),
+    loss_mask: appendedList<0 | 1>(),
+    rollout_logprobs: appendedList<number>(),
+  })
+  .superRefine(checkTrajectoryInvariants);
 
 /** Thrown when an append would break the record's alignment; the message carries the numbers. */
 export class TrajectoryAlignmentError extends Error {
@@ -166,20 +183,23 @@ export class TrajectoryBuilder {
     this.#statusReason = reason;
   }
 
-  /** The plain record, validated by `trajectorySchema` (throws on any broken invariant). */
+  /**
+   * The plain record, validated as `trajectorySchema` does (throws on any broken invariant; see the
+   * header for the lists). Its lists are copies: the record does not change with the builder.
+   */
   toJSON(): Trajectory {
     if (this.#status === null) throw new TrajectoryAlignmentError("toJSON before finish()");
-    return trajectorySchema.parse({
+    return builtTrajectorySchema.parse({
       schema_version: TRAJECTORY_SCHEMA_VERSION,
       task_id: this.#init.taskId,
       group_id: this.#init.groupId,
       sample_index: this.#init.sampleIndex,
       policy_version:
         this.#init.policyVersion ?? this.#turns.find((t) => t.policy_version != null)?.policy_version ?? null,
-      prompt_ids: this.#promptIds,
-      response_ids: this.#responseIds,
-      loss_mask: this.#lossMask,
-      rollout_logprobs: this.#logprobs,
+      prompt_ids: this.#promptIds.slice(),
+      response_ids: this.#responseIds.slice(),
+      loss_mask: this.#lossMask.slice(),
+      rollout_logprobs: this.#logprobs.slice(),
       ...(this.#init.logprobsKind === undefined ? {} : { logprobs_kind: this.#init.logprobsKind }),
       ...(this.#init.samplingTemperature === undefined
         ? {}

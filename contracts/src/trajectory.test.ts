@@ -109,6 +109,38 @@ describe("TrajectoryBuilder", () => {
     expect(b.toJSON().status_reason).toBe("max_response_tokens");
   });
 
+  it("hands out records trajectorySchema accepts, each with lists of its own", () => {
+    const b = sample();
+    const first = b.toJSON();
+    expect(trajectorySchema.parse(first)).toEqual(first);
+    first.prompt_ids.length = 0;
+    first.response_ids.push(999);
+    first.loss_mask[0] = 0;
+    first.rollout_logprobs[0] = -9;
+    const second = b.toJSON();
+    expect(second.prompt_ids).toEqual([1, 2, 3]);
+    expect(second.response_ids).toEqual([10, 11, 12, 20, 21, 30]);
+    expect(second.loss_mask).toEqual([1, 1, 1, 0, 0, 1]);
+    expect(second.rollout_logprobs).toEqual([-0.1, -2, 0, 0, 0, -0.5]);
+  });
+
+  it("refuses at toJSON a record whose tool call names an observation turn", () => {
+    const b = builder();
+    b.appendSampled([1], [-1]);
+    const observation = b.appendObservation([2]);
+    b.recordToolCall({
+      name: "search",
+      arguments: {},
+      result: "r",
+      latency_ms: 1,
+      error_code: null,
+      is_error: false,
+      turn: observation,
+    });
+    b.finish("completed");
+    expect(() => b.toJSON()).toThrow(/must index a sampled turn/);
+  });
+
   it("keeps the invariants for any sequence of valid appends", () => {
     const turnArb = fc.oneof(
       fc.record({
