@@ -1,8 +1,9 @@
 // Builds a trajectory turn by turn and refuses any append that would break the record's alignment
 // (ids, loss mask and logprobs), failing with the numbers; `toJSON` validates the whole record as
-// `trajectorySchema` does, except that it does not walk the id, mask and logprob lists entry by entry
-// again: every entry was checked when it was appended (#checkIds, appendSampled's logprobs) or is a
-// constant (the mask's 0 and 1, an observation's 0.0 logprob).
+// `trajectorySchema` does, except that it does not check the entries of its own lists one by one again:
+// every id, mask and logprob entry was checked when it was appended (#checkIds, appendSampled's
+// logprobs) or is a constant (the mask's 0 and 1, an observation's 0.0 logprob), every tool call and
+// image by its schema when it was recorded. The invariants across fields are checked as they are.
 import { z } from "zod";
 import {
   checkTrajectoryInvariants,
@@ -28,6 +29,8 @@ const builtTrajectorySchema = trajectoryFields
     response_ids: appendedList<number>(),
     loss_mask: appendedList<0 | 1>(),
     rollout_logprobs: appendedList<number>(),
+    tool_calls: appendedList<ToolCallRecord>(),
+    images: appendedList<TrajectoryImage>().optional(),
   })
   .superRefine(checkTrajectoryInvariants);
 
@@ -205,14 +208,16 @@ export class TrajectoryBuilder {
         ? {}
         : { sampling_temperature: this.#init.samplingTemperature }),
       turns: this.#turns,
-      tool_calls: this.#toolCalls,
+      tool_calls: this.#toolCalls.map((c) =>
+        c.usage === undefined ? { ...c } : { ...c, usage: { ...c.usage } },
+      ),
       reward: this.#reward,
       reward_components: this.#rewardComponents,
       status: this.#status,
       status_reason: this.#statusReason,
       timings: this.#timings,
       ...(this.#init.metadata === undefined ? {} : { metadata: this.#init.metadata }),
-      ...(this.#images.length === 0 ? {} : { images: this.#images }),
+      ...(this.#images.length === 0 ? {} : { images: this.#images.map((i) => ({ ...i })) }),
     });
   }
 }

@@ -117,7 +117,9 @@ describe("TrajectoryBuilder", () => {
     first.response_ids.push(999);
     first.loss_mask[0] = 0;
     first.rollout_logprobs[0] = -9;
+    first.tool_calls[0]!.result = "changed";
     const second = b.toJSON();
+    expect(second.tool_calls[0]!.result).toBe("r");
     expect(second.prompt_ids).toEqual([1, 2, 3]);
     expect(second.response_ids).toEqual([10, 11, 12, 20, 21, 30]);
     expect(second.loss_mask).toEqual([1, 1, 1, 0, 0, 1]);
