@@ -76,7 +76,7 @@ export class TrajectoryBuilder {
     }
     if (init.promptIds.length === 0) throw new TrajectoryAlignmentError("promptIds is empty");
     this.#init = init;
-    this.#checkIds("promptIds", init.promptIds);
+    this.#checkIds(() => "promptIds", init.promptIds);
     this.#promptIds = [...init.promptIds];
   }
 
@@ -93,13 +93,15 @@ export class TrajectoryBuilder {
     return this.#turns.length;
   }
 
-  #checkIds(what: string, ids: readonly number[]): void {
+  /** `what` names the list in the error (a function: the name is built only for a bad id). */
+  #checkIds(what: () => string, ids: readonly number[]): void {
     const v = this.#init.vocabSize;
-    ids.forEach((id, i) => {
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i]!;
       if (!Number.isInteger(id) || id < 0 || id >= v) {
-        throw new TrajectoryAlignmentError(`${what}[${i}] = ${id} is not an integer id in [0, ${v})`);
+        throw new TrajectoryAlignmentError(`${what()}[${i}] = ${id} is not an integer id in [0, ${v})`);
       }
-    });
+    }
   }
 
   #checkOpen(what: string): void {
@@ -119,14 +121,15 @@ export class TrajectoryBuilder {
         `appendSampled: ${ids.length} ids but ${logprobs.length} logprobs (turn ${this.#turns.length}, response at ${this.#responseIds.length})`,
       );
     }
-    this.#checkIds(`appendSampled ids (turn ${this.#turns.length})`, ids);
-    logprobs.forEach((lp, i) => {
+    this.#checkIds(() => `appendSampled ids (turn ${this.#turns.length})`, ids);
+    for (let i = 0; i < logprobs.length; i++) {
+      const lp = logprobs[i]!;
       if (!Number.isFinite(lp) || lp > 0) {
         throw new TrajectoryAlignmentError(
           `appendSampled: logprobs[${i}] = ${lp} for id ${ids[i]} must be finite and ≤ 0 (turn ${this.#turns.length})`,
         );
       }
-    });
+    }
     return this.#push("sampled", ids, logprobs, options.policyVersion);
   }
 
@@ -134,7 +137,7 @@ export class TrajectoryBuilder {
   appendObservation(ids: readonly number[]): number {
     this.#checkOpen("appendObservation");
     if (ids.length === 0) throw new TrajectoryAlignmentError("appendObservation: no ids");
-    this.#checkIds(`appendObservation ids (turn ${this.#turns.length})`, ids);
+    this.#checkIds(() => `appendObservation ids (turn ${this.#turns.length})`, ids);
     return this.#push("observation", ids, null, undefined);
   }
 
