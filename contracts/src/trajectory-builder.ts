@@ -34,6 +34,37 @@ const builtTrajectorySchema = trajectoryFields
   })
   .superRefine(checkTrajectoryInvariants);
 
+const TOOL_CALL_KEYS = new Set([
+  "name",
+  "arguments",
+  "result",
+  "latency_ms",
+  "error_code",
+  "is_error",
+  "turn",
+]);
+
+/**
+ * A tool call that `toolCallRecordSchema` takes unchanged, checked without zod (the engine records one
+ * per call): no other keys, no `usage`. Anything else goes to the schema, which strips, accepts or
+ * rejects it with its messages.
+ */
+function isPlainToolCallRecord(c: ToolCallRecord): boolean {
+  if (typeof c !== "object" || c === null) return false;
+  for (const key in c) if (!TOOL_CALL_KEYS.has(key)) return false;
+  const { name, result, latency_ms, error_code, is_error, turn } = c;
+  return (
+    typeof name === "string" &&
+    typeof result === "string" &&
+    typeof latency_ms === "number" &&
+    Number.isFinite(latency_ms) &&
+    latency_ms >= 0 &&
+    (error_code === null || typeof error_code === "string") &&
+    typeof is_error === "boolean" &&
+    (turn === undefined ? !("turn" in c) : Number.isSafeInteger(turn) && turn >= 0)
+  );
+}
+
 /** Thrown when an append would break the record's alignment; the message carries the numbers. */
 export class TrajectoryAlignmentError extends Error {
   override name = "TrajectoryAlignmentError";
@@ -164,8 +195,9 @@ export class TrajectoryBuilder {
     return this.#toolCalls.length;
   }
 
+  /** Records a tool call (checked by `toolCallRecordSchema`: throws on a bad one). */
   recordToolCall(call: ToolCallRecord): void {
-    this.#toolCalls.push(toolCallRecordSchema.parse(call));
+    this.#toolCalls.push(isPlainToolCallRecord(call) ? { ...call } : toolCallRecordSchema.parse(call));
   }
 
   /** Records a tool-result image (its span is checked against the turns by `toJSON`). */
