@@ -1,7 +1,12 @@
 // Builds a trajectory turn by turn and refuses any append that would break the record's alignment
-// (ids, loss mask and logprobs), failing with the numbers; `toJSON` validates the whole record with
-// `trajectorySchema`.
+// (ids, loss mask and logprobs), failing with the numbers; `toJSON` validates the whole record as
+// `trajectorySchema` does, except that it does not check the entries of its own lists one by one again:
+// every id, mask and logprob entry was checked when it was appended (#checkIds, appendSampled's
+// logprobs) or is a constant (the mask's 0 and 1, an observation's 0.0 logprob), every tool call and
+// image by its schema when it was recorded. The invariants across fields are checked as they are.
+import { z } from "zod";
 import {
+  checkTrajectoryInvariants,
   type LogprobsKind,
   type ToolCallRecord,
   TRAJECTORY_SCHEMA_VERSION,
@@ -10,9 +15,55 @@ import {
   type TrajectoryStatus,
   type Turn,
   toolCallRecordSchema,
+  trajectoryFields,
   trajectoryImageSchema,
-  trajectorySchema,
 } from "./trajectory.ts";
+
+/** A list whose entries the builder checked as they were appended: taken as it is (a copy of it). */
+const appendedList = <T>() => z.custom<T[]>((x) => Array.isArray(x));
+
+/** `trajectorySchema` for the builder's own records: the same fields and invariants, the lists as checked. */
+const builtTrajectorySchema = trajectoryFields
+  .extend({
+    prompt_ids: appendedList<number>(),
+    response_ids: appendedList<number>(),
+    loss_mask: appendedList<0 | 1>(),
+    rollout_logprobs: appendedList<number>(),
+    tool_calls: appendedList<ToolCallRecord>(),
+    images: appendedList<TrajectoryImage>().optional(),
+  })
+  .superRefine(checkTrajectoryInvariants);
+
+const TOOL_CALL_KEYS = new Set([
+  "name",
+  "arguments",
+  "result",
+  "latency_ms",
+  "error_code",
+  "is_error",
+  "turn",
+]);
+
+/**
+ * A tool call that `toolCallRecordSchema` takes unchanged, checked without zod (the engine records one
+ * per call): no other keys, no `usage`. Anything else goes to the schema, which strips, accepts or
+ * rejects it with its messages.
+ */
+function isPlainToolCallRecord(c: ToolCallRecord): boolean {
+  if (typeof c !== "object" || c === null) return false;
+  for (const key in c) if (!TOOL_CALL_KEYS.has(key)) return false;
+  const { name, result, latency_ms, error_code, is_error, turn } = c;
+  return (
+    typeof name === "string" &&
+    typeof result === "string" &&
+    typeof latency_ms === "number" &&
+    Number.isFinite(latency_ms) &&
+    latency_ms >= 0 &&
+    (error_code === null || typeof error_code === "string") &&
+    typeof is_error === "boolean" &&
+    (turn === undefined ? !("turn" in c) : Number.isSafeInteger(turn) && turn >= 0)
+  );
+}
 
 /** Thrown when an append would break the record's alignment; the message carries the numbers. */
 export class TrajectoryAlignmentError extends Error {
@@ -56,7 +107,7 @@ export class TrajectoryBuilder {
     }
     if (init.promptIds.length === 0) throw new TrajectoryAlignmentError("promptIds is empty");
     this.#init = init;
-    this.#checkIds("promptIds", init.promptIds);
+    this.#checkIds(() => "promptIds", init.promptIds);
     this.#promptIds = [...init.promptIds];
   }
 
@@ -73,13 +124,15 @@ export class TrajectoryBuilder {
     return this.#turns.length;
   }
 
-  #checkIds(what: string, ids: readonly number[]): void {
+  /** `what` names the list in the error (a function: the name is built only for a bad id). */
+  #checkIds(what: () => string, ids: readonly number[]): void {
     const v = this.#init.vocabSize;
-    ids.forEach((id, i) => {
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i]!;
       if (!Number.isInteger(id) || id < 0 || id >= v) {
-        throw new TrajectoryAlignmentError(`${what}[${i}] = ${id} is not an integer id in [0, ${v})`);
+        throw new TrajectoryAlignmentError(`${what()}[${i}] = ${id} is not an integer id in [0, ${v})`);
       }
-    });
+    }
   }
 
   #checkOpen(what: string): void {
@@ -99,14 +152,15 @@ export class TrajectoryBuilder {
         `appendSampled: ${ids.length} ids but ${logprobs.length} logprobs (turn ${this.#turns.length}, response at ${this.#responseIds.length})`,
       );
     }
-    this.#checkIds(`appendSampled ids (turn ${this.#turns.length})`, ids);
-    logprobs.forEach((lp, i) => {
+    this.#checkIds(() => `appendSampled ids (turn ${this.#turns.length})`, ids);
+    for (let i = 0; i < logprobs.length; i++) {
+      const lp = logprobs[i]!;
       if (!Number.isFinite(lp) || lp > 0) {
         throw new TrajectoryAlignmentError(
           `appendSampled: logprobs[${i}] = ${lp} for id ${ids[i]} must be finite and ≤ 0 (turn ${this.#turns.length})`,
         );
       }
-    });
+    }
     return this.#push("sampled", ids, logprobs, options.policyVersion);
   }
 
@@ -114,7 +168,7 @@ export class TrajectoryBuilder {
   appendObservation(ids: readonly number[]): number {
     this.#checkOpen("appendObservation");
     if (ids.length === 0) throw new TrajectoryAlignmentError("appendObservation: no ids");
-    this.#checkIds(`appendObservation ids (turn ${this.#turns.length})`, ids);
+    this.#checkIds(() => `appendObservation ids (turn ${this.#turns.length})`, ids);
     return this.#push("observation", ids, null, undefined);
   }
 
@@ -141,8 +195,9 @@ export class TrajectoryBuilder {
     return this.#toolCalls.length;
   }
 
+  /** Records a tool call (checked by `toolCallRecordSchema`: throws on a bad one). */
   recordToolCall(call: ToolCallRecord): void {
-    this.#toolCalls.push(toolCallRecordSchema.parse(call));
+    this.#toolCalls.push(isPlainToolCallRecord(call) ? { ...call } : toolCallRecordSchema.parse(call));
   }
 
   /** Records a tool-result image (its span is checked against the turns by `toJSON`). */
@@ -166,33 +221,38 @@ export class TrajectoryBuilder {
     this.#statusReason = reason;
   }
 
-  /** The plain record, validated by `trajectorySchema` (throws on any broken invariant). */
+  /**
+   * The plain record, validated as `trajectorySchema` does (throws on any broken invariant; see the
+   * header for the lists). Its lists are copies: the record does not change with the builder.
+   */
   toJSON(): Trajectory {
     if (this.#status === null) throw new TrajectoryAlignmentError("toJSON before finish()");
-    return trajectorySchema.parse({
+    return builtTrajectorySchema.parse({
       schema_version: TRAJECTORY_SCHEMA_VERSION,
       task_id: this.#init.taskId,
       group_id: this.#init.groupId,
       sample_index: this.#init.sampleIndex,
       policy_version:
         this.#init.policyVersion ?? this.#turns.find((t) => t.policy_version != null)?.policy_version ?? null,
-      prompt_ids: this.#promptIds,
-      response_ids: this.#responseIds,
-      loss_mask: this.#lossMask,
-      rollout_logprobs: this.#logprobs,
+      prompt_ids: this.#promptIds.slice(),
+      response_ids: this.#responseIds.slice(),
+      loss_mask: this.#lossMask.slice(),
+      rollout_logprobs: this.#logprobs.slice(),
       ...(this.#init.logprobsKind === undefined ? {} : { logprobs_kind: this.#init.logprobsKind }),
       ...(this.#init.samplingTemperature === undefined
         ? {}
         : { sampling_temperature: this.#init.samplingTemperature }),
       turns: this.#turns,
-      tool_calls: this.#toolCalls,
+      tool_calls: this.#toolCalls.map((c) =>
+        c.usage === undefined ? { ...c } : { ...c, usage: { ...c.usage } },
+      ),
       reward: this.#reward,
       reward_components: this.#rewardComponents,
       status: this.#status,
       status_reason: this.#statusReason,
       timings: this.#timings,
       ...(this.#init.metadata === undefined ? {} : { metadata: this.#init.metadata }),
-      ...(this.#images.length === 0 ? {} : { images: this.#images }),
+      ...(this.#images.length === 0 ? {} : { images: this.#images.map((i) => ({ ...i })) }),
     });
   }
 }

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type Trajectory, trajectorySchema } from "./trajectory.ts";
+import { type ToolCallRecord, type Trajectory, trajectorySchema } from "./trajectory.ts";
 import { TrajectoryAlignmentError, TrajectoryBuilder } from "./trajectory-builder.ts";
 
 const VOCAB = 1000;
@@ -107,6 +107,72 @@ describe("TrajectoryBuilder", () => {
     b.finish("truncated", "max_response_tokens");
     expect(() => b.appendObservation([2])).toThrow(/after finish\(truncated\)/);
     expect(b.toJSON().status_reason).toBe("max_response_tokens");
+  });
+
+  it("hands out records trajectorySchema accepts, each with lists of its own", () => {
+    const b = sample();
+    const first = b.toJSON();
+    expect(trajectorySchema.parse(first)).toEqual(first);
+    first.prompt_ids.length = 0;
+    first.response_ids.push(999);
+    first.loss_mask[0] = 0;
+    first.rollout_logprobs[0] = -9;
+    first.tool_calls[0]!.result = "changed";
+    const second = b.toJSON();
+    expect(second.tool_calls[0]!.result).toBe("r");
+    expect(second.prompt_ids).toEqual([1, 2, 3]);
+    expect(second.response_ids).toEqual([10, 11, 12, 20, 21, 30]);
+    expect(second.loss_mask).toEqual([1, 1, 1, 0, 0, 1]);
+    expect(second.rollout_logprobs).toEqual([-0.1, -2, 0, 0, 0, -0.5]);
+  });
+
+  it("checks each tool call as toolCallRecordSchema does: bad ones refused, other keys dropped", () => {
+    const b = builder();
+    const turn = b.appendSampled([1], [-1]);
+    const call = {
+      name: "search",
+      arguments: { q: 1 },
+      result: "r",
+      latency_ms: 2,
+      error_code: null,
+      is_error: false,
+      turn,
+    };
+    expect(() => b.recordToolCall({ ...call, latency_ms: -1 })).toThrow(/latency_ms/);
+    expect(() => b.recordToolCall({ ...call, latency_ms: Number.NaN })).toThrow(/latency_ms/);
+    expect(() => b.recordToolCall({ ...call, turn: 1.5 })).toThrow(/turn/);
+    expect(() => b.recordToolCall({ ...call, is_error: "no" as unknown as boolean })).toThrow(/is_error/);
+    b.recordToolCall({ ...call, extra: "dropped" } as ToolCallRecord);
+    b.recordToolCall({
+      ...call,
+      usage: { prompt_tokens: 3, completion_tokens: 4, model: "m", other: 1 },
+    } as ToolCallRecord);
+    b.recordToolCall(call);
+    b.finish("completed");
+    const { tool_calls } = b.toJSON();
+    expect(tool_calls).toEqual([
+      call,
+      { ...call, usage: { prompt_tokens: 3, completion_tokens: 4, model: "m" } },
+      call,
+    ]);
+    expect(Object.keys(tool_calls[0]!)).not.toContain("extra");
+  });
+
+  it("refuses at toJSON a record whose tool call names an observation turn", () => {
+    const b = builder();
+    b.appendSampled([1], [-1]);
+    const observation = b.appendObservation([2]);
+    b.recordToolCall({
+      name: "search",
+      arguments: {},
+      result: "r",
+      latency_ms: 1,
+      error_code: null,
+      is_error: false,
+      turn: observation,
+    });
+    b.finish("completed");
+    expect(() => b.toJSON()).toThrow(/must index a sampled turn/);
   });
 
   it("keeps the invariants for any sequence of valid appends", () => {

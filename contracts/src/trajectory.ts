@@ -121,174 +121,180 @@ export const trajectoryImageSchema = z.object({
 
 export const trajectoryStatusSchema = z.enum(["completed", "truncated", "aborted", "failed"]);
 
-export const trajectorySchema = z
-  .object({
-    schema_version: z.literal(TRAJECTORY_SCHEMA_VERSION),
-    task_id: z.string(),
-    group_id: z.string(),
-    sample_index: nonNegInt,
-    policy_version: policyVersion
-      .nullable()
-      .describe(
-        "Weights the rollout started with: given at start, else the first sampled turn's (turns carry their own).",
-      ),
-    prompt_ids: z.array(tokenId).min(1),
-    response_ids: z.array(tokenId),
-    loss_mask: z.array(z.union([z.literal(0), z.literal(1)])),
-    rollout_logprobs: z.array(z.number().finite().max(0)),
-    logprobs_kind: z
-      .enum(LOGPROBS_KINDS)
-      .optional()
-      .describe(
-        "Which logprobs `rollout_logprobs` are (`inference.logprobs_mode`): `raw` (temperature 1, vLLM's default) or `processed` (of the distribution sampled from, after temperature). Absent: unknown.",
-      ),
-    sampling_temperature: z
-      .number()
-      .finite()
-      .min(0)
-      .optional()
-      .describe(
-        "The temperature the sampled turns were drawn at (`rollout.sampling.temperature` or the request's).",
-      ),
-    turns: z.array(turnSchema),
-    tool_calls: z.array(toolCallRecordSchema),
-    reward: z
-      .number()
-      .finite()
-      .nullable()
-      .describe(
-        "Null when not scored yet, or when scoring hit an infrastructure failure (see `reward_error`).",
-      ),
-    reward_components: z.record(z.string(), z.number().finite()),
-    reward_error: rewardErrorSchema
-      .nullable()
-      .optional()
-      .describe(
-        "Set when scoring failed for infrastructure reasons (judge down, verify tool timed out): never a silent 0.",
-      ),
-    turn_rewards: z
-      .array(z.number().finite())
-      .optional()
-      .describe(
-        "Optional per-turn rewards, one per entry of `turns` (0 on observation turns): the process rewards + weight × each per-turn component's value (`ftrl_solve`); a trainer puts entry i on turn i's last token.",
-      ),
-    advantage: z
-      .number()
-      .finite()
-      .nullable()
-      .optional()
-      .describe(
-        "GRPO group-normalised advantage (null when the group could not be normalised, e.g. reward null).",
-      ),
-    stale: z
-      .boolean()
-      .optional()
-      .describe(
-        "Sampled too many weight versions behind the trainer's current one (rollout service `staleness`).",
-      ),
-    status: trajectoryStatusSchema,
-    status_reason: z.string().nullable(),
-    timings: z
-      .record(z.string(), z.number().nonnegative())
-      .describe("Milliseconds by phase (`generate_ms`, `tool_ms`, `reward_ms`, `total_ms`, ...)."),
-    metadata: z.record(z.string(), z.unknown()).optional(),
-    images: z
-      .array(trajectoryImageSchema)
-      .optional()
-      .describe(
-        "Tool-result images in context order, each stored by content hash beside the record; absent: none.",
-      ),
-  })
-  .superRefine((t, ctx) => {
-    const n = t.response_ids.length;
-    for (const [key, len] of [
-      ["loss_mask", t.loss_mask.length],
-      ["rollout_logprobs", t.rollout_logprobs.length],
-    ] as const) {
-      if (len !== n)
-        ctx.addIssue({ code: "custom", path: [key], message: `length ${len} ≠ response_ids ${n}` });
-    }
-    let at = 0;
-    t.turns.forEach((turn, i) => {
-      if (turn.start !== at || turn.end <= turn.start || turn.end > n) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["turns", i],
-          message: `turn [${turn.start}, ${turn.end}) must start at ${at}, be non-empty and end ≤ ${n}`,
-        });
-      }
-      const want = turn.kind === "sampled" ? 1 : 0;
-      for (let j = turn.start; j < Math.min(turn.end, n); j++) {
-        if (t.loss_mask[j] !== want) {
-          ctx.addIssue({
-            code: "custom",
-            path: ["loss_mask", j],
-            message: `must be ${want} in ${turn.kind} turn ${i}`,
-          });
-          break;
-        }
-        if (want === 0 && t.rollout_logprobs[j] !== 0) {
-          ctx.addIssue({
-            code: "custom",
-            path: ["rollout_logprobs", j],
-            message: "must be 0.0 where masked",
-          });
-          break;
-        }
-      }
-      at = turn.end;
-    });
-    if (t.turn_rewards !== undefined && t.turn_rewards.length !== t.turns.length) {
+/** The record's fields, each with its type (the invariants across fields: checkTrajectoryInvariants). */
+export const trajectoryFields = z.object({
+  schema_version: z.literal(TRAJECTORY_SCHEMA_VERSION),
+  task_id: z.string(),
+  group_id: z.string(),
+  sample_index: nonNegInt,
+  policy_version: policyVersion
+    .nullable()
+    .describe(
+      "Weights the rollout started with: given at start, else the first sampled turn's (turns carry their own).",
+    ),
+  prompt_ids: z.array(tokenId).min(1),
+  response_ids: z.array(tokenId),
+  loss_mask: z.array(z.union([z.literal(0), z.literal(1)])),
+  rollout_logprobs: z.array(z.number().finite().max(0)),
+  logprobs_kind: z
+    .enum(LOGPROBS_KINDS)
+    .optional()
+    .describe(
+      "Which logprobs `rollout_logprobs` are (`inference.logprobs_mode`): `raw` (temperature 1, vLLM's default) or `processed` (of the distribution sampled from, after temperature). Absent: unknown.",
+    ),
+  sampling_temperature: z
+    .number()
+    .finite()
+    .min(0)
+    .optional()
+    .describe(
+      "The temperature the sampled turns were drawn at (`rollout.sampling.temperature` or the request's).",
+    ),
+  turns: z.array(turnSchema),
+  tool_calls: z.array(toolCallRecordSchema),
+  reward: z
+    .number()
+    .finite()
+    .nullable()
+    .describe(
+      "Null when not scored yet, or when scoring hit an infrastructure failure (see `reward_error`).",
+    ),
+  reward_components: z.record(z.string(), z.number().finite()),
+  reward_error: rewardErrorSchema
+    .nullable()
+    .optional()
+    .describe(
+      "Set when scoring failed for infrastructure reasons (judge down, verify tool timed out): never a silent 0.",
+    ),
+  turn_rewards: z
+    .array(z.number().finite())
+    .optional()
+    .describe(
+      "Optional per-turn rewards, one per entry of `turns` (0 on observation turns): the process rewards + weight × each per-turn component's value (`ftrl_solve`); a trainer puts entry i on turn i's last token.",
+    ),
+  advantage: z
+    .number()
+    .finite()
+    .nullable()
+    .optional()
+    .describe(
+      "GRPO group-normalised advantage (null when the group could not be normalised, e.g. reward null).",
+    ),
+  stale: z
+    .boolean()
+    .optional()
+    .describe(
+      "Sampled too many weight versions behind the trainer's current one (rollout service `staleness`).",
+    ),
+  status: trajectoryStatusSchema,
+  status_reason: z.string().nullable(),
+  timings: z
+    .record(z.string(), z.number().nonnegative())
+    .describe("Milliseconds by phase (`generate_ms`, `tool_ms`, `reward_ms`, `total_ms`, ...)."),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+  images: z
+    .array(trajectoryImageSchema)
+    .optional()
+    .describe(
+      "Tool-result images in context order, each stored by content hash beside the record; absent: none.",
+    ),
+});
+
+export const trajectorySchema = trajectoryFields.superRefine(checkTrajectoryInvariants).meta({
+  title: "Trajectory",
+  description: `One rollout of one task, engine-neutral (rlfactory trajectory record, schema_version ${TRAJECTORY_SCHEMA_VERSION}; docs/trajectory.md). Invariants beyond the field types: ${TRAJECTORY_INVARIANTS.map((x) => `(${x})`).join("; ")}.`,
+});
+
+/**
+ * The record's invariants (TRAJECTORY_INVARIANTS), each broken one an issue: `trajectorySchema`'s
+ * refinement, shared with TrajectoryBuilder's own check of the records it builds.
+ */
+export function checkTrajectoryInvariants(t: z.output<typeof trajectoryFields>, ctx: z.RefinementCtx): void {
+  const n = t.response_ids.length;
+  for (const [key, len] of [
+    ["loss_mask", t.loss_mask.length],
+    ["rollout_logprobs", t.rollout_logprobs.length],
+  ] as const) {
+    if (len !== n)
+      ctx.addIssue({ code: "custom", path: [key], message: `length ${len} ≠ response_ids ${n}` });
+  }
+  let at = 0;
+  t.turns.forEach((turn, i) => {
+    if (turn.start !== at || turn.end <= turn.start || turn.end > n) {
       ctx.addIssue({
         code: "custom",
-        path: ["turn_rewards"],
-        message: `length ${t.turn_rewards.length} ≠ turns ${t.turns.length}`,
+        path: ["turns", i],
+        message: `turn [${turn.start}, ${turn.end}) must start at ${at}, be non-empty and end ≤ ${n}`,
       });
     }
-    if (at !== n)
-      ctx.addIssue({ code: "custom", path: ["turns"], message: `turns cover ${at} of ${n} tokens` });
-    for (const [i, c] of t.tool_calls.entries()) {
-      if (c.is_error !== (c.error_code !== null)) {
+    const want = turn.kind === "sampled" ? 1 : 0;
+    for (let j = turn.start; j < Math.min(turn.end, n); j++) {
+      if (t.loss_mask[j] !== want) {
         ctx.addIssue({
           code: "custom",
-          path: ["tool_calls", i],
-          message: "is_error must equal error_code !== null",
+          path: ["loss_mask", j],
+          message: `must be ${want} in ${turn.kind} turn ${i}`,
         });
+        break;
       }
-      if (c.turn !== undefined && t.turns[c.turn]?.kind !== "sampled") {
+      if (want === 0 && t.rollout_logprobs[j] !== 0) {
         ctx.addIssue({
           code: "custom",
-          path: ["tool_calls", i, "turn"],
-          message: "must index a sampled turn",
+          path: ["rollout_logprobs", j],
+          message: "must be 0.0 where masked",
         });
-      }
-    }
-    for (const [i, image] of (t.images ?? []).entries()) {
-      const turn = t.turns[image.turn];
-      const spanned = image.shown === "full" || image.shown === "downscaled";
-      const ok =
-        turn?.kind === "observation" &&
-        image.tool_call < t.tool_calls.length &&
-        (spanned
-          ? image.start !== undefined &&
-            image.end !== undefined &&
-            image.start >= turn.start &&
-            image.start < image.end &&
-            image.end <= turn.end
-          : image.start === undefined && image.end === undefined);
-      if (!ok) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["images", i],
-          message: `image ${image.sha256.slice(0, 12)} (${image.shown}) must name a tool call and an observation turn${spanned ? " and lie inside it" : " and have no span"}`,
-        });
+        break;
       }
     }
-  })
-  .meta({
-    title: "Trajectory",
-    description: `One rollout of one task, engine-neutral (rlfactory trajectory record, schema_version ${TRAJECTORY_SCHEMA_VERSION}; docs/trajectory.md). Invariants beyond the field types: ${TRAJECTORY_INVARIANTS.map((x) => `(${x})`).join("; ")}.`,
+    at = turn.end;
   });
+  if (t.turn_rewards !== undefined && t.turn_rewards.length !== t.turns.length) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["turn_rewards"],
+      message: `length ${t.turn_rewards.length} ≠ turns ${t.turns.length}`,
+    });
+  }
+  if (at !== n)
+    ctx.addIssue({ code: "custom", path: ["turns"], message: `turns cover ${at} of ${n} tokens` });
+  for (const [i, c] of t.tool_calls.entries()) {
+    if (c.is_error !== (c.error_code !== null)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["tool_calls", i],
+        message: "is_error must equal error_code !== null",
+      });
+    }
+    if (c.turn !== undefined && t.turns[c.turn]?.kind !== "sampled") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["tool_calls", i, "turn"],
+        message: "must index a sampled turn",
+      });
+    }
+  }
+  for (const [i, image] of (t.images ?? []).entries()) {
+    const turn = t.turns[image.turn];
+    const spanned = image.shown === "full" || image.shown === "downscaled";
+    const ok =
+      turn?.kind === "observation" &&
+      image.tool_call < t.tool_calls.length &&
+      (spanned
+        ? image.start !== undefined &&
+          image.end !== undefined &&
+          image.start >= turn.start &&
+          image.start < image.end &&
+          image.end <= turn.end
+        : image.start === undefined && image.end === undefined);
+    if (!ok) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["images", i],
+        message: `image ${image.sha256.slice(0, 12)} (${image.shown}) must name a tool call and an observation turn${spanned ? " and lie inside it" : " and have no span"}`,
+      });
+    }
+  }
+}
 
 export type Turn = z.infer<typeof turnSchema>;
 export type ToolCallRecord = z.infer<typeof toolCallRecordSchema>;

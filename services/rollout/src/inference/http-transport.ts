@@ -15,7 +15,7 @@
 //                              of time on one server would most likely do so on the next one too
 //   attempt                    pick a server (ServerPool), POST/GET with undici on its keep-alive pool,
 //                              read the body (at most `maxResponseBytes`; an error body at most
-//                              ERROR_BODY_BYTES), cut the integer lists the caller never reads
+//                              ERROR_BODY_BYTES; whole, when its content-length is within that), cut the integer lists the caller never reads
 //                              (`unreadIdArrays`: vLLM's echoed prompt), parse it once and validate
 //                              it: a cheap structural check of the trusted shape when the call has one
 //                              (`check`), the zod schema otherwise, and always when the check fails
@@ -216,7 +216,7 @@ export class HttpTransport {
       });
       const status = res.statusCode;
       const ok = status >= 200 && status < 300;
-      const { text, complete } = await readCapped(res.body, ok ? this.#maxResponseBytes : ERROR_BODY_BYTES);
+      const { text, complete } = await readBody(res, ok ? this.#maxResponseBytes : ERROR_BODY_BYTES);
       if (ok && !complete) {
         throw new InferenceError(
           "RESPONSE_TOO_LARGE",
@@ -264,6 +264,28 @@ export class HttpTransport {
       this.pool.end(server);
     }
   }
+}
+
+/**
+ * An undici answer's body as text, at most `maxBytes` of it (see readCapped). A body whose
+ * `content-length` is within the cap is read whole by undici (`body.bytes()`: no stream iterator per
+ * response; undici reads exactly that many bytes, so the cap holds), decoded as readCapped does (a
+ * byte-order mark kept: undici's `text()` would drop it).
+ */
+function readBody(
+  res: {
+    headers: Record<string, string | string[] | undefined>;
+    body: AsyncIterable<Uint8Array> & { bytes(): Promise<Uint8Array> };
+  },
+  maxBytes: number,
+): Promise<{ text: string; complete: boolean }> {
+  const declared = res.headers["content-length"];
+  const length = typeof declared === "string" && /^\d+$/.test(declared) ? Number(declared) : Number.NaN;
+  if (!(length <= maxBytes)) return readCapped(res.body, maxBytes);
+  return res.body.bytes().then((bytes) => ({
+    text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"),
+    complete: true,
+  }));
 }
 
 /**

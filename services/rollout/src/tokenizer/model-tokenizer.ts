@@ -5,6 +5,7 @@ import { Template } from "@huggingface/jinja";
 import { Tokenizer } from "@huggingface/tokenizers";
 import type { ChatMessage, ChatTool } from "@rlfactory/contracts";
 import { z } from "zod";
+import { ByteLevelDecoder } from "./byte-level-decoder.ts";
 
 /** Options of one chat-template rendering (the variables HF `apply_chat_template` passes). */
 export interface RenderChatOptions {
@@ -85,6 +86,7 @@ const tokenizerJsonSchema = z.looseObject({
   ),
   normalizer: z.unknown().optional(),
   pre_tokenizer: z.unknown().optional(),
+  decoder: z.unknown().optional(),
   model: z.looseObject({ vocab: z.record(z.string(), z.number().int()).or(z.array(z.unknown())) }),
 });
 
@@ -213,6 +215,30 @@ function encodeBoundaries(tjson: z.infer<typeof tokenizerJsonSchema>): string[] 
     .map((t) => t.content);
 }
 
+/**
+ * The fast decoder (byte-level-decoder.ts) when the tokenizer's decoder is `ByteLevel` itself and its model
+ * has no end-of-word suffix (what the library's decode then does is what that file describes).
+ */
+function fastDecoder(
+  tjson: z.infer<typeof tokenizerJsonSchema>,
+  config: TokenizerConfig,
+  tokenizer: Tokenizer,
+  size: number,
+): ByteLevelDecoder | undefined {
+  const decoder = tjson.decoder as { type?: unknown } | null | undefined;
+  const suffix = (tjson.model as { end_of_word_suffix?: unknown }).end_of_word_suffix;
+  if (decoder?.type !== "ByteLevel" || (suffix !== undefined && suffix !== null && suffix !== "")) return;
+  const specialTokens = new Set(tjson.added_tokens.filter((t) => t.special).map((t) => t.content));
+  // the library adds the config's entries as they are: only plain strings can equal a token
+  for (const t of config.additional_special_tokens ?? []) if (typeof t === "string") specialTokens.add(t);
+  return new ByteLevelDecoder({
+    size,
+    tokenText: (id) => tokenizer.id_to_token(id),
+    addedTokens: new Set(tjson.added_tokens.map((t) => t.content)),
+    specialTokens,
+  });
+}
+
 /** Builds a ModelTokenizer from already-read files (validated here). */
 export function createModelTokenizer(files: ModelTokenizerFiles): ModelTokenizer {
   const config = tokenizerConfigSchema.parse(files.tokenizerConfig);
@@ -230,6 +256,13 @@ export function createModelTokenizer(files: ModelTokenizerFiles): ModelTokenizer
     maxId = Math.max(maxId, t.id);
   }
   for (const id of tokenizer.get_vocab(true).values()) maxId = Math.max(maxId, id);
+
+  const fast = fastDecoder(tjson, config, tokenizer, maxId + 1);
+  const libraryDecode = (ids: readonly number[], skipSpecialTokens: boolean): string =>
+    tokenizer.decode([...ids], {
+      skip_special_tokens: skipSpecialTokens,
+      clean_up_tokenization_spaces: false,
+    });
 
   const tokenId = (token: string): number | undefined => tokenizer.token_to_id(token);
   const requireTokenId = (token: string): number => {
@@ -274,13 +307,11 @@ export function createModelTokenizer(files: ModelTokenizerFiles): ModelTokenizer
     encodeBoundaries: encodeBoundaries(tjson),
     encode: (text, options) =>
       tokenizer.encode(text, { add_special_tokens: options?.addSpecialTokens ?? false }).ids,
-    decode: (ids, options) =>
-      ids.length === 0
-        ? ""
-        : tokenizer.decode([...ids], {
-            skip_special_tokens: options?.skipSpecialTokens ?? false,
-            clean_up_tokenization_spaces: false,
-          }),
+    decode: (ids, options) => {
+      if (ids.length === 0) return "";
+      const skip = options?.skipSpecialTokens ?? false;
+      return fast?.decode(ids, skip) ?? libraryDecode(ids, skip);
+    },
     tokenId,
     requireTokenId,
     tokenText: (id) => tokenizer.id_to_token(id),

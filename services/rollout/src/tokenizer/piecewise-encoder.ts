@@ -23,7 +23,7 @@ export class PiecewiseEncoder {
   readonly #maxEntries: number;
   readonly #maxPieceChars: number;
   readonly #entries = new Map<string, readonly number[]>();
-  /** Matches just before each boundary token (a zero-width cut); undefined: encode whole texts. */
+  /** Matches each boundary token (a piece starts at each match); undefined: encode whole texts. */
   readonly #cut: RegExp | undefined;
 
   constructor(tokenizer: ModelTokenizer, options: PiecewiseEncoderOptions = {}) {
@@ -34,19 +34,30 @@ export class PiecewiseEncoder {
     this.#cut =
       boundaries.length === 0
         ? undefined
-        : new RegExp(`(?=${boundaries.map((b) => b.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})`);
+        : new RegExp(boundaries.map((b) => b.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "g");
   }
 
   /** `tokenizer.encode(text)` (no special tokens added), from kept pieces where it can (a fresh array). */
   encode(text: string): number[] {
     if (this.#cut === undefined) return this.#piece(text).slice();
     const ids: number[] = [];
-    for (const piece of text.split(this.#cut)) {
-      if (piece.length === 0) continue;
-      const pieceIds = this.#piece(piece);
-      for (let i = 0; i < pieceIds.length; i++) ids.push(pieceIds[i]!);
+    // the pieces of text.split(/(?=boundary)/): cut where each boundary starts (a search for the
+    // boundaries themselves, cheaper than a lookahead tried at every position)
+    const cut = this.#cut;
+    cut.lastIndex = 0;
+    let from = 0;
+    for (let m = cut.exec(text); m !== null; m = cut.exec(text)) {
+      if (m.index > from) this.#append(ids, text.slice(from, m.index));
+      from = m.index;
+      if (m[0].length === 0) cut.lastIndex++;
     }
+    if (from < text.length) this.#append(ids, text.slice(from));
     return ids;
+  }
+
+  #append(ids: number[], piece: string): void {
+    const pieceIds = this.#piece(piece);
+    for (let i = 0; i < pieceIds.length; i++) ids.push(pieceIds[i]!);
   }
 
   #piece(text: string): readonly number[] {
