@@ -178,10 +178,10 @@ function haveBfclVenv(): boolean {
 }
 
 describe("npm run bench -- search", () => {
-  it("builds in a child process, reuses the corpus of the same --dir, and reports build, queries and /retrieve", async () => {
+  it("builds in a child process, reuses the corpus and index of the same --dir, and reports build, queries and /retrieve", async () => {
     const dir = tempDir();
-    const bench = async (out: string) => {
-      const args = ["run", "-s", "bench", "--", "search", "--out", out, "--passages", "3000"];
+    const bench = async (out: string, ...more: string[]) => {
+      const args = ["run", "-s", "bench", "--", "search", "--out", out, "--passages", "3000", ...more];
       const { stderr } = await run("npm", [...args, "--queries", "40", "--dir", dir], {
         cwd: ROOT,
         timeout: 180_000,
@@ -202,8 +202,11 @@ describe("npm run bench -- search", () => {
     if ("skipped" in first.report.lucene) expect(first.report.lucene.skipped).toMatch(/java|jars/);
     else expect(first.report.lucene.top10_compared).toBe(40);
 
-    const second = await bench(join(dir, "second.json"));
+    const second = await bench(join(dir, "second.json"), "--reuse-index");
     expect(second.stderr).toContain("corpus: reusing");
+    expect(second.stderr).toContain("build: reusing");
+    expect(second.report.build.reused).toBe(true);
+    expect(second.report.search_cpu.exhaustive_queries).toBe(40);
     expect(second.report.corpus.bytes).toBe(first.report.corpus.bytes);
     expect(second.report.index).toEqual(first.report.index);
   }, 400_000);

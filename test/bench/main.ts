@@ -182,7 +182,7 @@ async function benchGateway(out: string, requests: number, toolTransport: "http"
 }
 
 const USAGE = `usage: npm run bench -- gateway --out FILE.json [--requests N] [--tool-transport http|stdio]
-       npm run bench -- search --out FILE.json [--passages N] [--queries N] [--dir DIR] [--workers N] [--concurrent-lucene] [--no-lucene]
+       npm run bench -- search --out FILE.json [--passages N] [--queries N] [--dir DIR] [--workers N] [--concurrent-lucene] [--no-lucene] [--reuse-index]
        npm run bench -- rollout --out FILE.json   (options: test/bench/rollout.ts)
        npm run bench -- engine-turn --out FILE.json [--in-flight 64,512,2048,8192] [--turns 3,11,31] [--modes lockstep,async]
        npm run bench -- episodes --out FILE.json [--episodes N] [--forks N] [--live N] [--workers N] [--protocol auto|legacy]
@@ -216,6 +216,7 @@ if (which === "gateway") {
       workers: { type: "string" },
       "concurrent-lucene": { type: "boolean" },
       "no-lucene": { type: "boolean" },
+      "reuse-index": { type: "boolean" },
     },
   });
   const { benchSearch } = await import("./search.ts");
@@ -226,6 +227,7 @@ if (which === "gateway") {
     ...(values.workers ? { workers: Number(values.workers) } : {}),
     ...(values["concurrent-lucene"] ? { concurrentLucene: true } : {}),
     ...(values["no-lucene"] ? { noLucene: true } : {}),
+    ...(values["reuse-index"] ? { reuseIndex: true } : {}),
   });
 } else if (which === "rollout") {
   const { benchRollout, rolloutBenchArgs } = await import("./rollout.ts");

@@ -1,7 +1,7 @@
 // Benchmark of the `search` tool server's BM25 index (JSON output; never timing asserts in tests).
 //
 //   node test/bench/search.ts --out FILE.json [--passages N] [--queries N] [--dir DIR] [--workers N]
-//                             [--concurrent-lucene] [--no-lucene]
+//                             [--concurrent-lucene] [--no-lucene] [--reuse-index]
 //
 // Generates a synthetic Search-R1 corpus (default 1,000,000 passages of 80-120 words drawn from a
 // 50,000-word vocabulary with Zipf frequencies, exponent 1.0), then measures:
@@ -61,6 +61,8 @@ export interface SearchBenchOptions {
   concurrentLucene?: boolean;
   /** Leave the Lucene side out even where Java and its jars are (`--no-lucene`). */
   noLucene?: boolean;
+  /** Open the index an earlier run left in `dir` instead of building it (`--reuse-index`; no build figures). */
+  reuseIndex?: boolean;
 }
 
 const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
@@ -220,7 +222,7 @@ async function inProcessPhase(
   const t0 = performance.now();
   const { retriever, built } = await openBm25Retriever({ corpus, indexDir });
   const openMs = performance.now() - t0;
-  if (built) throw new Error("expected the index the build child saved");
+  if (built) throw new Error(`expected a saved index in ${indexDir}, found none that fits the corpus`);
   gc();
   const after = process.memoryUsage();
   const data = retriever.index.data;
@@ -420,11 +422,16 @@ export async function benchSearch(
     // A failure is reported when awaited; until then it must not count as unhandled.
     luceneRun?.catch(() => {});
 
-    rmSync(indexDir, { recursive: true, force: true });
-    const build = await buildInChild(corpus, indexDir);
-    log(
-      `build: ${round(build.ms / 1000, 1)} s, ${round(build.cpu_ms / 1000, 1)} CPU-s, peak RSS ${round(build.peak_rss / MB)} MiB`,
-    );
+    let build: Awaited<ReturnType<typeof buildInChild>> | undefined;
+    if (opts.reuseIndex && existsSync(join(indexDir, "meta.json"))) {
+      log(`build: reusing the index in ${indexDir}`);
+    } else {
+      rmSync(indexDir, { recursive: true, force: true });
+      build = await buildInChild(corpus, indexDir);
+      log(
+        `build: ${round(build.ms / 1000, 1)} s, ${round(build.cpu_ms / 1000, 1)} CPU-s, peak RSS ${round(build.peak_rss / MB)} MiB`,
+      );
+    }
 
     const measured = await inProcessPhase(corpus, indexDir, queries, opts.workers, log);
     const { inProcess, cpu, ourCpuMs, ourHits, workers } = measured;
@@ -503,11 +510,15 @@ export async function benchSearch(
         tf_bytes: measured.tfBytes,
       },
       build: {
-        seconds: round(build.ms / 1000, 2),
-        cpu_s: round(build.cpu_ms / 1000, 1),
-        passages_per_s: Math.round(passages / (build.ms / 1000)),
-        peak_rss_mb: round(build.peak_rss / MB, 1),
-        segments: build.stats.segments,
+        ...(build
+          ? {
+              seconds: round(build.ms / 1000, 2),
+              cpu_s: round(build.cpu_ms / 1000, 1),
+              passages_per_s: Math.round(passages / (build.ms / 1000)),
+              peak_rss_mb: round(build.peak_rss / MB, 1),
+              segments: build.stats.segments,
+            }
+          : { reused: true }),
         index_memory_mb: round(measured.indexBytes / MB, 1),
         index_bytes_per_passage: round(measured.indexBytes / passages, 1),
         on_disk_mb: round(measured.diskBytes / MB, 1),
@@ -553,12 +564,13 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
       workers: { type: "string" },
       "concurrent-lucene": { type: "boolean" },
       "no-lucene": { type: "boolean" },
+      "reuse-index": { type: "boolean" },
     },
     strict: true,
   });
   if (!values.out) {
     process.stderr.write(
-      "usage: node test/bench/search.ts --out FILE.json [--passages N] [--queries N] [--dir DIR] [--workers N] [--concurrent-lucene] [--no-lucene]\n",
+      "usage: node test/bench/search.ts --out FILE.json [--passages N] [--queries N] [--dir DIR] [--workers N] [--concurrent-lucene] [--no-lucene] [--reuse-index]\n",
     );
     process.exit(2);
   }
@@ -569,5 +581,6 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     ...(values.workers ? { workers: Number(values.workers) } : {}),
     ...(values["concurrent-lucene"] ? { concurrentLucene: true } : {}),
     ...(values["no-lucene"] ? { noLucene: true } : {}),
+    ...(values["reuse-index"] ? { reuseIndex: true } : {}),
   });
 }
