@@ -153,13 +153,15 @@ function startServer(corpus: string, indexDir: string) {
     const { readFileSync } = await import("node:fs");
     const kb = (f) => 1024 * Number(new RegExp("^" + f + ":\\\\s+(\\\\d+)", "m").exec(readFileSync("/proc/self/status", "utf8"))[1]);
     const mapped = readFileSync("/proc/self/maps", "utf8").includes("posting-docs.u32") ? 1 : 0; // index-files.ts
-    console.log(JSON.stringify({ port: serving.port, load_ms, rss, heapUsed, arrayBuffers, mapped, rssAnon: kb("RssAnon"), rssFile: kb("RssFile") }));`;
+    console.log(JSON.stringify({ port: serving.port, load_ms, rss, heapUsed, arrayBuffers, mapped, rssAnon: kb("RssAnon"), rssFile: kb("RssFile") }));
+    // Ends with the bench: its stdin closes when the bench exits, however it exits.
+    process.stdin.resume().once("end", () => process.exit(0));`;
   const child = spawn(
     process.execPath,
     ["--expose-gc", "--input-type=module", "-e", script, corpus, indexDir],
     {
       cwd: ROOT,
-      stdio: ["ignore", "pipe", "inherit"],
+      stdio: ["pipe", "pipe", "inherit"],
       env: { ...process.env, LOG_LEVEL: "warn" },
     },
   );
@@ -185,10 +187,13 @@ function buildInChild(corpus: string, indexDir: string) {
     const ms = performance.now() - t0;
     const cpu = process.cpuUsage();
     const peak_rss = process.resourceUsage().maxRSS * 1024;
-    console.log(JSON.stringify({ stats, ms, cpu_ms: (cpu.user + cpu.system) / 1000, peak_rss }));`;
-  const child = spawn(process.execPath, ["--input-type=module", "-e", script, corpus, indexDir], {
+    console.log(JSON.stringify({ stats, ms, cpu_ms: (cpu.user + cpu.system) / 1000, peak_rss }));
+    process.exit(0);`;
+  // The build stops with the bench: its stdin closes when the bench exits, however it exits.
+  const watch = 'process.stdin.resume().once("end", () => process.exit(1));';
+  const child = spawn(process.execPath, ["--input-type=module", "-e", watch + script, corpus, indexDir], {
     cwd: ROOT,
-    stdio: ["ignore", "pipe", "inherit"],
+    stdio: ["pipe", "pipe", "inherit"],
     env: { ...process.env, LOG_LEVEL: "warn" },
   });
   const lines: string[] = [];
