@@ -6,6 +6,7 @@ import { Tokenizer } from "@huggingface/tokenizers";
 import type { ChatMessage, ChatTool } from "@rlfactory/contracts";
 import { z } from "zod";
 import { ByteLevelDecoder } from "./byte-level-decoder.ts";
+import { PretokenCacheEncoder } from "./pretoken-cache-encoder.ts";
 
 /** Options of one chat-template rendering (the variables HF `apply_chat_template` passes). */
 export interface RenderChatOptions {
@@ -258,6 +259,7 @@ export function createModelTokenizer(files: ModelTokenizerFiles): ModelTokenizer
   for (const id of tokenizer.get_vocab(true).values()) maxId = Math.max(maxId, id);
 
   const fast = fastDecoder(tjson, config, tokenizer, maxId + 1);
+  const fastEncoder = PretokenCacheEncoder.create(tokenizer, tjson, config);
   const libraryDecode = (ids: readonly number[], skipSpecialTokens: boolean): string =>
     tokenizer.decode([...ids], {
       skip_special_tokens: skipSpecialTokens,
@@ -306,7 +308,9 @@ export function createModelTokenizer(files: ModelTokenizerFiles): ModelTokenizer
       ["<|vision_start|>", "<|image_pad|>", "<|vision_end|>"].every((t) => addedTokens.has(t)),
     encodeBoundaries: encodeBoundaries(tjson),
     encode: (text, options) =>
-      tokenizer.encode(text, { add_special_tokens: options?.addSpecialTokens ?? false }).ids,
+      fastEncoder !== undefined && options?.addSpecialTokens !== true
+        ? fastEncoder.encode(text)
+        : tokenizer.encode(text, { add_special_tokens: options?.addSpecialTokens ?? false }).ids,
     decode: (ids, options) => {
       if (ids.length === 0) return "";
       const skip = options?.skipSpecialTokens ?? false;
