@@ -185,6 +185,7 @@ const USAGE = `usage: npm run bench -- gateway --out FILE.json [--requests N] [-
        npm run bench -- search --out FILE.json [--passages N] [--queries N] [--dir DIR] [--workers N] [--concurrent-lucene] [--no-lucene] [--reuse-index]
        npm run bench -- rollout --out FILE.json   (options: test/bench/rollout.ts)
        npm run bench -- engine-turn --out FILE.json [--in-flight 64,512,2048,8192] [--turns 3,11,31] [--modes lockstep,async]
+       npm run bench -- observation-encode [--observations 20000] [--rounds 5]   (JSON to stdout)
        npm run bench -- episodes --out FILE.json [--episodes N] [--forks N] [--live N] [--workers N] [--protocol auto|legacy]
        npm run bench -- learn --out FILE.json [--model-dir DIR] [--steps 30] [--eval-tasks 100]   (options: test/bench/learn.ts)
        npm run bench -- real-inference --vllm URL --out FILE.json   (options: test/bench/real-inference.ts)
@@ -233,6 +234,8 @@ if (which === "gateway") {
   const { benchRollout, rolloutBenchArgs } = await import("./rollout.ts");
   const { out, options } = rolloutBenchArgs(rest);
   await benchRollout(out, options);
+} else if (which === "observation-encode") {
+  await import("./observation-encode.ts"); // reads --observations N --rounds N itself, JSON to stdout
 } else if (which === "engine-turn") {
   const { benchEngineTurn, engineTurnArgs } = await import("./engine-turn.ts");
   const { out, options } = engineTurnArgs(rest);
