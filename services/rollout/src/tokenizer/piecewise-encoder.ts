@@ -6,6 +6,7 @@
 // once. Least recently used pieces go first. Used by the capture endpoint (every prompt and
 // observation) and by the rollout engine (first prompts, observation deltas).
 import type { ModelTokenizer } from "./model-tokenizer.ts";
+import { PieceIdCache } from "./piece-id-cache.ts";
 
 export interface PiecewiseEncoderOptions {
   /** Pieces kept at most (least recently used dropped first); default 4096. */
@@ -19,17 +20,16 @@ export interface PiecewiseEncoderOptions {
 }
 
 export class PiecewiseEncoder {
-  readonly #tokenizer: ModelTokenizer;
-  readonly #maxEntries: number;
-  readonly #maxPieceChars: number;
-  readonly #entries = new Map<string, readonly number[]>();
+  readonly #pieces: PieceIdCache;
   /** Matches each boundary token (a piece starts at each match); undefined: encode whole texts. */
   readonly #cut: RegExp | undefined;
 
   constructor(tokenizer: ModelTokenizer, options: PiecewiseEncoderOptions = {}) {
-    this.#tokenizer = tokenizer;
-    this.#maxEntries = options.maxEntries ?? 4096;
-    this.#maxPieceChars = options.maxPieceChars ?? 64 * 1024;
+    this.#pieces = new PieceIdCache(
+      (piece) => tokenizer.encode(piece),
+      options.maxEntries ?? 4096,
+      options.maxPieceChars ?? 64 * 1024,
+    );
     const boundaries = tokenizer.encodeBoundaries;
     this.#cut =
       boundaries.length === 0
@@ -39,38 +39,22 @@ export class PiecewiseEncoder {
 
   /** `tokenizer.encode(text)` (no special tokens added), from kept pieces where it can (a fresh array). */
   encode(text: string): number[] {
-    if (this.#cut === undefined) return this.#piece(text).slice();
     const ids: number[] = [];
+    if (this.#cut === undefined) {
+      this.#pieces.append(ids, text);
+      return ids;
+    }
     // the pieces of text.split(/(?=boundary)/): cut where each boundary starts (a search for the
     // boundaries themselves, cheaper than a lookahead tried at every position)
     const cut = this.#cut;
     cut.lastIndex = 0;
     let from = 0;
     for (let m = cut.exec(text); m !== null; m = cut.exec(text)) {
-      if (m.index > from) this.#append(ids, text.slice(from, m.index));
+      if (m.index > from) this.#pieces.append(ids, text.slice(from, m.index));
       from = m.index;
       if (m[0].length === 0) cut.lastIndex++;
     }
-    if (from < text.length) this.#append(ids, text.slice(from));
-    return ids;
-  }
-
-  #append(ids: number[], piece: string): void {
-    const pieceIds = this.#piece(piece);
-    for (let i = 0; i < pieceIds.length; i++) ids.push(pieceIds[i]!);
-  }
-
-  #piece(text: string): readonly number[] {
-    if (text.length > this.#maxPieceChars) return this.#tokenizer.encode(text);
-    const hit = this.#entries.get(text);
-    if (hit !== undefined) {
-      this.#entries.delete(text);
-      this.#entries.set(text, hit);
-      return hit;
-    }
-    const ids = this.#tokenizer.encode(text);
-    this.#entries.set(text, ids);
-    if (this.#entries.size > this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
+    if (from < text.length) this.#pieces.append(ids, text.slice(from));
     return ids;
   }
 }

@@ -9,6 +9,7 @@
 
 import type { Tokenizer } from "@huggingface/tokenizers";
 import * as tokenizers from "@huggingface/tokenizers";
+import { PieceIdCache } from "./piece-id-cache.ts";
 
 /** The library's Split pre-tokenizer (exported at run time; its .d.ts re-export does not resolve under nodenext). */
 interface SplitPreTokenizer {
@@ -19,7 +20,7 @@ const { SplitPreTokenizer } = tokenizers as unknown as {
 };
 
 export interface PretokenCacheEncoderOptions {
-  /** Pre-tokens kept at most (the oldest dropped first); default 65536. */
+  /** Pre-tokens kept at most (the least recently used dropped first); default 65536. */
   maxEntries?: number;
   /** Pre-tokens longer than this are encoded every time, never kept; default 64. */
   maxPieceChars?: number;
@@ -51,9 +52,7 @@ export class PretokenCacheEncoder {
   readonly #added: RegExp | undefined;
   readonly #addedIds: ReadonlyMap<string, number>;
   readonly #nfc: boolean;
-  readonly #maxEntries: number;
-  readonly #maxPieceChars: number;
-  readonly #entries = new Map<string, readonly number[]>();
+  readonly #pieces: PieceIdCache;
 
   /**
    * The encoder for `tokenizer` built from `tokenizerJson`, or undefined when the fast path would not give
@@ -120,13 +119,16 @@ export class PretokenCacheEncoder {
     }
     this.#addedIds = ids;
     this.#nfc = nfc;
-    this.#maxEntries = options.maxEntries ?? 65536;
-    this.#maxPieceChars = options.maxPieceChars ?? 64;
+    this.#pieces = new PieceIdCache(
+      (piece) => this.#library(piece),
+      options.maxEntries ?? 65536,
+      options.maxPieceChars ?? 64,
+    );
   }
 
   /** Pre-tokens kept now. */
   get size(): number {
-    return this.#entries.size;
+    return this.#pieces.size;
   }
 
   /** `tokenizer.encode(text, { add_special_tokens: false }).ids` (a fresh array). */
@@ -158,19 +160,6 @@ export class PretokenCacheEncoder {
 
   #section(ids: number[], section: string): void {
     const pieces = this.#split.pre_tokenize_text(section);
-    for (let p = 0; p < pieces.length; p++) {
-      const pieceIds = this.#piece(pieces[p]!);
-      for (let i = 0; i < pieceIds.length; i++) ids.push(pieceIds[i]!);
-    }
-  }
-
-  #piece(piece: string): readonly number[] {
-    if (piece.length > this.#maxPieceChars) return this.#library(piece);
-    const hit = this.#entries.get(piece);
-    if (hit !== undefined) return hit;
-    const ids = this.#library(piece);
-    if (this.#entries.size >= this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
-    this.#entries.set(piece, ids);
-    return ids;
+    for (let p = 0; p < pieces.length; p++) this.#pieces.append(ids, pieces[p]!);
   }
 }

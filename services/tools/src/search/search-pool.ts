@@ -1,7 +1,7 @@
 // Queries served by worker threads sharing one copy of the index: each thread of a kit WorkerPool maps
 // the index files the serving thread mapped (index-store.ts: one page-cache copy for every thread and
-// process of the host), and takes the arrays that were read (`--no-mmap`, or a file mapping cannot
-// cover) over SharedArrayBuffers (search-worker.ts), never copying them. One query is one task; a batch's queries spread over the threads,
+// process of the host), and takes the arrays that were read (`--no-mmap`, where the addon did not
+// load, or an empty file) over SharedArrayBuffers (search-worker.ts), never copying them. One query is one task; a batch's queries spread over the threads,
 // and the pool's fair queue holds the rest. Hits and scores are the event loop path's, exactly
 // (search-pool.test.ts compares them).
 import { WorkerPool } from "@rlfactory/kit/worker-pool";
