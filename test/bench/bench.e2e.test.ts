@@ -8,6 +8,7 @@ import { bfclPackageDir } from "@rlfactory/environments";
 import { ROOT, tempDir } from "@rlfactory/test-support/gateway-harness";
 import { haveSharedData } from "@rlfactory/test-support/shared-data";
 import { describe, expect, it } from "vitest";
+import { SERVICE_NODE_FLAGS } from "./service-node-flags.ts";
 
 const run = promisify(execFile);
 
@@ -110,6 +111,8 @@ describe("npm run bench -- engine-turn", () => {
       expect(cell.engine_cpu_ms_per_turn).toBeGreaterThan(0);
     }
     expect(report.async_vs_lockstep).toHaveLength(4);
+    // started without them, the bench ran its engine again with the rollout service's Node flags
+    expect(report.parameters.engine_node_flags).toEqual([...SERVICE_NODE_FLAGS]);
   }, 150_000);
 });
 

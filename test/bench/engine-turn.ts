@@ -7,7 +7,8 @@
 // parallel-calls` (a child process per turn count, answering at once) behind our vLLM client, `rlf gateway`
 // in a child process (cache off) and the latency tool server with every call taking 0 ms. What remains is
 // cost: the engine process's CPU time (process.cpuUsage, user + system) over a run, divided by the sampled
-// turns it ran, is the engine CPU per turn. The other processes' CPU is reported beside it.
+// turns it ran, is the engine CPU per turn. The other processes' CPU is reported beside it. The engine
+// process runs with the image's Node flags (service-node-flags.ts; main.ts starts it again with them).
 //
 // A cell is (in flight N, turns T, mode): N tasks (group size 1; at least --tasks), each T sampled turns
 // (T − 1 tool calls, then the answer). `async` is the engine with N in flight; `lockstep` is the same engine
@@ -200,6 +201,8 @@ export async function benchEngineTurn(out: string, options: Partial<EngineTurnOp
       machine: machineInfo(),
       parameters: {
         ...o,
+        /** The engine process's Node flags: the rollout service's, as the image runs it. */
+        engine_node_flags: process.execArgv.filter((f) => f.startsWith("--max-")),
         model:
           "rlf-sim llm --policy parallel-calls (child process, no latency), vLLM /v1/completions, Qwen3 tokenizer",
         gateway:

@@ -39,15 +39,11 @@ import { GatewayClient } from "@rlfactory/clients";
 import { nearestRankPercentile } from "@rlfactory/kit";
 import { descendantsOf } from "@rlfactory/test-support/process-tree";
 import { measure } from "./measure.ts";
+import { SERVICE_NODE_FLAGS } from "./service-node-flags.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(here, "../..");
 const RLF = join(ROOT, "services/cli/src/main.ts");
-/**
- * Node flags of the gateway and the environment server, as the image runs every `rlf` service
- * (deploy/Dockerfile): a 32 MiB young generation halves the scavenges of these message-heavy processes.
- */
-const SERVICE_NODE_FLAGS = ["--max-semi-space-size=32"];
 
 export const EPISODES_BENCH_USAGE =
   "npm run bench -- episodes --out FILE.json [--episodes N] [--forks N] [--live N] [--workers N] [--protocol auto|legacy]";

@@ -77,6 +77,22 @@ function spawnJsonLine(
   });
 }
 
+/**
+ * Runs this command again in a child Node started with `flags` before this process's own (so a
+ * `--cpu-prof` given to this process profiles the child); SIGINT / SIGTERM are passed on. Its exit code.
+ */
+function rerunWith(flags: readonly string[]): Promise<number> {
+  const child = spawn(process.execPath, [...flags, ...process.execArgv, ...process.argv.slice(1)], {
+    stdio: "inherit",
+  });
+  const pass = (signal: NodeJS.Signals) => child.kill(signal);
+  process.on("SIGINT", pass).on("SIGTERM", pass);
+  return new Promise((resolveExit, reject) => {
+    child.once("error", reject);
+    child.once("exit", (code, signal) => resolveExit(code ?? (signal === null ? 1 : 128)));
+  });
+}
+
 async function benchGateway(out: string, requests: number, toolTransport: "http" | "stdio") {
   const children: ChildProcess[] = [];
   try {
@@ -239,7 +255,11 @@ if (which === "gateway") {
 } else if (which === "engine-turn") {
   const { benchEngineTurn, engineTurnArgs } = await import("./engine-turn.ts");
   const { out, options } = engineTurnArgs(rest);
-  await benchEngineTurn(out, options);
+  const { SERVICE_NODE_FLAGS } = await import("./service-node-flags.ts");
+  // The measured engine is this process: it runs with the rollout service's Node flags (the image's),
+  // so this process starts itself again with them when it was started without
+  if (SERVICE_NODE_FLAGS.every((f) => process.execArgv.includes(f))) await benchEngineTurn(out, options);
+  else process.exitCode = await rerunWith(SERVICE_NODE_FLAGS);
 } else if (which === "episodes") {
   const { benchEpisodes, episodesBenchArgs } = await import("./episodes.ts");
   const { out, options } = episodesBenchArgs(rest);

@@ -17,6 +17,7 @@ import { ROOT } from "@rlfactory/test-support/gateway-harness";
 import { BUNDLED_TOOL_SERVER_NAMES, toolServers } from "@rlfactory/tools";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseAllDocuments, parse as parseYaml } from "yaml";
+import { SERVICE_NODE_FLAGS } from "../bench/service-node-flags.ts";
 
 const run = promisify(execFile);
 const DEPLOY = join(ROOT, "deploy");
@@ -513,6 +514,19 @@ describe("the bundled tool servers are those of their registry, on its ports, ev
         );
       }
     }
+  });
+});
+
+describe("deploy/Dockerfile runs every service with the benchmarks' Node flags", () => {
+  it("starts rlf with SERVICE_NODE_FLAGS, which the engine-turn and episodes benchmarks give the processes they stand in for", () => {
+    const dockerfile = readFileSync(join(DEPLOY, "Dockerfile"), "utf8");
+    const entrypoint = /^ENTRYPOINT (\[.*\])$/m.exec(dockerfile)?.[1];
+    expect(entrypoint).toBeDefined();
+    const argv = JSON.parse(entrypoint!) as string[];
+    const node = argv.indexOf("node");
+    const rlf = argv.indexOf("/app/services/cli/bin/rlf.js");
+    expect(node).toBeGreaterThanOrEqual(0);
+    expect(argv.slice(node + 1, rlf)).toEqual([...SERVICE_NODE_FLAGS]);
   });
 });
 
