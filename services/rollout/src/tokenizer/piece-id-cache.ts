@@ -2,22 +2,32 @@
 // its ids, least recently used dropped first; pieces longer than a limit are encoded every time and
 // never kept (they would only push out what does repeat). Shared by the piece-wise encoder (chat text cut
 // at boundary tokens) and the pre-token cache encoder (text cut into pre-tokens).
+//
+// Recency is kept by generations rather than per hit: pieces used now go to the young map (half the
+// bound); when it is full it becomes the old map and the previous old map is dropped whole. A piece used
+// since the last change of generation costs one lookup (an exact LRU deletes and re-inserts it on every
+// hit, and a Map that many deletes pass through rehashes itself over and over); a piece found only in the
+// old map moves to the young one. So what is dropped is what went unused for a whole generation: the
+// least recently used, at the granularity of half the bound, and never more than `maxEntries` are kept.
 
 export class PieceIdCache {
   readonly #encode: (piece: string) => readonly number[];
-  readonly #maxEntries: number;
+  readonly #generation: number;
   readonly #maxPieceChars: number;
-  readonly #entries = new Map<string, readonly number[]>();
+  #young = new Map<string, readonly number[]>();
+  #old = new Map<string, readonly number[]>();
 
   constructor(encode: (piece: string) => readonly number[], maxEntries: number, maxPieceChars: number) {
     this.#encode = encode;
-    this.#maxEntries = maxEntries;
+    this.#generation = Math.max(1, Math.floor(maxEntries / 2));
     this.#maxPieceChars = maxPieceChars;
   }
 
-  /** Pieces kept now. */
+  /** Pieces kept now (a piece in both generations counts once). */
   get size(): number {
-    return this.#entries.size;
+    let both = 0;
+    for (const piece of this.#young.keys()) if (this.#old.has(piece)) both++;
+    return this.#young.size + this.#old.size - both;
   }
 
   /** Appends the ids of `piece` to `ids`. */
@@ -29,15 +39,14 @@ export class PieceIdCache {
   /** The ids of `piece` (kept ones are shared: never modify them). */
   #ids(piece: string): readonly number[] {
     if (piece.length > this.#maxPieceChars) return this.#encode(piece);
-    const hit = this.#entries.get(piece);
-    if (hit !== undefined) {
-      this.#entries.delete(piece);
-      this.#entries.set(piece, hit);
-      return hit;
+    const young = this.#young.get(piece);
+    if (young !== undefined) return young;
+    const ids = this.#old.get(piece) ?? this.#encode(piece);
+    if (this.#young.size >= this.#generation) {
+      this.#old = this.#young;
+      this.#young = new Map();
     }
-    const ids = this.#encode(piece);
-    this.#entries.set(piece, ids);
-    if (this.#entries.size > this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
+    this.#young.set(piece, ids);
     return ids;
   }
 }
