@@ -92,16 +92,19 @@ export function gatewayTools(client: GatewayClient): GatewayTools {
     let results: Awaited<ReturnType<GatewayClient["callTools"]>>;
     try {
       results = await raceAbort(
-        client.callTools({
-          calls: calls.map((c, i) => ({
-            name: c.name,
-            arguments_json: JSON.stringify(c.arguments),
-            call_id: `${trajectoryId}:${i}`,
-            ...(c.episodeId === undefined ? {} : { episode_id: c.episodeId }),
-          })),
-          deadline_ms: deadlineMs,
-          trajectory_id: trajectoryId,
-        }),
+        client.callTools(
+          {
+            calls: calls.map((c, i) => ({
+              name: c.name,
+              arguments_json: JSON.stringify(c.arguments),
+              call_id: `${trajectoryId}:${i}`,
+              ...(c.episodeId === undefined ? {} : { episode_id: c.episodeId }),
+            })),
+            deadline_ms: deadlineMs,
+            trajectory_id: trajectoryId,
+          },
+          signal === undefined ? {} : { signal },
+        ),
         signal,
         cancelled,
       );
