@@ -1,6 +1,7 @@
 // How the rollout reaches the gateway's tools: ONE adapter over `GatewayClient`, used by the rollout
-// loop (all calls of a turn in one CallTools RPC; the gateway runs them in parallel and answers in
-// order) and by the rewards that call verify tools (one call). Two kinds of failure are kept apart:
+// loop (all calls of a turn in one CallTools batch, a message on the client's CallToolsStream; the
+// gateway runs them in parallel and answers in order) and by the rewards that call verify tools (one
+// call). Two kinds of failure are kept apart:
 //
 //   - a call's outcome: the tool's own error (`isError`: MCP `isError`, with errorCode "OK" — the model
 //     sees it, a reward scores it) or the gateway's code for that call (TIMEOUT, UNAVAILABLE,
