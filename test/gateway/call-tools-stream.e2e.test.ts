@@ -191,6 +191,25 @@ describe("CallToolsStream through GatewayClient.callTools", () => {
     const after = await gw.client.callTools({ calls: [call("testbed__echo", { value: "after" })] });
     expect(after.map((r) => r.error_code)).toEqual(["OK"]);
   });
+
+  it("bounds each batch by rpcTimeoutMs: DEADLINE_EXCEEDED, the tool server sees the cancellation, the stream goes on", async () => {
+    const tag = `rpc-timeout-${Date.now()}`;
+    const bounded = new GatewayClient(gw.gateway.grpcAddress, { apiKey: KEY, rpcTimeoutMs: 300 });
+    try {
+      await expect(
+        bounded.callTools({ calls: [call("testbed__sleep", { ms: 30_000, tag })] }),
+      ).rejects.toMatchObject({ code: status.DEADLINE_EXCEEDED });
+      await waitFor(
+        () => readTestbedEvents(eventsFile).some((e) => e.event === "cancelled" && e.args.tag === tag),
+        10_000,
+        "the tool server to record the cancellation",
+      );
+      const after = await bounded.callTools({ calls: [call("testbed__echo", { value: "after" })] });
+      expect(after.map((r) => r.error_code)).toEqual(["OK"]);
+    } finally {
+      bounded.close();
+    }
+  });
 });
 
 describe("CallToolsStream on the wire (the raw duplex)", () => {
