@@ -19,7 +19,9 @@ import { isRpcError } from "./rpc-error.ts";
 
 const tracer = trace.getTracer("rlfactory-gateway");
 const METHOD = "CallToolsStream";
-const SPAN_NAME = `${GATEWAY_SERVICE}/${METHOD}`;
+// A batch is a CallTools whichever way it came: its span has unary CallTools's name (traces and
+// dashboards read the same), and `rpc.method` says it came on the stream.
+const SPAN_NAME = `${GATEWAY_SERVICE}/CallTools`;
 const SPAN_ATTRIBUTES = { "rpc.system": "grpc", "rpc.service": GATEWAY_SERVICE, "rpc.method": METHOD };
 
 export interface CallToolsStreamDeps {

@@ -90,10 +90,11 @@ describe("tracing across caller, gateway and tool server", () => {
     const spans = await receiver.waitFor((s) => s.traceId === caller.traceId, 10_000, 5);
     const server = spans.find((s) => s.parentSpanId === caller.spanId);
     expect(server).toMatchObject({
-      name: "rlfactory.v1.ToolGateway/CallToolsStream",
+      name: "rlfactory.v1.ToolGateway/CallTools",
       kind: "SERVER",
       serviceName: "rlf-gateway",
     });
+    expect(server?.attributes["rpc.method"]).toBe("CallToolsStream");
     const call = spans.find((s) => s.parentSpanId === server?.spanId);
     expect(call?.name).toBe("call testbed__sleep");
     const upstream = spans.find((s) => s.parentSpanId === call?.spanId);
