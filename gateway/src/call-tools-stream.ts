@@ -4,7 +4,7 @@
 // own SERVER span continuing the batch's traceparent and its own abort controller, and is answered as
 // soon as it is done (out of order). A `cancel` message, or the client cancelling the stream, aborts
 // batches still running; a cancelled batch gets no answer. When the client half-closes, the running
-// batches finish and are answered, then the stream ends with OK.
+// batches finish and are answered, then the stream ends with OK; so too when the gateway closes.
 import { type ServerDuplexStream, status } from "@grpc/grpc-js";
 import { context, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import type { CallToolsStreamRequest__Output } from "@rlfactory/proto/types/CallToolsStreamRequest";
@@ -31,8 +31,34 @@ export interface CallToolsStreamDeps {
   log?: Logger;
 }
 
+/**
+ * The open streams of one server. `drain()` (the server is closing) treats each as half-closed: new
+ * batches are refused UNAVAILABLE, running ones finish and are answered, then the stream ends OK, so a
+ * graceful shutdown does not wait out its grace period on an idle client's stream.
+ */
+export class CallToolsStreams {
+  readonly #drainers = new Set<() => void>();
+  #draining = false;
+
+  get draining(): boolean {
+    return this.#draining;
+  }
+
+  /** Registers an open stream's drain; returns its unregister. */
+  add(drain: () => void): () => void {
+    this.#drainers.add(drain);
+    return () => this.#drainers.delete(drain);
+  }
+
+  drain(): void {
+    this.#draining = true;
+    for (const drain of [...this.#drainers]) drain();
+  }
+}
+
 export function serveCallToolsStream(
   deps: CallToolsStreamDeps,
+  streams: CallToolsStreams,
   call: ServerDuplexStream<CallToolsStreamRequest__Output, CallToolsStreamResponse>,
 ): void {
   const key = call.metadata.get("authorization")[0];
@@ -49,11 +75,18 @@ export function serveCallToolsStream(
   let halfClosed = false;
   let gone = false;
 
+  let ended = false;
   const endIfDone = () => {
-    if (halfClosed && running.size === 0 && !gone) call.end();
+    if ((halfClosed || streams.draining) && running.size === 0 && !gone && !ended) {
+      ended = true;
+      unregister();
+      call.end();
+    }
   };
+  const unregister = streams.add(endIfDone);
+  endIfDone(); // a stream opened while the server closes
   const answer = (res: CallToolsStreamResponse) => {
-    if (!gone) call.write(res);
+    if (!gone && !ended) call.write(res);
   };
 
   call.on("data", (msg: CallToolsStreamRequest__Output) => {
@@ -67,6 +100,14 @@ export function serveCallToolsStream(
         batch_id: id,
         status_code: status.INVALID_ARGUMENT,
         status_details: "neither batch nor cancel",
+      });
+      return;
+    }
+    if (streams.draining) {
+      answer({
+        batch_id: id,
+        status_code: status.UNAVAILABLE,
+        status_details: "the gateway is shutting down",
       });
       return;
     }
@@ -115,6 +156,7 @@ export function serveCallToolsStream(
   });
   call.on("cancelled", () => {
     gone = true;
+    unregister();
     for (const controller of running.values()) controller.abort(new Error("the client cancelled the stream"));
   });
 }

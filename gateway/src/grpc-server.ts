@@ -23,7 +23,7 @@ import { contextFromGrpcMetadata } from "@rlfactory/telemetry";
 import type { Logger } from "pino";
 import type { ApiKeyAuth } from "./auth.ts";
 import { runCallToolsBatch, toCallRequest, toWireResult } from "./call-tools-batch.ts";
-import { serveCallToolsStream } from "./call-tools-stream.ts";
+import { CallToolsStreams, serveCallToolsStream } from "./call-tools-stream.ts";
 import type { Catalog, CatalogEntry } from "./catalog.ts";
 import type { Episodes } from "./episodes.ts";
 import { grpcStatusFor, isGatewayError } from "./errors.ts";
@@ -50,16 +50,24 @@ export async function startGrpcServer(
   opts: { host: string; port: number; maxMessageBytes: number },
 ): Promise<GrpcServerHandle> {
   const { definition, grpc } = loadGatewayProto();
-  return startGrpcHost({
+  const streams = new CallToolsStreams();
+  const host = await startGrpcHost({
     definition,
     serviceName: GATEWAY_SERVICE,
     addServices: (server) =>
-      server.addService(grpc.rlfactory.v1.ToolGateway.service, toolGatewayHandlers(deps)),
+      server.addService(grpc.rlfactory.v1.ToolGateway.service, toolGatewayHandlers(deps, streams)),
     ...opts,
   });
+  return {
+    ...host,
+    close: (graceMs) => {
+      streams.drain();
+      return host.close(graceMs);
+    },
+  };
 }
 
-function toolGatewayHandlers(deps: GrpcDeps): ToolGatewayHandlers {
+function toolGatewayHandlers(deps: GrpcDeps, streams: CallToolsStreams): ToolGatewayHandlers {
   return {
     ListTools: (call, callback) =>
       handle(deps, call, callback, "ListTools", async (): Promise<ListToolsResponse> => {
@@ -84,7 +92,7 @@ function toolGatewayHandlers(deps: GrpcDeps): ToolGatewayHandlers {
         }),
       ),
 
-    CallToolsStream: (call) => serveCallToolsStream(deps, call),
+    CallToolsStream: (call) => serveCallToolsStream(deps, streams, call),
 
     StartEpisode: (call, callback) =>
       handle(deps, call, callback, "StartEpisode", async (ctx) => {

@@ -299,6 +299,35 @@ describe("CallToolsStream when the gateway goes away", () => {
   }, 120_000);
 });
 
+describe("CallToolsStream when the gateway closes", () => {
+  it("finishes and answers the running batches, then ends the stream OK (no wait for the grace period's force)", async () => {
+    const events = join(tempDir("rlf-stream-close-"), "events.jsonl");
+    const closing = await startTestGateway({ servers: { testbed: testbedStdio(events) } });
+    const stream = closing.client.raw.CallToolsStream(new Metadata());
+    const answers: CallToolsStreamResponse__Output[] = [];
+    stream.on("data", (a: CallToolsStreamResponse__Output) => answers.push(a));
+    stream.on("error", () => {});
+    const ended = new Promise<StatusObject>((resolve) => stream.on("status", resolve));
+    try {
+      stream.write({ batch_id: 1, batch: { calls: [call("testbed__sleep", { ms: 200, tag: "closing" })] } });
+      await waitFor(
+        () => readTestbedEvents(events).some((e) => e.event === "executed" && e.args.tag === "closing"),
+        10_000,
+        "the sleep to start upstream",
+      );
+      const closed = closing.gateway.close();
+      expect((await ended).code).toBe(status.OK);
+      expect(answers.map((a) => [a.batch_id, a.status_code, a.results.map((r) => r.error_code)])).toEqual([
+        ["1", status.OK, ["OK"]],
+      ]);
+      await closed;
+    } finally {
+      closing.client.close();
+      await closing.gateway.close();
+    }
+  });
+});
+
 describe("CallToolsStream against an older gateway (no such method)", () => {
   it("falls back to unary CallTools for good after UNIMPLEMENTED", async () => {
     // A ToolGateway server that serves CallTools only (as before the stream existed), forwarding to the
