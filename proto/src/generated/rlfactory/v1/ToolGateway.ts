@@ -59,8 +59,9 @@ export interface ToolGatewayClient extends grpc.Client {
    * deadlines, episode order, per-call errors); the stream is authenticated once, from its metadata
    * (a bad key ends it with UNAUTHENTICATED). Every batch gets exactly one answer, unless it was
    * cancelled (a cancelled batch gets none) or the stream died. When the client half-closes, the
-   * gateway finishes and answers the batches still running, then ends the stream with OK; when the
-   * client cancels the stream, every batch still running is aborted as a cancelled CallTools is.
+   * gateway finishes and answers the batches still running, then ends the stream with OK; so too when
+   * the gateway shuts down (batches sent meanwhile: UNAVAILABLE). When the client cancels the stream,
+   * every batch still running is aborted as a cancelled CallTools is.
    */
   CallToolsStream(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_rlfactory_v1_CallToolsStreamRequest, _rlfactory_v1_CallToolsStreamResponse__Output>;
   CallToolsStream(options?: grpc.CallOptions): grpc.ClientDuplexStream<_rlfactory_v1_CallToolsStreamRequest, _rlfactory_v1_CallToolsStreamResponse__Output>;
@@ -71,8 +72,9 @@ export interface ToolGatewayClient extends grpc.Client {
    * deadlines, episode order, per-call errors); the stream is authenticated once, from its metadata
    * (a bad key ends it with UNAUTHENTICATED). Every batch gets exactly one answer, unless it was
    * cancelled (a cancelled batch gets none) or the stream died. When the client half-closes, the
-   * gateway finishes and answers the batches still running, then ends the stream with OK; when the
-   * client cancels the stream, every batch still running is aborted as a cancelled CallTools is.
+   * gateway finishes and answers the batches still running, then ends the stream with OK; so too when
+   * the gateway shuts down (batches sent meanwhile: UNAVAILABLE). When the client cancels the stream,
+   * every batch still running is aborted as a cancelled CallTools is.
    */
   callToolsStream(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_rlfactory_v1_CallToolsStreamRequest, _rlfactory_v1_CallToolsStreamResponse__Output>;
   callToolsStream(options?: grpc.CallOptions): grpc.ClientDuplexStream<_rlfactory_v1_CallToolsStreamRequest, _rlfactory_v1_CallToolsStreamResponse__Output>;
@@ -175,8 +177,9 @@ export interface ToolGatewayHandlers extends grpc.UntypedServiceImplementation {
    * deadlines, episode order, per-call errors); the stream is authenticated once, from its metadata
    * (a bad key ends it with UNAUTHENTICATED). Every batch gets exactly one answer, unless it was
    * cancelled (a cancelled batch gets none) or the stream died. When the client half-closes, the
-   * gateway finishes and answers the batches still running, then ends the stream with OK; when the
-   * client cancels the stream, every batch still running is aborted as a cancelled CallTools is.
+   * gateway finishes and answers the batches still running, then ends the stream with OK; so too when
+   * the gateway shuts down (batches sent meanwhile: UNAVAILABLE). When the client cancels the stream,
+   * every batch still running is aborted as a cancelled CallTools is.
    */
   CallToolsStream: grpc.handleBidiStreamingCall<_rlfactory_v1_CallToolsStreamRequest__Output, _rlfactory_v1_CallToolsStreamResponse>;
   
