@@ -82,6 +82,24 @@ const FIXTURES: Record<string, { requests: object[]; responses: object[] }> = {
     requests: [{}, { calls: [call, {}, { name: "x" }], deadline_ms: 1000, trajectory_id: "t" }],
     responses: [{}, { results: [result, {}, { error_code: "TIMEOUT", error_message: "late" }] }],
   },
+  CallToolsStream: {
+    requests: [
+      {},
+      {
+        batch_id: 7,
+        batch: { calls: [call], deadline_ms: 50 },
+        traceparent: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+        tracestate: "k=v",
+      },
+      { batch_id: "18446744073709551615", cancel: true },
+      { batch_id: 3, batch: {} },
+    ],
+    responses: [
+      {},
+      { batch_id: 7, results: [result, {}], status_code: 0 },
+      { batch_id: "9007199254740993", status_code: 8, status_details: "batch of 9 calls; the limit is 8" },
+    ],
+  },
   StartEpisode: {
     requests: [{}, { server: "env", config_json: '{"seed":3}', ttl_ms: 60000 }],
     responses: [{}, { episode_id: "ep-1" }],

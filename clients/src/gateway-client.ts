@@ -1,7 +1,13 @@
 // A small promise-based client of rlfactory.v1.ToolGateway, used by the CLI, the rollout engine and tests.
 // Built on the static codec generated from gateway.proto (@rlfactory/proto/static-client), so that a
 // command such as `rlf tools list` parses no .proto and loads neither @grpc/proto-loader nor full protobufjs.
-import { credentials, Metadata, type ServiceClientConstructor, type ServiceError } from "@grpc/grpc-js";
+import {
+  credentials,
+  Metadata,
+  type ServiceClientConstructor,
+  type ServiceError,
+  status,
+} from "@grpc/grpc-js";
 import { context } from "@opentelemetry/api";
 import { ToolGateway } from "@rlfactory/proto/codec/gateway-services";
 import { staticClientConstructor } from "@rlfactory/proto/static-client";
@@ -12,17 +18,28 @@ import type { ToolCall } from "@rlfactory/proto/types/ToolCall";
 import type { ToolGatewayClient } from "@rlfactory/proto/types/ToolGateway";
 import type { ToolResult__Output } from "@rlfactory/proto/types/ToolResult";
 import { injectGrpcMetadata } from "@rlfactory/telemetry/grpc-metadata";
+import { CallToolsStreamChannel, serviceError } from "./call-tools-stream.ts";
 
 export interface GatewayClientOptions {
   apiKey?: string;
-  /** Default RPC deadline in ms (0: none; per-call deadlines still apply inside the gateway). */
+  /**
+   * Default RPC deadline in ms (0: none; per-call deadlines still apply inside the gateway). On the
+   * CallToolsStream it bounds each batch: past it the batch rejects DEADLINE_EXCEEDED and is cancelled.
+   */
   rpcTimeoutMs?: number;
+  /**
+   * `callTools` over one long-lived CallToolsStream (default true: a message per batch, a fraction of
+   * a unary call's CPU); false: one unary CallTools RPC per batch. A gateway without the stream
+   * (UNIMPLEMENTED) gets unary either way.
+   */
+  callToolsStream?: boolean;
 }
 
 export class GatewayClient {
   readonly raw: ToolGatewayClient;
   #apiKey: string | undefined;
   #rpcTimeoutMs: number;
+  #stream: CallToolsStreamChannel | undefined;
 
   constructor(address: string, opts: GatewayClientOptions = {}) {
     const Ctor = toolGatewayClientConstructor();
@@ -32,6 +49,13 @@ export class GatewayClient {
     }) as unknown as ToolGatewayClient;
     this.#apiKey = opts.apiKey;
     this.#rpcTimeoutMs = opts.rpcTimeoutMs ?? 0;
+    if (opts.callToolsStream ?? true) {
+      this.#stream = new CallToolsStreamChannel(this.raw, {
+        apiKey: this.#apiKey,
+        rpcTimeoutMs: this.#rpcTimeoutMs,
+        unary: (req, signal) => this.#unaryCallTools(req, signal),
+      });
+    }
   }
 
   listTools(server = ""): Promise<Tool__Output[]> {
@@ -44,10 +68,25 @@ export class GatewayClient {
     return this.#unary((md, o, cb) => this.raw.CallTool(call, md, o, cb));
   }
 
-  callTools(req: CallToolsRequest): Promise<ToolResult__Output[]> {
-    return this.#unary<{ results: ToolResult__Output[] }>((md, o, cb) =>
-      this.raw.CallTools(req, md, o, cb),
-    ).then((r) => r.results);
+  /**
+   * A batch: results in call order. Rejects with a ServiceError-shaped error (`code`, `details`) when
+   * the batch as a whole fails (UNAUTHENTICATED, an empty or oversized batch, the gateway gone, ...).
+   * `signal` cancels the batch (the gateway aborts its calls); the promise then rejects CANCELLED.
+   */
+  callTools(req: CallToolsRequest, opts: { signal?: AbortSignal } = {}): Promise<ToolResult__Output[]> {
+    return this.#stream ? this.#stream.callTools(req, opts.signal) : this.#unaryCallTools(req, opts.signal);
+  }
+
+  #unaryCallTools(req: CallToolsRequest, signal: AbortSignal | undefined): Promise<ToolResult__Output[]> {
+    if (signal?.aborted) return Promise.reject(serviceError(status.CANCELLED, "Cancelled on client"));
+    return this.#unary<{ results: ToolResult__Output[] }>((md, o, cb) => {
+      const call = this.raw.CallTools(req, md, o, cb);
+      if (signal) {
+        const onAbort = () => call.cancel();
+        signal.addEventListener("abort", onAbort, { once: true });
+        call.once("status", () => signal.removeEventListener("abort", onAbort));
+      }
+    }).then((r) => r.results);
   }
 
   /** StartEpisode: a new episode on environment server `server`; its id. */
@@ -79,6 +118,7 @@ export class GatewayClient {
   }
 
   close(): void {
+    this.#stream?.close();
     this.raw.close();
   }
 

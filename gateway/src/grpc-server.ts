@@ -3,7 +3,8 @@
 // Each handler: authenticate → open a SERVER span continuing the caller's trace (gRPC metadata) →
 // hand the call(s) to the invoker → encode. Per-call failures travel inside ToolResult; only request-
 // level problems (auth, batch size) become gRPC status errors.
-import { Metadata, type ServerUnaryCall, type sendUnaryData, status } from "@grpc/grpc-js";
+import type { Metadata, ServerUnaryCall, sendUnaryData } from "@grpc/grpc-js";
+import { status } from "@grpc/grpc-js";
 import { type Context, context, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { type CallerGone, callerGone, type GrpcHost, startGrpcHost } from "@rlfactory/kit";
 import type { CallToolsRequest__Output } from "@rlfactory/proto/types/CallToolsRequest";
@@ -21,11 +22,14 @@ import type { ToolResult } from "@rlfactory/proto/types/ToolResult";
 import { contextFromGrpcMetadata } from "@rlfactory/telemetry";
 import type { Logger } from "pino";
 import type { ApiKeyAuth } from "./auth.ts";
+import { runCallToolsBatch, toCallRequest, toWireResult } from "./call-tools-batch.ts";
+import { CallToolsStreams, serveCallToolsStream } from "./call-tools-stream.ts";
 import type { Catalog, CatalogEntry } from "./catalog.ts";
 import type { Episodes } from "./episodes.ts";
-import { grpcStatusFor, isGatewayError, truncate } from "./errors.ts";
-import type { CallOutcome, CallRequest, Invoker } from "./invoker.ts";
+import { grpcStatusFor, isGatewayError } from "./errors.ts";
+import type { Invoker } from "./invoker.ts";
 import { GATEWAY_SERVICE, loadGatewayProto } from "./proto.ts";
+import { isRpcError, rpcError } from "./rpc-error.ts";
 
 const tracer = trace.getTracer("rlfactory-gateway");
 
@@ -46,16 +50,24 @@ export async function startGrpcServer(
   opts: { host: string; port: number; maxMessageBytes: number },
 ): Promise<GrpcServerHandle> {
   const { definition, grpc } = loadGatewayProto();
-  return startGrpcHost({
+  const streams = new CallToolsStreams();
+  const host = await startGrpcHost({
     definition,
     serviceName: GATEWAY_SERVICE,
     addServices: (server) =>
-      server.addService(grpc.rlfactory.v1.ToolGateway.service, toolGatewayHandlers(deps)),
+      server.addService(grpc.rlfactory.v1.ToolGateway.service, toolGatewayHandlers(deps, streams)),
     ...opts,
   });
+  return {
+    ...host,
+    close: (graceMs) => {
+      streams.drain();
+      return host.close(graceMs);
+    },
+  };
 }
 
-function toolGatewayHandlers(deps: GrpcDeps): ToolGatewayHandlers {
+function toolGatewayHandlers(deps: GrpcDeps, streams: CallToolsStreams): ToolGatewayHandlers {
   return {
     ListTools: (call, callback) =>
       handle(deps, call, callback, "ListTools", async (): Promise<ListToolsResponse> => {
@@ -70,69 +82,17 @@ function toolGatewayHandlers(deps: GrpcDeps): ToolGatewayHandlers {
       }),
 
     CallTools: (call, callback) =>
-      handle(deps, call, callback, "CallTools", async (ctx, _span, rpc): Promise<CallToolsResponse> => {
-        const req = call.request as CallToolsRequest__Output;
-        if (req.calls.length === 0)
-          throw rpcError(status.INVALID_ARGUMENT, "CallTools needs at least one call");
-        if (req.calls.length > deps.maxBatchSize) {
-          throw rpcError(
-            status.RESOURCE_EXHAUSTED,
-            `batch of ${req.calls.length} calls; the limit is ${deps.maxBatchSize}`,
-          );
-        }
-        // All calls start now and run concurrently, except that calls on one episode run one after
-        // another in request order (stateful tools do not commute): the invoker's sequence, which goes
-        // to an environment server that lists episode_batch as one request. Results keep request order.
-        const reqs = req.calls.map((c) =>
-          toCallRequest(
-            {
-              ...c,
-              deadline_ms: c.deadline_ms || req.deadline_ms,
-              trajectory_id: c.trajectory_id || req.trajectory_id,
-            },
-            rpc,
-          ),
-        );
-        const results: ToolResult[] = new Array(reqs.length);
-        const byEpisode = new Map<string, number[]>();
-        const runs: Promise<void>[] = [];
-        for (const [i, one] of reqs.entries()) {
-          if (!one.episodeId) {
-            runs.push(
-              tracer.startActiveSpan(`call ${truncate(one.name)}`, {}, ctx, async (span) => {
-                try {
-                  results[i] = toWireResult(await deps.invoker.call(one, trace.setSpan(ctx, span), span));
-                } finally {
-                  span.end();
-                }
-              }),
-            );
-            continue;
-          }
-          const indices = byEpisode.get(one.episodeId);
-          if (indices) indices.push(i);
-          else byEpisode.set(one.episodeId, [i]);
-        }
-        for (const indices of byEpisode.values()) {
-          const spans = indices.map((i) => tracer.startSpan(`call ${truncate(reqs[i]!.name)}`, {}, ctx));
-          runs.push(
-            deps.invoker
-              .callSequence(
-                indices.map((i) => reqs[i]!),
-                ctx,
-                spans,
-              )
-              .then((outcomes) => {
-                for (const [k, i] of indices.entries()) results[i] = toWireResult(outcomes[k]!);
-              })
-              .finally(() => {
-                for (const span of spans) span.end();
-              }),
-          );
-        }
-        await Promise.all(runs);
-        return { results };
-      }),
+      handle(
+        deps,
+        call,
+        callback,
+        "CallTools",
+        async (ctx, _span, rpc): Promise<CallToolsResponse> => ({
+          results: await runCallToolsBatch(deps, call.request as CallToolsRequest__Output, ctx, rpc),
+        }),
+      ),
+
+    CallToolsStream: (call) => serveCallToolsStream(deps, streams, call),
 
     StartEpisode: (call, callback) =>
       handle(deps, call, callback, "StartEpisode", async (ctx) => {
@@ -214,38 +174,6 @@ function handle<Req, Res>(
     });
 }
 
-/** Builds the invoker's request; the RPC's own deadline and cancellation bound the call. */
-function toCallRequest(c: ToolCall__Output, { signal, remainingMs }: CallerGone): CallRequest {
-  return {
-    name: c.name,
-    argumentsJson: c.arguments_json,
-    deadlineMs: c.deadline_ms,
-    trajectoryId: c.trajectory_id,
-    bypassCache: c.cache === "CACHE_BYPASS",
-    callId: c.call_id,
-    episodeId: c.episode_id,
-    signal,
-    ...(remainingMs !== undefined ? { rpcRemainingMs: remainingMs } : {}),
-  };
-}
-
-export function toWireResult(o: CallOutcome): ToolResult {
-  return {
-    name: o.name,
-    call_id: o.callId,
-    content: o.output?.content ?? [],
-    structured_content_json: o.output?.structuredContentJson ?? "",
-    is_error: o.output?.isError ?? false,
-    error_code: o.error?.code ?? "OK",
-    error_message: o.error?.message ?? "",
-    latency_ms: o.latencyMs,
-    cache_hit: o.cacheHit,
-    attempts: o.attempts,
-    truncated: o.output?.truncated ?? false,
-    ...(o.output?.usage ? { usage: o.output.usage } : {}),
-  };
-}
-
 export function toWireTool(e: CatalogEntry): Tool {
   const a = e.tool.annotations;
   return {
@@ -266,20 +194,6 @@ export function toWireTool(e: CatalogEntry): Tool {
     idempotent: e.policy.idempotent,
     schema_version: e.schemaVersion,
   };
-}
-
-interface RpcError extends Error {
-  code: status;
-  details: string;
-  metadata: Metadata;
-}
-
-function rpcError(code: status, details: string): RpcError {
-  return Object.assign(new Error(details), { code, details, metadata: new Metadata() });
-}
-
-function isRpcError(e: unknown): e is RpcError {
-  return e instanceof Error && typeof (e as Partial<RpcError>).code === "number" && "details" in e;
 }
 
 function firstString(md: Metadata, key: string): string | undefined {

@@ -33,10 +33,10 @@ describe("tracing across caller, gateway and tool server", () => {
     await receiver?.close();
   });
 
-  async function callFromTracedCaller(tool: string, args: unknown) {
+  async function callFromTracedCaller(tool: string, args: unknown, mode: "batch" | "one" = "one") {
     const { stdout } = await run(
       process.execPath,
-      [join(ROOT, "test/support/src/traced-caller.ts"), gw.grpcAddress, tool, JSON.stringify(args)],
+      [join(ROOT, "test/support/src/traced-caller.ts"), gw.grpcAddress, tool, JSON.stringify(args), mode],
       {
         cwd: ROOT,
         env: { ...process.env, ...otelEnv },
@@ -82,6 +82,23 @@ describe("tracing across caller, gateway and tool server", () => {
     const tool = spans.find((s) => s.parentSpanId === client?.spanId);
     expect(tool).toMatchObject({ name: "tools/call sleep", kind: "SERVER" });
     expect(tool?.serviceName).toMatch(/testbed/);
+  });
+
+  it("a batch on the CallToolsStream: its gateway span is a child of the caller's span, its call span a child of that", async () => {
+    const caller = await callFromTracedCaller("testbed__sleep", { ms: 5 }, "batch");
+    expect(caller.error_code).toBe("OK");
+    const spans = await receiver.waitFor((s) => s.traceId === caller.traceId, 10_000, 5);
+    const server = spans.find((s) => s.parentSpanId === caller.spanId);
+    expect(server).toMatchObject({
+      name: "rlfactory.v1.ToolGateway/CallTools",
+      kind: "SERVER",
+      serviceName: "rlf-gateway",
+    });
+    expect(server?.attributes["rpc.method"]).toBe("CallToolsStream");
+    const call = spans.find((s) => s.parentSpanId === server?.spanId);
+    expect(call?.name).toBe("call testbed__sleep");
+    const upstream = spans.find((s) => s.parentSpanId === call?.spanId);
+    expect(upstream).toMatchObject({ name: "tools/call sleep", kind: "CLIENT" });
   });
 
   it("marks a tool's own error with error.type=tool_error on the client span", async () => {

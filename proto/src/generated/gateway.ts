@@ -4,6 +4,8 @@ import type { EnumTypeDefinition, MessageTypeDefinition } from '@grpc/proto-load
 import type { AudioContent as _rlfactory_v1_AudioContent, AudioContent__Output as _rlfactory_v1_AudioContent__Output } from './rlfactory/v1/AudioContent.ts';
 import type { CallToolsRequest as _rlfactory_v1_CallToolsRequest, CallToolsRequest__Output as _rlfactory_v1_CallToolsRequest__Output } from './rlfactory/v1/CallToolsRequest.ts';
 import type { CallToolsResponse as _rlfactory_v1_CallToolsResponse, CallToolsResponse__Output as _rlfactory_v1_CallToolsResponse__Output } from './rlfactory/v1/CallToolsResponse.ts';
+import type { CallToolsStreamRequest as _rlfactory_v1_CallToolsStreamRequest, CallToolsStreamRequest__Output as _rlfactory_v1_CallToolsStreamRequest__Output } from './rlfactory/v1/CallToolsStreamRequest.ts';
+import type { CallToolsStreamResponse as _rlfactory_v1_CallToolsStreamResponse, CallToolsStreamResponse__Output as _rlfactory_v1_CallToolsStreamResponse__Output } from './rlfactory/v1/CallToolsStreamResponse.ts';
 import type { Content as _rlfactory_v1_Content, Content__Output as _rlfactory_v1_Content__Output } from './rlfactory/v1/Content.ts';
 import type { EmbeddedResource as _rlfactory_v1_EmbeddedResource, EmbeddedResource__Output as _rlfactory_v1_EmbeddedResource__Output } from './rlfactory/v1/EmbeddedResource.ts';
 import type { EndEpisodeRequest as _rlfactory_v1_EndEpisodeRequest, EndEpisodeRequest__Output as _rlfactory_v1_EndEpisodeRequest__Output } from './rlfactory/v1/EndEpisodeRequest.ts';
@@ -37,6 +39,8 @@ export interface ProtoGrpcType {
       CacheMode: EnumTypeDefinition
       CallToolsRequest: MessageTypeDefinition<_rlfactory_v1_CallToolsRequest, _rlfactory_v1_CallToolsRequest__Output>
       CallToolsResponse: MessageTypeDefinition<_rlfactory_v1_CallToolsResponse, _rlfactory_v1_CallToolsResponse__Output>
+      CallToolsStreamRequest: MessageTypeDefinition<_rlfactory_v1_CallToolsStreamRequest, _rlfactory_v1_CallToolsStreamRequest__Output>
+      CallToolsStreamResponse: MessageTypeDefinition<_rlfactory_v1_CallToolsStreamResponse, _rlfactory_v1_CallToolsStreamResponse__Output>
       Content: MessageTypeDefinition<_rlfactory_v1_Content, _rlfactory_v1_Content__Output>
       EmbeddedResource: MessageTypeDefinition<_rlfactory_v1_EmbeddedResource, _rlfactory_v1_EmbeddedResource__Output>
       EndEpisodeRequest: MessageTypeDefinition<_rlfactory_v1_EndEpisodeRequest, _rlfactory_v1_EndEpisodeRequest__Output>

@@ -1,6 +1,7 @@
 // How the rollout reaches the gateway's tools: ONE adapter over `GatewayClient`, used by the rollout
-// loop (all calls of a turn in one CallTools RPC; the gateway runs them in parallel and answers in
-// order) and by the rewards that call verify tools (one call). Two kinds of failure are kept apart:
+// loop (all calls of a turn in one CallTools batch, a message on the client's CallToolsStream; the
+// gateway runs them in parallel and answers in order) and by the rewards that call verify tools (one
+// call). Two kinds of failure are kept apart:
 //
 //   - a call's outcome: the tool's own error (`isError`: MCP `isError`, with errorCode "OK" — the model
 //     sees it, a reward scores it) or the gateway's code for that call (TIMEOUT, UNAVAILABLE,
@@ -92,16 +93,19 @@ export function gatewayTools(client: GatewayClient): GatewayTools {
     let results: Awaited<ReturnType<GatewayClient["callTools"]>>;
     try {
       results = await raceAbort(
-        client.callTools({
-          calls: calls.map((c, i) => ({
-            name: c.name,
-            arguments_json: JSON.stringify(c.arguments),
-            call_id: `${trajectoryId}:${i}`,
-            ...(c.episodeId === undefined ? {} : { episode_id: c.episodeId }),
-          })),
-          deadline_ms: deadlineMs,
-          trajectory_id: trajectoryId,
-        }),
+        client.callTools(
+          {
+            calls: calls.map((c, i) => ({
+              name: c.name,
+              arguments_json: JSON.stringify(c.arguments),
+              call_id: `${trajectoryId}:${i}`,
+              ...(c.episodeId === undefined ? {} : { episode_id: c.episodeId }),
+            })),
+            deadline_ms: deadlineMs,
+            trajectory_id: trajectoryId,
+          },
+          signal === undefined ? {} : { signal },
+        ),
         signal,
         cancelled,
       );

@@ -29,6 +29,14 @@ export const ToolGateway = {
       requestType: codec.rlfactory.v1.CallToolsRequest,
       responseType: codec.rlfactory.v1.CallToolsResponse,
     },
+    CallToolsStream: {
+      path: "/rlfactory.v1.ToolGateway/CallToolsStream",
+      originalName: "callToolsStream",
+      requestStream: true,
+      responseStream: true,
+      requestType: codec.rlfactory.v1.CallToolsStreamRequest,
+      responseType: codec.rlfactory.v1.CallToolsStreamResponse,
+    },
     StartEpisode: {
       path: "/rlfactory.v1.ToolGateway/StartEpisode",
       originalName: "startEpisode",

@@ -267,6 +267,49 @@ export namespace rlfactory {
             public toJSON(): { [k: string]: any };
         }
 
+        interface ICallToolsStreamRequest {
+            batch_id?: (number|Long|null);
+            batch?: (rlfactory.v1.ICallToolsRequest|null);
+            cancel?: (boolean|null);
+            traceparent?: (string|null);
+            tracestate?: (string|null);
+        }
+
+        class CallToolsStreamRequest implements ICallToolsStreamRequest {
+            constructor(properties?: rlfactory.v1.ICallToolsStreamRequest);
+            public batch_id: (number|Long);
+            public batch?: (rlfactory.v1.ICallToolsRequest|null);
+            public cancel?: (boolean|null);
+            public traceparent: string;
+            public tracestate: string;
+            public kind?: ("batch"|"cancel");
+            public static encode(message: rlfactory.v1.ICallToolsStreamRequest, writer?: $protobuf.Writer): $protobuf.Writer;
+            public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): rlfactory.v1.CallToolsStreamRequest;
+            public static fromObject(object: { [k: string]: any }): rlfactory.v1.CallToolsStreamRequest;
+            public static toObject(message: rlfactory.v1.CallToolsStreamRequest, options?: $protobuf.IConversionOptions): { [k: string]: any };
+            public toJSON(): { [k: string]: any };
+        }
+
+        interface ICallToolsStreamResponse {
+            batch_id?: (number|Long|null);
+            results?: (rlfactory.v1.IToolResult[]|null);
+            status_code?: (number|null);
+            status_details?: (string|null);
+        }
+
+        class CallToolsStreamResponse implements ICallToolsStreamResponse {
+            constructor(properties?: rlfactory.v1.ICallToolsStreamResponse);
+            public batch_id: (number|Long);
+            public results: rlfactory.v1.IToolResult[];
+            public status_code: number;
+            public status_details: string;
+            public static encode(message: rlfactory.v1.ICallToolsStreamResponse, writer?: $protobuf.Writer): $protobuf.Writer;
+            public static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): rlfactory.v1.CallToolsStreamResponse;
+            public static fromObject(object: { [k: string]: any }): rlfactory.v1.CallToolsStreamResponse;
+            public static toObject(message: rlfactory.v1.CallToolsStreamResponse, options?: $protobuf.IConversionOptions): { [k: string]: any };
+            public toJSON(): { [k: string]: any };
+        }
+
         enum ErrorCode {
             OK = 0,
             TIMEOUT = 1,

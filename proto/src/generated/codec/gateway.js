@@ -1921,6 +1921,354 @@ export const rlfactory = $root.rlfactory = (() => {
             return CallToolsResponse;
         })();
 
+        v1.CallToolsStreamRequest = (function() {
+
+            function CallToolsStreamRequest(properties) {
+                if (properties)
+                    for (let keys = Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            }
+
+            CallToolsStreamRequest.prototype.batch_id = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            CallToolsStreamRequest.prototype.batch = null;
+            CallToolsStreamRequest.prototype.cancel = null;
+            CallToolsStreamRequest.prototype.traceparent = "";
+            CallToolsStreamRequest.prototype.tracestate = "";
+
+            let $oneOfFields;
+
+            Object.defineProperty(CallToolsStreamRequest.prototype, "kind", {
+                get: $util.oneOfGetter($oneOfFields = ["batch", "cancel"]),
+                set: $util.oneOfSetter($oneOfFields)
+            });
+
+            CallToolsStreamRequest.encode = function encode(message, writer, q) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (message.batch_id != null && Object.hasOwnProperty.call(message, "batch_id"))
+                    writer.uint32(8).uint64(message.batch_id);
+                if (message.batch != null && Object.hasOwnProperty.call(message, "batch"))
+                    $root.rlfactory.v1.CallToolsRequest.encode(message.batch, writer.uint32(18).fork(), q + 1).ldelim();
+                if (message.cancel != null && Object.hasOwnProperty.call(message, "cancel"))
+                    writer.uint32(24).bool(message.cancel);
+                if (message.traceparent != null && Object.hasOwnProperty.call(message, "traceparent"))
+                    writer.uint32(34).string(message.traceparent);
+                if (message.tracestate != null && Object.hasOwnProperty.call(message, "tracestate"))
+                    writer.uint32(42).string(message.tracestate);
+                return writer;
+            };
+
+            CallToolsStreamRequest.decode = function decode(reader, length, error, long) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (long === undefined)
+                    long = 0;
+                if (long > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                let end, message;
+                if (length === undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = new $root.rlfactory.v1.CallToolsStreamRequest();
+                while (reader.pos < end) {
+                    let tag = reader.uint32();
+                    if (tag === error)
+                        break;
+                    switch (tag >>> 3) {
+                    case 1: {
+                            message.batch_id = reader.uint64();
+                            break;
+                        }
+                    case 2: {
+                            message.batch = $root.rlfactory.v1.CallToolsRequest.decode(reader, reader.uint32(), undefined, long + 1);
+                            break;
+                        }
+                    case 3: {
+                            message.cancel = reader.bool();
+                            break;
+                        }
+                    case 4: {
+                            message.traceparent = reader.string();
+                            break;
+                        }
+                    case 5: {
+                            message.tracestate = reader.string();
+                            break;
+                        }
+                    default:
+                        reader.skipType(tag & 7, long);
+                        break;
+                    }
+                }
+                if (length !== undefined) {
+                    if (reader.pos !== end)
+                        throw RangeError("index out of range");
+                    reader.len = length;
+                }
+                return message;
+            };
+
+            CallToolsStreamRequest.fromObject = function fromObject(object, long) {
+                if (object instanceof $root.rlfactory.v1.CallToolsStreamRequest)
+                    return object;
+                if (!$util.isObject(object))
+                    throw TypeError(".rlfactory.v1.CallToolsStreamRequest: object expected");
+                if (long === undefined)
+                    long = 0;
+                if (long > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                let message = new $root.rlfactory.v1.CallToolsStreamRequest();
+                if (object.batch_id != null)
+                    if ($util.Long)
+                        message.batch_id = $util.Long.fromValue(object.batch_id, true);
+                    else if (typeof object.batch_id === "string")
+                        message.batch_id = parseInt(object.batch_id, 10);
+                    else if (typeof object.batch_id === "number")
+                        message.batch_id = object.batch_id;
+                    else if (typeof object.batch_id === "object")
+                        message.batch_id = new $util.LongBits(object.batch_id.low >>> 0, object.batch_id.high >>> 0).toNumber(true);
+                if (object.batch != null) {
+                    if (!$util.isObject(object.batch))
+                        throw TypeError(".rlfactory.v1.CallToolsStreamRequest.batch: object expected");
+                    message.batch = $root.rlfactory.v1.CallToolsRequest.fromObject(object.batch, long + 1);
+                }
+                if (object.cancel != null)
+                    message.cancel = Boolean(object.cancel);
+                if (object.traceparent != null)
+                    message.traceparent = String(object.traceparent);
+                if (object.tracestate != null)
+                    message.tracestate = String(object.tracestate);
+                return message;
+            };
+
+            CallToolsStreamRequest.toObject = function toObject(message, options, q) {
+                if (!options)
+                    options = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                let object = {};
+                if (options.defaults) {
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.batch_id = options.longs === String ? long.toString() : options.longs === Number ? long.toNumber() : typeof BigInt !== "undefined" && options.longs === BigInt ? long.toBigInt() : long;
+                    } else
+                        object.batch_id = options.longs === String ? "0" : typeof BigInt !== "undefined" && options.longs === BigInt ? BigInt("0") : 0;
+                    object.traceparent = "";
+                    object.tracestate = "";
+                }
+                if (message.batch_id != null && Object.hasOwnProperty.call(message, "batch_id"))
+                    if (typeof BigInt !== "undefined" && options.longs === BigInt)
+                        object.batch_id = typeof message.batch_id === "number" ? BigInt(message.batch_id) : $util.Long.fromBits(message.batch_id.low >>> 0, message.batch_id.high >>> 0, true).toBigInt();
+                    else if (typeof message.batch_id === "number")
+                        object.batch_id = options.longs === String ? String(message.batch_id) : message.batch_id;
+                    else
+                        object.batch_id = options.longs === String ? $util.Long.prototype.toString.call(message.batch_id) : options.longs === Number ? new $util.LongBits(message.batch_id.low >>> 0, message.batch_id.high >>> 0).toNumber(true) : message.batch_id;
+                if (message.batch != null && Object.hasOwnProperty.call(message, "batch")) {
+                    object.batch = $root.rlfactory.v1.CallToolsRequest.toObject(message.batch, options, q + 1);
+                    if (options.oneofs)
+                        object.kind = "batch";
+                }
+                if (message.cancel != null && Object.hasOwnProperty.call(message, "cancel")) {
+                    object.cancel = message.cancel;
+                    if (options.oneofs)
+                        object.kind = "cancel";
+                }
+                if (message.traceparent != null && Object.hasOwnProperty.call(message, "traceparent"))
+                    object.traceparent = message.traceparent;
+                if (message.tracestate != null && Object.hasOwnProperty.call(message, "tracestate"))
+                    object.tracestate = message.tracestate;
+                return object;
+            };
+
+            CallToolsStreamRequest.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            return CallToolsStreamRequest;
+        })();
+
+        v1.CallToolsStreamResponse = (function() {
+
+            function CallToolsStreamResponse(properties) {
+                this.results = [];
+                if (properties)
+                    for (let keys = Object.keys(properties), i = 0; i < keys.length; ++i)
+                        if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                            this[keys[i]] = properties[keys[i]];
+            }
+
+            CallToolsStreamResponse.prototype.batch_id = $util.Long ? $util.Long.fromBits(0,0,true) : 0;
+            CallToolsStreamResponse.prototype.results = $util.emptyArray;
+            CallToolsStreamResponse.prototype.status_code = 0;
+            CallToolsStreamResponse.prototype.status_details = "";
+
+            CallToolsStreamResponse.encode = function encode(message, writer, q) {
+                if (!writer)
+                    writer = $Writer.create();
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                if (message.batch_id != null && Object.hasOwnProperty.call(message, "batch_id"))
+                    writer.uint32(8).uint64(message.batch_id);
+                if (message.results != null && message.results.length)
+                    for (let i = 0; i < message.results.length; ++i)
+                        $root.rlfactory.v1.ToolResult.encode(message.results[i], writer.uint32(18).fork(), q + 1).ldelim();
+                if (message.status_code != null && Object.hasOwnProperty.call(message, "status_code"))
+                    writer.uint32(24).uint32(message.status_code);
+                if (message.status_details != null && Object.hasOwnProperty.call(message, "status_details"))
+                    writer.uint32(34).string(message.status_details);
+                return writer;
+            };
+
+            CallToolsStreamResponse.decode = function decode(reader, length, error, long) {
+                if (!(reader instanceof $Reader))
+                    reader = $Reader.create(reader);
+                if (long === undefined)
+                    long = 0;
+                if (long > $Reader.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                let end, message;
+                if (length === undefined)
+                    end = reader.len;
+                else {
+                    end = reader.pos + length;
+                    if (end > reader.len)
+                        throw RangeError("index out of range");
+                    length = reader.len;
+                    reader.len = end;
+                }
+                message = new $root.rlfactory.v1.CallToolsStreamResponse();
+                while (reader.pos < end) {
+                    let tag = reader.uint32();
+                    if (tag === error)
+                        break;
+                    switch (tag >>> 3) {
+                    case 1: {
+                            message.batch_id = reader.uint64();
+                            break;
+                        }
+                    case 2: {
+                            if (!(message.results && message.results.length))
+                                message.results = [];
+                            message.results.push($root.rlfactory.v1.ToolResult.decode(reader, reader.uint32(), undefined, long + 1));
+                            break;
+                        }
+                    case 3: {
+                            message.status_code = reader.uint32();
+                            break;
+                        }
+                    case 4: {
+                            message.status_details = reader.string();
+                            break;
+                        }
+                    default:
+                        reader.skipType(tag & 7, long);
+                        break;
+                    }
+                }
+                if (length !== undefined) {
+                    if (reader.pos !== end)
+                        throw RangeError("index out of range");
+                    reader.len = length;
+                }
+                return message;
+            };
+
+            CallToolsStreamResponse.fromObject = function fromObject(object, long) {
+                if (object instanceof $root.rlfactory.v1.CallToolsStreamResponse)
+                    return object;
+                if (!$util.isObject(object))
+                    throw TypeError(".rlfactory.v1.CallToolsStreamResponse: object expected");
+                if (long === undefined)
+                    long = 0;
+                if (long > $util.recursionLimit)
+                    throw Error("maximum nesting depth exceeded");
+                let message = new $root.rlfactory.v1.CallToolsStreamResponse();
+                if (object.batch_id != null)
+                    if ($util.Long)
+                        message.batch_id = $util.Long.fromValue(object.batch_id, true);
+                    else if (typeof object.batch_id === "string")
+                        message.batch_id = parseInt(object.batch_id, 10);
+                    else if (typeof object.batch_id === "number")
+                        message.batch_id = object.batch_id;
+                    else if (typeof object.batch_id === "object")
+                        message.batch_id = new $util.LongBits(object.batch_id.low >>> 0, object.batch_id.high >>> 0).toNumber(true);
+                if (object.results) {
+                    if (!Array.isArray(object.results))
+                        throw TypeError(".rlfactory.v1.CallToolsStreamResponse.results: array expected");
+                    message.results = [];
+                    for (let i = 0; i < object.results.length; ++i) {
+                        if (!$util.isObject(object.results[i]))
+                            throw TypeError(".rlfactory.v1.CallToolsStreamResponse.results: object expected");
+                        message.results[i] = $root.rlfactory.v1.ToolResult.fromObject(object.results[i], long + 1);
+                    }
+                }
+                if (object.status_code != null)
+                    message.status_code = object.status_code >>> 0;
+                if (object.status_details != null)
+                    message.status_details = String(object.status_details);
+                return message;
+            };
+
+            CallToolsStreamResponse.toObject = function toObject(message, options, q) {
+                if (!options)
+                    options = {};
+                if (q === undefined)
+                    q = 0;
+                if (q > $util.recursionLimit)
+                    throw Error("max depth exceeded");
+                let object = {};
+                if (options.arrays || options.defaults)
+                    object.results = [];
+                if (options.defaults) {
+                    if ($util.Long) {
+                        let long = new $util.Long(0, 0, true);
+                        object.batch_id = options.longs === String ? long.toString() : options.longs === Number ? long.toNumber() : typeof BigInt !== "undefined" && options.longs === BigInt ? long.toBigInt() : long;
+                    } else
+                        object.batch_id = options.longs === String ? "0" : typeof BigInt !== "undefined" && options.longs === BigInt ? BigInt("0") : 0;
+                    object.status_code = 0;
+                    object.status_details = "";
+                }
+                if (message.batch_id != null && Object.hasOwnProperty.call(message, "batch_id"))
+                    if (typeof BigInt !== "undefined" && options.longs === BigInt)
+                        object.batch_id = typeof message.batch_id === "number" ? BigInt(message.batch_id) : $util.Long.fromBits(message.batch_id.low >>> 0, message.batch_id.high >>> 0, true).toBigInt();
+                    else if (typeof message.batch_id === "number")
+                        object.batch_id = options.longs === String ? String(message.batch_id) : message.batch_id;
+                    else
+                        object.batch_id = options.longs === String ? $util.Long.prototype.toString.call(message.batch_id) : options.longs === Number ? new $util.LongBits(message.batch_id.low >>> 0, message.batch_id.high >>> 0).toNumber(true) : message.batch_id;
+                if (message.results && message.results.length) {
+                    object.results = [];
+                    for (let j = 0; j < message.results.length; ++j)
+                        object.results[j] = $root.rlfactory.v1.ToolResult.toObject(message.results[j], options, q + 1);
+                }
+                if (message.status_code != null && Object.hasOwnProperty.call(message, "status_code"))
+                    object.status_code = message.status_code;
+                if (message.status_details != null && Object.hasOwnProperty.call(message, "status_details"))
+                    object.status_details = message.status_details;
+                return object;
+            };
+
+            CallToolsStreamResponse.prototype.toJSON = function toJSON() {
+                return this.constructor.toObject(this, $protobuf.util.toJSONOptions);
+            };
+
+            return CallToolsStreamResponse;
+        })();
+
         v1.ErrorCode = (function() {
             const valuesById = {}, values = Object.create(valuesById);
             values[valuesById[0] = "OK"] = 0;

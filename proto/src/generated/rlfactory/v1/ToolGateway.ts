@@ -4,6 +4,8 @@ import type * as grpc from '@grpc/grpc-js'
 import type { MethodDefinition } from '@grpc/proto-loader'
 import type { CallToolsRequest as _rlfactory_v1_CallToolsRequest, CallToolsRequest__Output as _rlfactory_v1_CallToolsRequest__Output } from '../../rlfactory/v1/CallToolsRequest.ts';
 import type { CallToolsResponse as _rlfactory_v1_CallToolsResponse, CallToolsResponse__Output as _rlfactory_v1_CallToolsResponse__Output } from '../../rlfactory/v1/CallToolsResponse.ts';
+import type { CallToolsStreamRequest as _rlfactory_v1_CallToolsStreamRequest, CallToolsStreamRequest__Output as _rlfactory_v1_CallToolsStreamRequest__Output } from '../../rlfactory/v1/CallToolsStreamRequest.ts';
+import type { CallToolsStreamResponse as _rlfactory_v1_CallToolsStreamResponse, CallToolsStreamResponse__Output as _rlfactory_v1_CallToolsStreamResponse__Output } from '../../rlfactory/v1/CallToolsStreamResponse.ts';
 import type { EndEpisodeRequest as _rlfactory_v1_EndEpisodeRequest, EndEpisodeRequest__Output as _rlfactory_v1_EndEpisodeRequest__Output } from '../../rlfactory/v1/EndEpisodeRequest.ts';
 import type { EndEpisodeResponse as _rlfactory_v1_EndEpisodeResponse, EndEpisodeResponse__Output as _rlfactory_v1_EndEpisodeResponse__Output } from '../../rlfactory/v1/EndEpisodeResponse.ts';
 import type { ForkEpisodeRequest as _rlfactory_v1_ForkEpisodeRequest, ForkEpisodeRequest__Output as _rlfactory_v1_ForkEpisodeRequest__Output } from '../../rlfactory/v1/ForkEpisodeRequest.ts';
@@ -49,6 +51,33 @@ export interface ToolGatewayClient extends grpc.Client {
   callTools(argument: _rlfactory_v1_CallToolsRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_rlfactory_v1_CallToolsResponse__Output>): grpc.ClientUnaryCall;
   callTools(argument: _rlfactory_v1_CallToolsRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_rlfactory_v1_CallToolsResponse__Output>): grpc.ClientUnaryCall;
   callTools(argument: _rlfactory_v1_CallToolsRequest, callback: grpc.requestCallback<_rlfactory_v1_CallToolsResponse__Output>): grpc.ClientUnaryCall;
+  
+  /**
+   * CallTools over one long-lived stream: each request message is a batch (or the cancel of one), each
+   * response message the answer to one batch, sent as soon as THAT batch is done (batches answer out
+   * of order; match them by batch_id). A batch runs exactly as a unary CallTools would (same limits,
+   * deadlines, episode order, per-call errors); the stream is authenticated once, from its metadata
+   * (a bad key ends it with UNAUTHENTICATED). Every batch gets exactly one answer, unless it was
+   * cancelled (a cancelled batch gets none) or the stream died. When the client half-closes, the
+   * gateway finishes and answers the batches still running, then ends the stream with OK; so too when
+   * the gateway shuts down (batches sent meanwhile: UNAVAILABLE). When the client cancels the stream,
+   * every batch still running is aborted as a cancelled CallTools is.
+   */
+  CallToolsStream(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_rlfactory_v1_CallToolsStreamRequest, _rlfactory_v1_CallToolsStreamResponse__Output>;
+  CallToolsStream(options?: grpc.CallOptions): grpc.ClientDuplexStream<_rlfactory_v1_CallToolsStreamRequest, _rlfactory_v1_CallToolsStreamResponse__Output>;
+  /**
+   * CallTools over one long-lived stream: each request message is a batch (or the cancel of one), each
+   * response message the answer to one batch, sent as soon as THAT batch is done (batches answer out
+   * of order; match them by batch_id). A batch runs exactly as a unary CallTools would (same limits,
+   * deadlines, episode order, per-call errors); the stream is authenticated once, from its metadata
+   * (a bad key ends it with UNAUTHENTICATED). Every batch gets exactly one answer, unless it was
+   * cancelled (a cancelled batch gets none) or the stream died. When the client half-closes, the
+   * gateway finishes and answers the batches still running, then ends the stream with OK; so too when
+   * the gateway shuts down (batches sent meanwhile: UNAVAILABLE). When the client cancels the stream,
+   * every batch still running is aborted as a cancelled CallTools is.
+   */
+  callToolsStream(metadata: grpc.Metadata, options?: grpc.CallOptions): grpc.ClientDuplexStream<_rlfactory_v1_CallToolsStreamRequest, _rlfactory_v1_CallToolsStreamResponse__Output>;
+  callToolsStream(options?: grpc.CallOptions): grpc.ClientDuplexStream<_rlfactory_v1_CallToolsStreamRequest, _rlfactory_v1_CallToolsStreamResponse__Output>;
   
   /**
    * Ends the episode and returns its final state; the id is then unknown (EPISODE_NOT_FOUND).
@@ -142,6 +171,19 @@ export interface ToolGatewayHandlers extends grpc.UntypedServiceImplementation {
   CallTools: grpc.handleUnaryCall<_rlfactory_v1_CallToolsRequest__Output, _rlfactory_v1_CallToolsResponse>;
   
   /**
+   * CallTools over one long-lived stream: each request message is a batch (or the cancel of one), each
+   * response message the answer to one batch, sent as soon as THAT batch is done (batches answer out
+   * of order; match them by batch_id). A batch runs exactly as a unary CallTools would (same limits,
+   * deadlines, episode order, per-call errors); the stream is authenticated once, from its metadata
+   * (a bad key ends it with UNAUTHENTICATED). Every batch gets exactly one answer, unless it was
+   * cancelled (a cancelled batch gets none) or the stream died. When the client half-closes, the
+   * gateway finishes and answers the batches still running, then ends the stream with OK; so too when
+   * the gateway shuts down (batches sent meanwhile: UNAVAILABLE). When the client cancels the stream,
+   * every batch still running is aborted as a cancelled CallTools is.
+   */
+  CallToolsStream: grpc.handleBidiStreamingCall<_rlfactory_v1_CallToolsStreamRequest__Output, _rlfactory_v1_CallToolsStreamResponse>;
+  
+  /**
    * Ends the episode and returns its final state; the id is then unknown (EPISODE_NOT_FOUND).
    */
   EndEpisode: grpc.handleUnaryCall<_rlfactory_v1_EndEpisodeRequest__Output, _rlfactory_v1_EndEpisodeResponse>;
@@ -172,6 +214,7 @@ export interface ToolGatewayHandlers extends grpc.UntypedServiceImplementation {
 export interface ToolGatewayDefinition extends grpc.ServiceDefinition {
   CallTool: MethodDefinition<_rlfactory_v1_ToolCall, _rlfactory_v1_ToolResult, _rlfactory_v1_ToolCall__Output, _rlfactory_v1_ToolResult__Output>
   CallTools: MethodDefinition<_rlfactory_v1_CallToolsRequest, _rlfactory_v1_CallToolsResponse, _rlfactory_v1_CallToolsRequest__Output, _rlfactory_v1_CallToolsResponse__Output>
+  CallToolsStream: MethodDefinition<_rlfactory_v1_CallToolsStreamRequest, _rlfactory_v1_CallToolsStreamResponse, _rlfactory_v1_CallToolsStreamRequest__Output, _rlfactory_v1_CallToolsStreamResponse__Output>
   EndEpisode: MethodDefinition<_rlfactory_v1_EndEpisodeRequest, _rlfactory_v1_EndEpisodeResponse, _rlfactory_v1_EndEpisodeRequest__Output, _rlfactory_v1_EndEpisodeResponse__Output>
   ForkEpisode: MethodDefinition<_rlfactory_v1_ForkEpisodeRequest, _rlfactory_v1_ForkEpisodeResponse, _rlfactory_v1_ForkEpisodeRequest__Output, _rlfactory_v1_ForkEpisodeResponse__Output>
   ListTools: MethodDefinition<_rlfactory_v1_ListToolsRequest, _rlfactory_v1_ListToolsResponse, _rlfactory_v1_ListToolsRequest__Output, _rlfactory_v1_ListToolsResponse__Output>
