@@ -15,8 +15,9 @@
 //                              of time on one server would most likely do so on the next one too
 //   attempt                    pick a server (ServerPool), POST/GET with undici on its keep-alive pool,
 //                              read the body (at most `maxResponseBytes`; an error body at most
-//                              ERROR_BODY_BYTES; whole, when its content-length is within that), cut the integer lists the caller never reads
-//                              (`unreadIdArrays`: vLLM's echoed prompt), parse it once and validate
+//                              ERROR_BODY_BYTES; whole, when its content-length is within that), cut the members the caller never reads
+//                              (`unreadIdArrays`: vLLM's echoed prompt; `unreadMembers`: its per-token
+//                              strings and objects), parse it once and validate
 //                              it: a cheap structural check of the trusted shape when the call has one
 //                              (`check`), the zod schema otherwise, and always when the check fails
 //
@@ -42,6 +43,7 @@ import { cancelledError, raceAbort } from "./cancellation.ts";
 import { ServerPool, type ServerStatus } from "./server-pool.ts";
 import { InferenceError } from "./types.ts";
 import { nullUnreadIdArrays } from "./unread-id-arrays.ts";
+import { nullUnreadMembers } from "./unread-members.ts";
 
 export interface TransportOptions {
   /** Base URLs of the servers (`http://host:port`, optionally with a path prefix). */
@@ -85,6 +87,8 @@ export interface HttpCall<T> {
   path: string;
   /** JSON body (POST). */
   body?: unknown;
+  /** The body as JSON text already (POST; instead of `body`): sent as it is. */
+  bodyText?: string;
   /** Shape of a 2xx body; a body that does not match is BAD_RESPONSE. */
   schema: z.ZodType<T>;
   /**
@@ -98,6 +102,11 @@ export interface HttpCall<T> {
    * `prompt_token_ids`): their values are cut from the text before it is parsed (`nullUnreadIdArrays`).
    */
   unreadIdArrays?: readonly string[];
+  /**
+   * Members of the 2xx body the caller never reads that hold arrays of anything (vLLM's
+   * `logprobs.top_logprobs`): their values are cut from the text before it is parsed (`nullUnreadMembers`).
+   */
+  unreadMembers?: readonly string[];
   sessionId?: string;
   signal?: AbortSignal;
 }
@@ -211,7 +220,9 @@ export class HttpTransport {
         method: call.method,
         path: `${server.basePath}${call.path}`,
         headers: this.#headers,
-        ...(call.body !== undefined && { body: JSON.stringify(call.body) }),
+        ...(call.bodyText !== undefined
+          ? { body: call.bodyText }
+          : call.body !== undefined && { body: JSON.stringify(call.body) }),
         signal,
       });
       const status = res.statusCode;
@@ -226,7 +237,8 @@ export class HttpTransport {
       }
       if (ok) {
         this.pool.succeeded(server);
-        const body = call.unreadIdArrays === undefined ? text : nullUnreadIdArrays(text, call.unreadIdArrays);
+        let body = call.unreadIdArrays === undefined ? text : nullUnreadIdArrays(text, call.unreadIdArrays);
+        if (call.unreadMembers !== undefined) body = nullUnreadMembers(body, call.unreadMembers);
         return { data: parseBody(body, call.schema, call.check, where), server: server.url };
       }
       const error = new InferenceError(
