@@ -21,7 +21,7 @@ export function nullUnreadMembers(text: string, keys: readonly string[]): string
       const at = out.indexOf(open, from);
       if (at < 0) break;
       const start = at + open.length - 1;
-      const end = at > 0 && out.charCodeAt(at - 1) === BACKSLASH ? -1 : skipValue(out, start);
+      const end = at > 0 && out.charCodeAt(at - 1) === BACKSLASH ? -1 : valueEnd(out, start);
       if (end < 0 || !endsMember(out, end)) {
         from = at + open.length;
         continue;
@@ -34,22 +34,43 @@ export function nullUnreadMembers(text: string, keys: readonly string[]): string
 }
 
 const BACKSLASH = 92;
+const COMMA = 44;
+const CLOSE_OBJECT = 125;
+
+// A JSON array as text, up to MAX_DEPTH brackets deep: strings skipped whole with their escapes (a
+// bracket or quote inside one does not count), arrays and objects with matching brackets, anything else
+// character by character. Written unambiguously (a run of plain characters always ends at a quote or a
+// bracket; a string's body is the unrolled `[^"\\]*(?:\\.[^"\\]*)*`), so a text that does not match fails
+// in linear time; irregexp's compiled matcher walks it several times faster than a loop over charCodeAt.
+const MAX_DEPTH = 6;
+const STRING = String.raw`"[^"\\]*(?:\\[\s\S][^"\\]*)*"`;
+const PLAIN = String.raw`[^"[\]{}]*`;
+const ARRAY = (() => {
+  let inner = `${PLAIN}(?:${STRING}${PLAIN})*`;
+  for (let depth = 1; depth < MAX_DEPTH; depth++) {
+    inner = `${PLAIN}(?:(?:${STRING}|\\[${inner}\\]|\\{${inner}\\})${PLAIN})*`;
+  }
+  return new RegExp(`\\[${inner}\\]`, "y");
+})();
+
+/**
+ * Index just past the array whose opening bracket is at `start`, or -1 when it is not one: ARRAY first,
+ * and for what it does not match (deeper than MAX_DEPTH, or malformed) the walk of `skipArray`.
+ */
+function valueEnd(text: string, start: number): number {
+  ARRAY.lastIndex = start;
+  return ARRAY.test(text) ? ARRAY.lastIndex : skipArray(text, start);
+}
+
 const QUOTE = 34;
 const OPEN_ARRAY = 91;
 const CLOSE_ARRAY = 93;
 const OPEN_OBJECT = 123;
-const CLOSE_OBJECT = 125;
-const COMMA = 44;
 
-/**
- * Index just past the array or object whose opening bracket is at `start`, or -1 when its brackets do
- * not match or the text ends first. Strings are skipped whole (a quote preceded by an odd number of
- * backslashes is inside the string).
- */
-function skipValue(text: string, start: number): number {
+/** ARRAY's job at any depth, one character at a time: -1 when brackets do not match or the text ends first. */
+function skipArray(text: string, start: number): number {
   const closers: number[] = [];
-  const n = text.length;
-  for (let i = start; i < n; i++) {
+  for (let i = start; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
       i = stringEnd(text, i);
