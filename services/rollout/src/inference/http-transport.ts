@@ -11,12 +11,13 @@
 //   bulkhead                   the client-wide limit on HTTP requests in flight; beyond it requests queue
 //                              (never rejected). Sits inside retry: a request backing off holds no slot
 //   timeout                    per attempt, from the moment it holds a slot (queueing does not count):
-//                              aborts the HTTP request → TIMEOUT. Not retried: a generation that ran out
+//                              aborts the HTTP request → TIMEOUT (the attempt's own timer, in `exchange`). Not retried: a generation that ran out
 //                              of time on one server would most likely do so on the next one too
-//   attempt                    pick a server (ServerPool), POST/GET with undici on its keep-alive pool,
-//                              read the body (at most `maxResponseBytes`; an error body at most
-//                              ERROR_BODY_BYTES; whole, when its content-length is within that), cut the integer lists the caller never reads
-//                              (`unreadIdArrays`: vLLM's echoed prompt), parse it once and validate
+//   attempt                    pick a server (ServerPool), POST/GET on its keep-alive pool with undici's
+//                              dispatcher protocol (`exchange`), read the body (at most `maxResponseBytes`;
+//                              an error body at most ERROR_BODY_BYTES), cut the members the caller never reads
+//                              (`unreadIdArrays`: vLLM's echoed prompt; `unreadMembers`: its per-token
+//                              strings and objects), parse it once and validate
 //                              it: a cheap structural check of the trusted shape when the call has one
 //                              (`check`), the zod schema otherwise, and always when the check fails
 //
@@ -33,15 +34,15 @@ import {
   type RetryPolicy,
   retry,
   TaskCancelledError,
-  TimeoutStrategy,
-  timeout,
   wrap,
 } from "cockatiel";
 import type { z } from "zod";
 import { cancelledError, raceAbort } from "./cancellation.ts";
+import { ExchangeTimedOut, exchange } from "./http-exchange.ts";
 import { ServerPool, type ServerStatus } from "./server-pool.ts";
 import { InferenceError } from "./types.ts";
 import { nullUnreadIdArrays } from "./unread-id-arrays.ts";
+import { nullUnreadMembers } from "./unread-members.ts";
 
 export interface TransportOptions {
   /** Base URLs of the servers (`http://host:port`, optionally with a path prefix). */
@@ -85,6 +86,8 @@ export interface HttpCall<T> {
   path: string;
   /** JSON body (POST). */
   body?: unknown;
+  /** The body as JSON text already (POST; instead of `body`): sent as it is. */
+  bodyText?: string;
   /** Shape of a 2xx body; a body that does not match is BAD_RESPONSE. */
   schema: z.ZodType<T>;
   /**
@@ -98,6 +101,11 @@ export interface HttpCall<T> {
    * `prompt_token_ids`): their values are cut from the text before it is parsed (`nullUnreadIdArrays`).
    */
   unreadIdArrays?: readonly string[];
+  /**
+   * Members of the 2xx body the caller never reads that hold arrays of anything (vLLM's
+   * `logprobs.top_logprobs`): their values are cut from the text before it is parsed (`nullUnreadMembers`).
+   */
+  unreadMembers?: readonly string[];
   sessionId?: string;
   signal?: AbortSignal;
 }
@@ -132,6 +140,9 @@ export class HttpTransport {
   readonly #headers: Record<string, string>;
   readonly #timeoutMs: number;
   readonly #maxResponseBytes: number;
+  /** How much of a body is read: a 2xx one up to maxResponseBytes, an error body up to ERROR_BODY_BYTES. */
+  readonly #bodyBound = (status: number): number =>
+    status >= 200 && status < 300 ? this.#maxResponseBytes : ERROR_BODY_BYTES;
   readonly #retry: RetryPolicy;
   readonly #stack: IPolicy;
 
@@ -157,14 +168,10 @@ export class HttpTransport {
         maxDelay: options.retryMaxDelayMs ?? 2_000,
       }),
     });
-    // Order matters; see the header. wrap()'s first argument is the outermost policy.
-    this.#stack = wrap(
-      this.#retry,
-      bulkhead(maxConcurrency, Number.POSITIVE_INFINITY),
-      // abortOnReturn off: an attempt that returned has read its whole body; aborting its signal then only
-      // costs an AbortError (a DOMException) per request
-      timeout(this.#timeoutMs, { strategy: TimeoutStrategy.Cooperative, abortOnReturn: false }),
-    );
+    // Order matters; see the header. wrap()'s first argument is the outermost policy. The timeout is the
+    // attempt's own deadline (`exchange`): cockatiel's timeout policy would cost an AbortController, its
+    // listeners and a timer per attempt where one timer does
+    this.#stack = wrap(this.#retry, bulkhead(maxConcurrency, Number.POSITIVE_INFINITY));
   }
 
   /** Runs one call through the stack; rejects only with `InferenceError`. */
@@ -172,10 +179,9 @@ export class HttpTransport {
     const callerSignal = call.signal;
     if (callerSignal?.aborted) throw cancelledError(callerSignal);
     const tried = new Set<string>();
-    const work = this.#stack.execute(
-      ({ signal }) => this.#attempt(call, signal, tried),
-      callerSignal,
-    ) as Promise<HttpAnswer<T>>;
+    const work = this.#stack.execute(() => this.#attempt(call, tried), callerSignal) as Promise<
+      HttpAnswer<T>
+    >;
     try {
       return await raceAbort(work, callerSignal);
     } catch (error) {
@@ -201,22 +207,26 @@ export class HttpTransport {
     return this.pool.close();
   }
 
-  async #attempt<T>(call: HttpCall<T>, signal: AbortSignal, tried: Set<string>): Promise<HttpAnswer<T>> {
+  async #attempt<T>(call: HttpCall<T>, tried: Set<string>): Promise<HttpAnswer<T>> {
     const server = this.pool.pick(call.sessionId, tried);
     tried.add(server.url);
     const where = `${server.url}${call.path}`;
     this.pool.begin(server);
     try {
-      const res = await server.dispatcher.request({
-        method: call.method,
-        path: `${server.basePath}${call.path}`,
-        headers: this.#headers,
-        ...(call.body !== undefined && { body: JSON.stringify(call.body) }),
-        signal,
-      });
-      const status = res.statusCode;
+      const body = call.bodyText ?? (call.body === undefined ? undefined : JSON.stringify(call.body));
+      const { status, text, complete } = await exchange(
+        server.dispatcher,
+        {
+          method: call.method,
+          path: `${server.basePath}${call.path}`,
+          headers: this.#headers,
+          ...(body !== undefined && { body }),
+        },
+        this.#bodyBound,
+        call.signal,
+        this.#timeoutMs,
+      );
       const ok = status >= 200 && status < 300;
-      const { text, complete } = await readBody(res, ok ? this.#maxResponseBytes : ERROR_BODY_BYTES);
       if (ok && !complete) {
         throw new InferenceError(
           "RESPONSE_TOO_LARGE",
@@ -226,8 +236,9 @@ export class HttpTransport {
       }
       if (ok) {
         this.pool.succeeded(server);
-        const body = call.unreadIdArrays === undefined ? text : nullUnreadIdArrays(text, call.unreadIdArrays);
-        return { data: parseBody(body, call.schema, call.check, where), server: server.url };
+        let json = call.unreadIdArrays === undefined ? text : nullUnreadIdArrays(text, call.unreadIdArrays);
+        if (call.unreadMembers !== undefined) json = nullUnreadMembers(json, call.unreadMembers);
+        return { data: parseBody(json, call.schema, call.check, where), server: server.url };
       }
       const error = new InferenceError(
         "HTTP_ERROR",
@@ -245,7 +256,7 @@ export class HttpTransport {
     } catch (error) {
       if (error instanceof InferenceError || error instanceof RetryableFailure) throw error;
       if (call.signal?.aborted) throw cancelledError(call.signal);
-      if (signal.aborted) {
+      if (error instanceof ExchangeTimedOut) {
         throw new InferenceError(
           "TIMEOUT",
           `${where} did not answer within the request timeout (${this.#timeoutMs} ms)`,
@@ -264,28 +275,6 @@ export class HttpTransport {
       this.pool.end(server);
     }
   }
-}
-
-/**
- * An undici answer's body as text, at most `maxBytes` of it (see readCapped). A body whose
- * `content-length` is within the cap is read whole by undici (`body.bytes()`: no stream iterator per
- * response; undici reads exactly that many bytes, so the cap holds), decoded as readCapped does (a
- * byte-order mark kept: undici's `text()` would drop it).
- */
-function readBody(
-  res: {
-    headers: Record<string, string | string[] | undefined>;
-    body: AsyncIterable<Uint8Array> & { bytes(): Promise<Uint8Array> };
-  },
-  maxBytes: number,
-): Promise<{ text: string; complete: boolean }> {
-  const declared = res.headers["content-length"];
-  const length = typeof declared === "string" && /^\d+$/.test(declared) ? Number(declared) : Number.NaN;
-  if (!(length <= maxBytes)) return readCapped(res.body, maxBytes);
-  return res.body.bytes().then((bytes) => ({
-    text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"),
-    complete: true,
-  }));
 }
 
 /**

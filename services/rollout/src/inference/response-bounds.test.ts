@@ -109,4 +109,33 @@ describe("response bounds", () => {
       );
     expect(fine).not.toBe("RESPONSE_TOO_LARGE");
   });
+
+  it("decodes a body sent in pieces whole (a character split between chunks intact), a byte-order mark kept", async () => {
+    const json = JSON.stringify({
+      text: "",
+      output_ids: [1],
+      meta_info: {
+        finish_reason: { type: "stop", matched: "é😀" },
+        output_token_logprobs: [[-0.5, 1, null]],
+      },
+    });
+    const bytes = Buffer.from(json);
+    const split = bytes.indexOf(Buffer.from("😀")) + 2; // inside the four bytes of 😀
+    const { url } = await hostile((res) => {
+      res.writeHead(200, { "content-type": "application/json" }); // chunked: no content-length
+      res.write(bytes.subarray(0, split));
+      setImmediate(() => res.end(bytes.subarray(split)));
+    });
+    const result = await client(url).generate({ promptIds: [1, 2, 3], sampling });
+    expect(result.matchedStop).toBe("é😀");
+
+    // JSON.parse refuses a byte-order mark: such a body is not JSON (never silently stripped)
+    const bom = await hostile((res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(`\uFEFF${json}`);
+    });
+    const error = await failure(client(bom.url).generate({ promptIds: [1, 2, 3], sampling }));
+    expect(error.code).toBe("BAD_RESPONSE");
+    expect(error.message).toContain("not JSON");
+  });
 });

@@ -16,6 +16,7 @@ import type { LogprobsKind } from "@rlfactory/contracts";
 import { z } from "zod";
 import { toFinishReason } from "./finish-reason.ts";
 import { HttpTransport, type SamplerOptions } from "./http-transport.ts";
+import { PromptJson } from "./prompt-json.ts";
 import { checkTokenLogprobs } from "./token-logprobs.ts";
 import {
   type GenerateRequest,
@@ -80,6 +81,42 @@ function isGenerated(json: unknown): json is Generated {
   return true;
 }
 
+/** The request body of one generation, as an object (what `generateRequestText` writes). */
+export function generateRequest(request: GenerateRequest): Record<string, unknown> {
+  return { input_ids: request.promptIds, ...otherFields(request) };
+}
+
+/**
+ * `JSON.stringify(generateRequest(request))`, with the prompt's JSON text given (`PromptJson` builds it
+ * incrementally, as the prompt grows turn by turn).
+ */
+export function generateRequestText(promptJson: string, request: GenerateRequest): string {
+  return `{"input_ids":${promptJson},${JSON.stringify(otherFields(request)).slice(1)}`;
+}
+
+function otherFields(request: GenerateRequest) {
+  const s = request.sampling;
+  return {
+    sampling_params: {
+      max_new_tokens: s.max_tokens,
+      temperature: s.temperature,
+      top_p: s.top_p,
+      top_k: s.top_k,
+      min_p: s.min_p,
+      stop: s.stop,
+      no_stop_trim: true,
+      skip_special_tokens: false,
+      repetition_penalty: s.repetition_penalty,
+      sampling_seed: s.seed,
+    },
+    return_logprob: true,
+    stream: false,
+    ...(request.images !== undefined && request.images.length > 0
+      ? { image_data: request.images.map(imageDataUrl) }
+      : {}),
+  };
+}
+
 export class SglangSampler implements TokenSampler {
   readonly trainable = true as const;
   readonly kind = "sglang";
@@ -89,6 +126,7 @@ export class SglangSampler implements TokenSampler {
    */
   readonly logprobsKind: LogprobsKind;
   readonly transport: HttpTransport;
+  readonly #promptJson = new PromptJson();
 
   constructor(options: SamplerOptions) {
     this.transport = new HttpTransport(options);
@@ -97,30 +135,13 @@ export class SglangSampler implements TokenSampler {
 
   async generate(request: GenerateRequest): Promise<GenerateResult> {
     const started = performance.now();
-    const s = request.sampling;
     const { data, server } = await this.transport.call({
       method: "POST",
       path: PATH,
-      body: {
-        input_ids: request.promptIds,
-        sampling_params: {
-          max_new_tokens: s.max_tokens,
-          temperature: s.temperature,
-          top_p: s.top_p,
-          top_k: s.top_k,
-          min_p: s.min_p,
-          stop: s.stop,
-          no_stop_trim: true,
-          skip_special_tokens: false,
-          repetition_penalty: s.repetition_penalty,
-          sampling_seed: s.seed,
-        },
-        return_logprob: true,
-        stream: false,
-        ...(request.images !== undefined && request.images.length > 0
-          ? { image_data: request.images.map(imageDataUrl) }
-          : {}),
-      },
+      bodyText: generateRequestText(
+        this.#promptJson.stringify(request.sessionId, request.promptIds),
+        request,
+      ),
       schema: generateSchema,
       check: isGenerated,
       ...(request.sessionId !== undefined && { sessionId: request.sessionId }),

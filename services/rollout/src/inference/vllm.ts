@@ -19,6 +19,7 @@ import type { LogprobsKind } from "@rlfactory/contracts";
 import { z } from "zod";
 import { toFinishReason } from "./finish-reason.ts";
 import { HttpTransport, type SamplerOptions } from "./http-transport.ts";
+import { PromptJson } from "./prompt-json.ts";
 import { ServedModel } from "./served-model.ts";
 import { checkTokenLogprobs } from "./token-logprobs.ts";
 import {
@@ -80,6 +81,49 @@ function isCompletion(json: unknown): json is Completion {
   return true;
 }
 
+/**
+ * What the client never reads of an answer's `logprobs` (a string, an object and an offset per token)
+ * and of `prompt_logprobs` (an object per prompt token): cut before parsing (`nullUnreadMembers`).
+ */
+const UNREAD_MEMBERS = ["tokens", "top_logprobs", "text_offset", "prompt_logprobs"];
+
+/** The request body of one generation, as an object (what `completionRequestText` writes). */
+export function completionRequest(model: string, request: GenerateRequest): Record<string, unknown> {
+  return { model, prompt: request.promptIds, ...samplingFields(request) };
+}
+
+/**
+ * `JSON.stringify(completionRequest(model, request))`, with the prompt's JSON text given (`PromptJson`
+ * builds it incrementally, as the prompt grows turn by turn).
+ */
+export function completionRequestText(model: string, promptJson: string, request: GenerateRequest): string {
+  const rest = JSON.stringify(samplingFields(request));
+  return `{"model":${JSON.stringify(model)},"prompt":${promptJson},${rest.slice(1)}`;
+}
+
+function samplingFields(request: GenerateRequest) {
+  const s = request.sampling;
+  return {
+    max_tokens: s.max_tokens,
+    temperature: s.temperature,
+    top_p: s.top_p,
+    top_k: s.top_k,
+    min_p: s.min_p,
+    seed: s.seed,
+    repetition_penalty: s.repetition_penalty,
+    stop: s.stop,
+    n: 1,
+    stream: false,
+    logprobs: 0,
+    return_token_ids: true,
+    include_stop_str_in_output: true,
+    skip_special_tokens: false,
+    ...(request.images !== undefined && request.images.length > 0
+      ? { multi_modal_data: { image: request.images.map(imageDataUrl) } }
+      : {}),
+  };
+}
+
 export class VllmSampler implements TokenSampler {
   readonly trainable = true as const;
   readonly kind = "vllm";
@@ -87,6 +131,7 @@ export class VllmSampler implements TokenSampler {
   readonly logprobsKind: LogprobsKind;
   readonly transport: HttpTransport;
   readonly #model: ServedModel;
+  readonly #promptJson = new PromptJson();
 
   constructor(options: SamplerOptions) {
     this.transport = new HttpTransport(options);
@@ -97,34 +142,18 @@ export class VllmSampler implements TokenSampler {
   async generate(request: GenerateRequest): Promise<GenerateResult> {
     const started = performance.now();
     const model = await this.#model.get(request.signal);
-    const s = request.sampling;
     const { data, server } = await this.transport.call({
       method: "POST",
       path: PATH,
-      body: {
+      bodyText: completionRequestText(
         model,
-        prompt: request.promptIds,
-        max_tokens: s.max_tokens,
-        temperature: s.temperature,
-        top_p: s.top_p,
-        top_k: s.top_k,
-        min_p: s.min_p,
-        seed: s.seed,
-        repetition_penalty: s.repetition_penalty,
-        stop: s.stop,
-        n: 1,
-        stream: false,
-        logprobs: 0,
-        return_token_ids: true,
-        include_stop_str_in_output: true,
-        skip_special_tokens: false,
-        ...(request.images !== undefined && request.images.length > 0
-          ? { multi_modal_data: { image: request.images.map(imageDataUrl) } }
-          : {}),
-      },
+        this.#promptJson.stringify(request.sessionId, request.promptIds),
+        request,
+      ),
       schema: completionSchema,
       check: isCompletion,
       unreadIdArrays: ["prompt_token_ids"],
+      unreadMembers: UNREAD_MEMBERS,
       ...(request.sessionId !== undefined && { sessionId: request.sessionId }),
       ...(request.signal !== undefined && { signal: request.signal }),
     });

@@ -1,0 +1,136 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { nullUnreadMembers } from "./unread-members.ts";
+
+const KEYS = ["tokens", "top_logprobs", "text_offset", "prompt_logprobs"];
+
+// strings that make a naive cutter stumble: quotes, backslashes, brackets, the member names themselves
+const tricky = fc.oneof(
+  fc.string({ unit: "binary" }),
+  fc
+    .array(
+      fc.constantFrom('"', "\\", "[", "]", "{", "}", ",", ":", '"tokens":[', "\\u005d", "é", "😀", "a"),
+      {
+        maxLength: 12,
+      },
+    )
+    .map((parts) => parts.join("")),
+);
+const nested = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    tricky,
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie("value"), { maxLength: 4 }),
+    fc.dictionary(fc.oneof(tricky, fc.constantFrom(...KEYS)), tie("value"), { maxKeys: 4 }),
+  ),
+})).value;
+
+/** A vLLM-like completion body: per-token members as vLLM writes them, plus random company. */
+const body = fc.record({
+  id: tricky,
+  choices: fc.array(
+    fc.record({
+      text: tricky,
+      token_ids: fc.array(fc.nat()),
+      logprobs: fc.record({
+        tokens: fc.array(tricky),
+        token_logprobs: fc.array(
+          fc.oneof(fc.double({ max: 0, noNaN: true, noDefaultInfinity: true }), fc.constant(null)),
+        ),
+        top_logprobs: fc.array(fc.dictionary(tricky, fc.double({ noNaN: true, noDefaultInfinity: true }))),
+        text_offset: fc.array(fc.nat()),
+      }),
+      prompt_logprobs: fc.oneof(
+        fc.constant(null),
+        fc.array(fc.oneof(fc.constant(null), fc.dictionary(tricky, nested))),
+      ),
+      finish_reason: fc.constantFrom("stop", "length"),
+      stop_reason: fc.oneof(fc.constant(null), tricky, fc.nat()),
+      extra: nested,
+    }),
+    { minLength: 1, maxLength: 3 },
+  ),
+  other: nested,
+});
+
+/** `value` as JSON reads it back, with every member named in KEYS whose value is an array set to null. */
+function withMembersNulled(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withMembersNulled);
+  if (value === null || typeof value !== "object") return value;
+  // fromEntries: a `__proto__` key stays an own member, as JSON.parse makes it
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [
+      k,
+      KEYS.includes(k) && Array.isArray(v) ? null : withMembersNulled(v),
+    ]),
+  );
+}
+
+describe("nullUnreadMembers", () => {
+  it("cuts vLLM's per-token strings and objects and keeps what the client reads", () => {
+    const text = JSON.stringify({
+      choices: [
+        {
+          text: 'a "tokens":["x"] b',
+          token_ids: [5, 6],
+          logprobs: {
+            tokens: ["]", '"', "\\"],
+            token_logprobs: [-0.5, -1],
+            top_logprobs: [{ "]": -0.5 }, { '"}': -1 }],
+            text_offset: [0, 1],
+          },
+          finish_reason: "stop",
+          stop_reason: null,
+        },
+      ],
+    });
+    expect(JSON.parse(nullUnreadMembers(text, KEYS))).toEqual({
+      choices: [
+        {
+          text: 'a "tokens":["x"] b',
+          token_ids: [5, 6],
+          logprobs: { tokens: null, token_logprobs: [-0.5, -1], top_logprobs: null, text_offset: null },
+          finish_reason: "stop",
+          stop_reason: null,
+        },
+      ],
+    });
+  });
+
+  it("parses to what JSON.parse of the whole body gives with those members null, for random vLLM-like bodies", () => {
+    fc.assert(
+      fc.property(body, (b) => {
+        const text = JSON.stringify(b);
+        expect(JSON.parse(nullUnreadMembers(text, KEYS))).toEqual(withMembersNulled(JSON.parse(text)));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("never throws on malformed text, keeps a body cut short unreadable, and leaves what it cannot skip as it was", () => {
+    fc.assert(
+      fc.property(body, fc.nat(), fc.nat({ max: 8 }), (b, cutAt, dropped) => {
+        const text = JSON.stringify(b);
+        const at = cutAt % text.length;
+        // characters missing in the middle: whatever comes out, nothing is thrown
+        nullUnreadMembers(text.slice(0, at) + text.slice(at + dropped), KEYS);
+        // a body cut short stays a body cut short
+        expect(() => JSON.parse(nullUnreadMembers(text.slice(0, at), KEYS))).toThrow();
+      }),
+      { numRuns: 400 },
+    );
+    for (const text of [
+      '{"tokens":[',
+      '{"tokens":["]',
+      '{"tokens":[}]',
+      '{"tokens":["a"]x',
+      '"tokens":[]',
+      '\\"tokens":[1]}',
+    ]) {
+      expect(nullUnreadMembers(text, KEYS)).toBe(text);
+    }
+  });
+});

@@ -1,0 +1,109 @@
+// Members of a response body that the client never reads and that hold strings and objects, dropped
+// from the text before it is parsed. vLLM's `logprobs` carries, beside the `token_logprobs` we read,
+// `tokens` (a string per token), `top_logprobs` (an object per token) and `text_offset`, and with
+// `prompt_logprobs` an object per prompt token: parsing them costs about as much as the rest of the body.
+// `nullUnreadIdArrays` does the same for integer lists, more cheaply; this one walks strings and brackets.
+
+/**
+ * `text` with the value of every `"key":[…]` (exact spelling: no space before the bracket, as vLLM and
+ * Python's json write it) replaced by `null`. The value is skipped as JSON text: strings with their
+ * escapes (a bracket or quote inside a string does not count), nested arrays and objects with matching
+ * brackets; the value must be followed by `,` or `}`. Anything unexpected (an unterminated string,
+ * mismatched brackets, the end of the text) leaves that value as it was. `"key":[` cannot sit inside a
+ * JSON string (a quote there is escaped), so only members of that name are touched. Never throws.
+ */
+export function nullUnreadMembers(text: string, keys: readonly string[]): string {
+  let out = text;
+  for (const key of keys) {
+    const open = `"${key}":[`;
+    let from = 0;
+    for (;;) {
+      const at = out.indexOf(open, from);
+      if (at < 0) break;
+      const start = at + open.length - 1;
+      const end = at > 0 && out.charCodeAt(at - 1) === BACKSLASH ? -1 : valueEnd(out, start);
+      if (end < 0 || !endsMember(out, end)) {
+        from = at + open.length;
+        continue;
+      }
+      out = `${out.slice(0, start)}null${out.slice(end)}`;
+      from = start + 4;
+    }
+  }
+  return out;
+}
+
+const BACKSLASH = 92;
+const COMMA = 44;
+const CLOSE_OBJECT = 125;
+
+// A JSON array as text, up to MAX_DEPTH brackets deep: strings skipped whole with their escapes (a
+// bracket or quote inside one does not count), arrays and objects with matching brackets, anything else
+// character by character. Written unambiguously (a run of plain characters always ends at a quote or a
+// bracket; a string's body is the unrolled `[^"\\]*(?:\\.[^"\\]*)*`), so a text that does not match fails
+// in linear time; irregexp's compiled matcher walks it several times faster than a loop over charCodeAt.
+const MAX_DEPTH = 6;
+const STRING = String.raw`"[^"\\]*(?:\\[\s\S][^"\\]*)*"`;
+const PLAIN = String.raw`[^"[\]{}]*`;
+const ARRAY = (() => {
+  let inner = `${PLAIN}(?:${STRING}${PLAIN})*`;
+  for (let depth = 1; depth < MAX_DEPTH; depth++) {
+    inner = `${PLAIN}(?:(?:${STRING}|\\[${inner}\\]|\\{${inner}\\})${PLAIN})*`;
+  }
+  return new RegExp(`\\[${inner}\\]`, "y");
+})();
+
+/**
+ * Index just past the array whose opening bracket is at `start`, or -1 when it is not one: ARRAY first,
+ * and for what it does not match (deeper than MAX_DEPTH, or malformed) the walk of `skipArray`.
+ */
+function valueEnd(text: string, start: number): number {
+  ARRAY.lastIndex = start;
+  return ARRAY.test(text) ? ARRAY.lastIndex : skipArray(text, start);
+}
+
+const QUOTE = 34;
+const OPEN_ARRAY = 91;
+const CLOSE_ARRAY = 93;
+const OPEN_OBJECT = 123;
+
+/** ARRAY's job at any depth, one character at a time: -1 when brackets do not match or the text ends first. */
+function skipArray(text: string, start: number): number {
+  const closers: number[] = [];
+  for (let i = start; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      i = stringEnd(text, i);
+      if (i < 0) return -1;
+    } else if (c === OPEN_ARRAY) {
+      closers.push(CLOSE_ARRAY);
+    } else if (c === OPEN_OBJECT) {
+      closers.push(CLOSE_OBJECT);
+    } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) {
+      if (closers.pop() !== c) return -1;
+      if (closers.length === 0) return i + 1;
+    }
+  }
+  return -1;
+}
+
+/** Index of the quote closing the string whose opening quote is at `open`, or -1. */
+function stringEnd(text: string, open: number): number {
+  let from = open + 1;
+  for (;;) {
+    const q = text.indexOf('"', from);
+    if (q < 0) return -1;
+    let slashes = 0;
+    while (text.charCodeAt(q - 1 - slashes) === BACKSLASH) slashes++;
+    if (slashes % 2 === 0) return q;
+    from = q + 1;
+  }
+}
+
+/** Whether what follows a member's value (after JSON whitespace) is `,` or `}`. */
+function endsMember(text: string, end: number): boolean {
+  let i = end;
+  let c = text.charCodeAt(i);
+  while (c === 32 || c === 9 || c === 10 || c === 13) c = text.charCodeAt(++i);
+  return c === COMMA || c === CLOSE_OBJECT;
+}
