@@ -259,7 +259,7 @@ if (which === "gateway") {
   // The measured engine is this process: it runs with the rollout service's Node flags (the image's),
   // so this process starts itself again with them when it was started without
   if (SERVICE_NODE_FLAGS.every((f) => process.execArgv.includes(f))) await benchEngineTurn(out, options);
-  else process.exitCode = await rerunWith(SERVICE_NODE_FLAGS);
+  else process.exit(await rerunWith(SERVICE_NODE_FLAGS));
 } else if (which === "episodes") {
   const { benchEpisodes, episodesBenchArgs } = await import("./episodes.ts");
   const { out, options } = episodesBenchArgs(rest);

@@ -21,6 +21,9 @@ import type { Logger } from "./logger.ts";
 import type { ToolRegistry } from "./tool-registry.ts";
 import { trackedResponse } from "./tracked-response.ts";
 
+/** How long an idle keep-alive connection stays open (announced as `Keep-Alive: timeout=65`). */
+export const KEEP_ALIVE_MS = 65_000;
+
 export interface HttpServeOptions {
   /** TCP port; 0 picks a free one (see `HttpServing.port`). */
   port: number;
@@ -193,6 +196,11 @@ export async function serveHttpEndpoint(
       else res.end();
     });
   });
+  // Idle keep-alive connections are closed by the client first (the gateway's pool drops them after
+  // 30 s): a server that closes one first races the client's next request on it, which then fails
+  // "other side closed" although the server never saw it (seen with 8,192 trajectories in flight).
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 1_000;
   server.listen(opts.port, host);
   await once(server, "listening");
   const { port } = server.address() as AddressInfo;

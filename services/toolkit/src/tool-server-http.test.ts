@@ -8,7 +8,7 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineTool } from "./define-tool.ts";
-import type { HttpServing } from "./http-endpoint.ts";
+import { type HttpServing, KEEP_ALIVE_MS } from "./http-endpoint.ts";
 import { rawResult } from "./raw-result.ts";
 import { ToolError } from "./tool-error.ts";
 import { createToolServer, type ToolServer } from "./tool-server.ts";
@@ -115,6 +115,15 @@ describe("HTTP endpoint", () => {
     const response = await fetch(new URL("/healthz", serving.url));
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ status: "ok" });
+  });
+
+  it("keeps idle connections open longer than the gateway's pool does, so the client always closes first", async () => {
+    const response = await fetch(new URL("/healthz", serving.url));
+    await response.arrayBuffer();
+    // 65 s against the gateway's 30 s (gateway/src/http-fetch.ts): Node's default of 5 s let the server
+    // close a connection just as the gateway sent a call on it
+    expect(response.headers.get("keep-alive")).toBe(`timeout=${KEEP_ALIVE_MS / 1000}`);
+    expect(KEEP_ALIVE_MS).toBeGreaterThan(30_000);
   });
 
   it("binds the requested port and serves /mcp only", async () => {
