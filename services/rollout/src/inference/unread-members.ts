@@ -13,6 +13,23 @@
  * JSON string (a quote there is escaped), so only members of that name are touched. Never throws.
  */
 export function nullUnreadMembers(text: string, keys: readonly string[]): string {
+  return nullMembers(text, keys, (json, start) => {
+    const end = valueEnd(json, start);
+    return end >= 0 && endsMember(json, end) ? end : -1;
+  });
+}
+
+/**
+ * `text` with the value of every `"key":[…]` (exact spelling, not preceded by a backslash) replaced by
+ * `null`, where `end(text, bracket)` gives the index just past the value whose opening bracket is at
+ * `bracket`, or -1 to leave that one as it was. The loop both `nullUnreadMembers` and
+ * `nullUnreadIdArrays` run, each with its own notion of where a value ends.
+ */
+export function nullMembers(
+  text: string,
+  keys: readonly string[],
+  end: (text: string, bracket: number) => number,
+): string {
   let out = text;
   for (const key of keys) {
     const open = `"${key}":[`;
@@ -21,12 +38,12 @@ export function nullUnreadMembers(text: string, keys: readonly string[]): string
       const at = out.indexOf(open, from);
       if (at < 0) break;
       const start = at + open.length - 1;
-      const end = at > 0 && out.charCodeAt(at - 1) === BACKSLASH ? -1 : valueEnd(out, start);
-      if (end < 0 || !endsMember(out, end)) {
+      const stop = at > 0 && out.charCodeAt(at - 1) === BACKSLASH ? -1 : end(out, start);
+      if (stop < 0) {
         from = at + open.length;
         continue;
       }
-      out = `${out.slice(0, start)}null${out.slice(end)}`;
+      out = `${out.slice(0, start)}null${out.slice(stop)}`;
       from = start + 4;
     }
   }
