@@ -79,7 +79,11 @@ describe("what a command loads", () => {
     const protobufjs = modules.flatMap((m) => /node_modules\/protobufjs\/(.*)$/.exec(m)?.[1] ?? []);
     expect(protobufjs).toContain("minimal.js");
     expect(protobufjs.filter((f) => !PROTOBUFJS_MINIMAL.has(f))).toEqual([]);
-    expect(workspaceFiles(modules, "clients")).toEqual(["clients/src/gateway-client.ts"]);
+    // the gateway client (with its CallToolsStream channel), nothing of the server or the engine
+    expect(workspaceFiles(modules, "clients").sort()).toEqual([
+      "clients/src/call-tools-stream.ts",
+      "clients/src/gateway-client.ts",
+    ]);
     expect(workspaceFiles(modules, "gateway")).toEqual([]);
     expect(workspaceFiles(modules, "rollout")).toEqual([]);
   });
