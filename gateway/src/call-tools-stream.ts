@@ -15,7 +15,7 @@ import type { ApiKeyAuth } from "./auth.ts";
 import { runCallToolsBatch } from "./call-tools-batch.ts";
 import type { Invoker } from "./invoker.ts";
 import { GATEWAY_SERVICE } from "./proto.ts";
-import { isRpcError } from "./rpc-error.ts";
+import { authorizationOf, UNAUTHENTICATED_DETAILS, wireError } from "./rpc-error.ts";
 
 const tracer = trace.getTracer("rlfactory-gateway");
 const METHOD = "CallToolsStream";
@@ -61,12 +61,8 @@ export function serveCallToolsStream(
   streams: CallToolsStreams,
   call: ServerDuplexStream<CallToolsStreamRequest__Output, CallToolsStreamResponse>,
 ): void {
-  const key = call.metadata.get("authorization")[0];
-  if (!deps.auth.check(typeof key === "string" ? key : undefined)) {
-    call.emit("error", {
-      code: status.UNAUTHENTICATED,
-      details: "missing or invalid API key (authorization: Bearer KEY)",
-    });
+  if (!deps.auth.check(authorizationOf(call.metadata))) {
+    call.emit("error", { code: status.UNAUTHENTICATED, details: UNAUTHENTICATED_DETAILS });
     return;
   }
   const running = new Map<string, AbortController>();
@@ -135,13 +131,10 @@ export function serveCallToolsStream(
           if (!controller.signal.aborted) answer({ batch_id: id, results, status_code: status.OK });
         },
         (err: unknown) => {
-          const rpc = isRpcError(err);
-          if (!rpc) deps.log?.error({ err, method: METHOD }, "internal gateway error");
-          const code = rpc ? err.code : status.INTERNAL;
-          const details = rpc ? err.details : "internal gateway error";
-          span.setStatus({ code: SpanStatusCode.ERROR, message: details });
+          const e = wireError(err, METHOD, deps.log);
+          span.setStatus({ code: SpanStatusCode.ERROR, message: e.details });
           if (!controller.signal.aborted)
-            answer({ batch_id: id, status_code: code, status_details: details });
+            answer({ batch_id: id, status_code: e.code, status_details: e.details });
         },
       )
       .finally(() => {

@@ -3,7 +3,7 @@
 // Each handler: authenticate → open a SERVER span continuing the caller's trace (gRPC metadata) →
 // hand the call(s) to the invoker → encode. Per-call failures travel inside ToolResult; only request-
 // level problems (auth, batch size) become gRPC status errors.
-import type { Metadata, ServerUnaryCall, sendUnaryData } from "@grpc/grpc-js";
+import type { ServerUnaryCall, sendUnaryData } from "@grpc/grpc-js";
 import { status } from "@grpc/grpc-js";
 import { type Context, context, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { type CallerGone, callerGone, type GrpcHost, startGrpcHost } from "@rlfactory/kit";
@@ -29,7 +29,7 @@ import type { Episodes } from "./episodes.ts";
 import { grpcStatusFor, isGatewayError } from "./errors.ts";
 import type { Invoker } from "./invoker.ts";
 import { GATEWAY_SERVICE, loadGatewayProto } from "./proto.ts";
-import { isRpcError, rpcError } from "./rpc-error.ts";
+import { authorizationOf, rpcError, UNAUTHENTICATED_DETAILS, wireError } from "./rpc-error.ts";
 
 const tracer = trace.getTracer("rlfactory-gateway");
 
@@ -142,8 +142,8 @@ function handle<Req, Res>(
   method: string,
   body: (ctx: Context, span: Span, rpc: CallerGone) => Promise<Res>,
 ): void {
-  if (!deps.auth.check(firstString(call.metadata, "authorization"))) {
-    callback(rpcError(status.UNAUTHENTICATED, "missing or invalid API key (authorization: Bearer KEY)"));
+  if (!deps.auth.check(authorizationOf(call.metadata))) {
+    callback(rpcError(status.UNAUTHENTICATED, UNAUTHENTICATED_DETAILS));
     return;
   }
   const parent = contextFromGrpcMetadata(call.metadata);
@@ -162,8 +162,7 @@ function handle<Req, Res>(
     .then(
       (res) => callback(null, res),
       (err: unknown) => {
-        const e = isRpcError(err) ? err : rpcError(status.INTERNAL, "internal gateway error");
-        if (!isRpcError(err)) deps.log?.error({ err, method }, "internal gateway error");
+        const e = wireError(err, method, deps.log);
         span.setStatus({ code: SpanStatusCode.ERROR, message: e.details });
         callback(e);
       },
@@ -194,9 +193,4 @@ export function toWireTool(e: CatalogEntry): Tool {
     idempotent: e.policy.idempotent,
     schema_version: e.schemaVersion,
   };
-}
-
-function firstString(md: Metadata, key: string): string | undefined {
-  const v = md.get(key)[0];
-  return typeof v === "string" ? v : undefined;
 }
