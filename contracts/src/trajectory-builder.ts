@@ -1,9 +1,11 @@
 // Builds a trajectory turn by turn and refuses any append that would break the record's alignment
-// (ids, loss mask and logprobs), failing with the numbers; `toJSON` validates the whole record as
-// `trajectorySchema` does, except that it does not check the entries of its own lists one by one again:
-// every id, mask and logprob entry was checked when it was appended (#checkIds, appendSampled's
-// logprobs) or is a constant (the mask's 0 and 1, an observation's 0.0 logprob), every tool call and
-// image by its schema when it was recorded. The invariants across fields are checked as they are.
+// (ids, loss mask and logprobs), failing with the numbers. Every field is checked by its part of
+// `trajectoryFields` when it comes in: the init's fields when the builder is made, each id, mask and
+// logprob entry as it is appended (#checkIds, appendSampled's logprobs; the mask's 0 and 1 and an
+// observation's 0.0 logprob are constants), a turn's policy version, every tool call and image when it is
+// recorded, the reward, a timing, the status when they are set. So `toJSON` builds the record and checks
+// only what spans fields, `checkTrajectoryInvariants`; a broken one is reported as `trajectorySchema`
+// reports it (a ZodError with every issue).
 import { z } from "zod";
 import {
   checkTrajectoryInvariants,
@@ -17,9 +19,10 @@ import {
   toolCallRecordSchema,
   trajectoryFields,
   trajectoryImageSchema,
+  turnSchema,
 } from "./trajectory.ts";
 
-/** A list whose entries the builder checked as they were appended: taken as it is (a copy of it). */
+/** A list whose entries the builder checked as they were appended: taken as it is. */
 const appendedList = <T>() => z.custom<T[]>((x) => Array.isArray(x));
 
 /** `trajectorySchema` for the builder's own records: the same fields and invariants, the lists as checked. */
@@ -33,6 +36,25 @@ const builtTrajectorySchema = trajectoryFields
     images: appendedList<TrajectoryImage>().optional(),
   })
   .superRefine(checkTrajectoryInvariants);
+
+/** The fields a builder takes from its init, checked once when it is made. */
+const initFields = trajectoryFields.pick({
+  task_id: true,
+  group_id: true,
+  sample_index: true,
+  policy_version: true,
+  logprobs_kind: true,
+  sampling_temperature: true,
+  metadata: true,
+});
+const {
+  reward: rewardField,
+  reward_components: componentsField,
+  status: statusField,
+} = trajectoryFields.shape;
+const statusReasonField = trajectoryFields.shape.status_reason;
+const timingField = trajectoryFields.shape.timings.valueType;
+const turnPolicyVersionField = turnSchema.shape.policy_version;
 
 const TOOL_CALL_KEYS = new Set([
   "name",
@@ -106,6 +128,15 @@ export class TrajectoryBuilder {
       throw new TrajectoryAlignmentError(`vocabSize must be a positive integer, got ${init.vocabSize}`);
     }
     if (init.promptIds.length === 0) throw new TrajectoryAlignmentError("promptIds is empty");
+    initFields.parse({
+      task_id: init.taskId,
+      group_id: init.groupId,
+      sample_index: init.sampleIndex,
+      policy_version: init.policyVersion ?? null,
+      logprobs_kind: init.logprobsKind,
+      sampling_temperature: init.samplingTemperature,
+      metadata: init.metadata,
+    });
     this.#init = init;
     this.#checkIds(() => "promptIds", init.promptIds);
     this.#promptIds = [...init.promptIds];
@@ -153,6 +184,7 @@ export class TrajectoryBuilder {
       );
     }
     this.#checkIds(() => `appendSampled ids (turn ${this.#turns.length})`, ids);
+    if (options.policyVersion !== undefined) turnPolicyVersionField.parse(options.policyVersion);
     for (let i = 0; i < logprobs.length; i++) {
       const lp = logprobs[i]!;
       if (!Number.isFinite(lp) || lp > 0) {
@@ -205,29 +237,31 @@ export class TrajectoryBuilder {
     this.#images.push(trajectoryImageSchema.parse(image));
   }
 
+  /** Sets the reward and its components (a finite number each: throws on any other). */
   setReward(reward: number, components: Record<string, number> = {}): void {
-    this.#reward = reward;
-    this.#rewardComponents = { ...components };
+    this.#reward = rewardField.parse(reward);
+    this.#rewardComponents = componentsField.parse({ ...components });
   }
 
-  /** Adds `ms` to the named timing (several turns accumulate into one total). */
+  /** Adds `ms` (a number ≥ 0: throws on any other) to the named timing (several turns accumulate into one total). */
   addTiming(name: string, ms: number): void {
-    this.#timings[name] = (this.#timings[name] ?? 0) + ms;
+    this.#timings[name] = (this.#timings[name] ?? 0) + timingField.parse(ms);
   }
 
   finish(status: TrajectoryStatus, reason: string | null = null): void {
     this.#checkOpen("finish");
-    this.#status = status;
-    this.#statusReason = reason;
+    this.#status = statusField.parse(status);
+    this.#statusReason = statusReasonField.parse(reason);
   }
 
   /**
-   * The plain record, validated as `trajectorySchema` does (throws on any broken invariant; see the
-   * header for the lists). Its lists are copies: the record does not change with the builder.
+   * The plain record, checked as `trajectorySchema` checks it (see the header: its fields were checked as
+   * they came in, the invariants across them are checked here; throws on any broken one). Its lists are
+   * copies: the record does not change with the builder.
    */
   toJSON(): Trajectory {
     if (this.#status === null) throw new TrajectoryAlignmentError("toJSON before finish()");
-    return builtTrajectorySchema.parse({
+    const record: Trajectory = {
       schema_version: TRAJECTORY_SCHEMA_VERSION,
       task_id: this.#init.taskId,
       group_id: this.#init.groupId,
@@ -242,17 +276,27 @@ export class TrajectoryBuilder {
       ...(this.#init.samplingTemperature === undefined
         ? {}
         : { sampling_temperature: this.#init.samplingTemperature }),
-      turns: this.#turns,
+      turns: this.#turns.map((t) => ({ ...t })),
       tool_calls: this.#toolCalls.map((c) =>
         c.usage === undefined ? { ...c } : { ...c, usage: { ...c.usage } },
       ),
       reward: this.#reward,
-      reward_components: this.#rewardComponents,
+      reward_components: { ...this.#rewardComponents },
       status: this.#status,
       status_reason: this.#statusReason,
-      timings: this.#timings,
-      ...(this.#init.metadata === undefined ? {} : { metadata: this.#init.metadata }),
+      timings: { ...this.#timings },
+      ...(this.#init.metadata === undefined ? {} : { metadata: { ...this.#init.metadata } }),
       ...(this.#images.length === 0 ? {} : { images: this.#images.map((i) => ({ ...i })) }),
-    });
+    };
+    let broken = false;
+    checkTrajectoryInvariants(record, {
+      addIssue: () => {
+        broken = true;
+      },
+      value: record,
+    } as unknown as z.RefinementCtx);
+    // the schema finds the same issues again and throws them all, as trajectorySchema.parse would
+    if (broken) builtTrajectorySchema.parse(record);
+    return record;
   }
 }

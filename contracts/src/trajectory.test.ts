@@ -158,6 +158,29 @@ describe("TrajectoryBuilder", () => {
     expect(Object.keys(tool_calls[0]!)).not.toContain("extra");
   });
 
+  it("refuses a field the record's schema refuses when it is set, and its record matches the schema", () => {
+    const init = { taskId: "t", groupId: "g", sampleIndex: 0, promptIds: [1], vocabSize: VOCAB };
+    expect(() => new TrajectoryBuilder({ ...init, sampleIndex: -1 })).toThrow(/sample_index/);
+    expect(() => new TrajectoryBuilder({ ...init, samplingTemperature: -0.5 })).toThrow(
+      /sampling_temperature/,
+    );
+    expect(() => new TrajectoryBuilder({ ...init, policyVersion: 1.5 })).toThrow(/policy_version/);
+    const b = builder();
+    expect(() => b.appendSampled([1], [-1], { policyVersion: 2.5 })).toThrow();
+    expect(b.nextTurn).toBe(0);
+    expect(() => b.setReward(Number.NaN)).toThrow();
+    expect(() => b.setReward(1, { em: Number.POSITIVE_INFINITY })).toThrow(/em/);
+    expect(() => b.addTiming("generate_ms", -1)).toThrow();
+    expect(() => b.finish("done" as never)).toThrow();
+    b.appendSampled([1], [-1]);
+    b.setReward(0.5, { em: 0.5 });
+    b.finish("completed");
+    const r = b.toJSON();
+    expect(trajectorySchema.parse(r)).toEqual(r);
+    expect(r.reward_components).toEqual({ em: 0.5 });
+    expect(r.timings).toEqual({});
+  });
+
   it("refuses at toJSON a record whose tool call names an observation turn", () => {
     const b = builder();
     b.appendSampled([1], [-1]);

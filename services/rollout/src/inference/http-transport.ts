@@ -16,8 +16,8 @@
 //   attempt                    pick a server (ServerPool), POST/GET on its keep-alive pool with undici's
 //                              dispatcher protocol (`exchange`), read the body (at most `maxResponseBytes`;
 //                              an error body at most ERROR_BODY_BYTES), cut the members the caller never reads
-//                              (`unreadIdArrays`: vLLM's echoed prompt; `unreadMembers`: its per-token
-//                              strings and objects), parse it once and validate
+//                              (`unread`: vLLM's echoed prompt, its per-token strings and objects; one
+//                              pass, unread-members.ts), parse it once and validate
 //                              it: a cheap structural check of the trusted shape when the call has one
 //                              (`check`), the zod schema otherwise, and always when the check fails
 //
@@ -41,8 +41,6 @@ import { cancelledError, raceAbort } from "./cancellation.ts";
 import { ExchangeTimedOut, exchange } from "./http-exchange.ts";
 import { ServerPool, type ServerStatus } from "./server-pool.ts";
 import { InferenceError } from "./types.ts";
-import { nullUnreadIdArrays } from "./unread-id-arrays.ts";
-import { nullUnreadMembers } from "./unread-members.ts";
 
 export interface TransportOptions {
   /** Base URLs of the servers (`http://host:port`, optionally with a path prefix). */
@@ -97,15 +95,10 @@ export interface HttpCall<T> {
    */
   check?: (json: unknown) => json is T;
   /**
-   * Members of the 2xx body the caller never reads that hold integer lists (vLLM's echoed
-   * `prompt_token_ids`): their values are cut from the text before it is parsed (`nullUnreadIdArrays`).
+   * Cuts from the 2xx body's text, before it is parsed, the members the caller never reads (vLLM's
+   * echoed `prompt_token_ids`, `logprobs.top_logprobs`, ...): an `unreadCutter`, made once.
    */
-  unreadIdArrays?: readonly string[];
-  /**
-   * Members of the 2xx body the caller never reads that hold arrays of anything (vLLM's
-   * `logprobs.top_logprobs`): their values are cut from the text before it is parsed (`nullUnreadMembers`).
-   */
-  unreadMembers?: readonly string[];
+  unread?: (text: string) => string;
   sessionId?: string;
   signal?: AbortSignal;
 }
@@ -236,8 +229,7 @@ export class HttpTransport {
       }
       if (ok) {
         this.pool.succeeded(server);
-        let json = call.unreadIdArrays === undefined ? text : nullUnreadIdArrays(text, call.unreadIdArrays);
-        if (call.unreadMembers !== undefined) json = nullUnreadMembers(json, call.unreadMembers);
+        const json = call.unread === undefined ? text : call.unread(text);
         return { data: parseBody(json, call.schema, call.check, where), server: server.url };
       }
       const error = new InferenceError(

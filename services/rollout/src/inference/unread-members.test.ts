@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { nullUnreadMembers } from "./unread-members.ts";
+import { nullUnreadIdArrays, nullUnreadMembers, unreadCutter } from "./unread-members.ts";
 
 const KEYS = ["tokens", "top_logprobs", "text_offset", "prompt_logprobs"];
 
@@ -35,6 +35,7 @@ const body = fc.record({
     fc.record({
       text: tricky,
       token_ids: fc.array(fc.nat()),
+      prompt_token_ids: fc.array(fc.nat()),
       logprobs: fc.record({
         tokens: fc.array(tricky),
         token_logprobs: fc.array(
@@ -56,16 +57,19 @@ const body = fc.record({
   other: nested,
 });
 
-/** `value` as JSON reads it back, with every member named in KEYS whose value is an array set to null. */
-function withMembersNulled(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withMembersNulled);
+/**
+ * `value` as JSON reads it back, with every member named in KEYS whose value is an array set to null,
+ * and every member named in `idKeys` whose value is a list of integers.
+ */
+function withMembersNulled(value: unknown, idKeys: readonly string[] = []): unknown {
+  if (Array.isArray(value)) return value.map((v) => withMembersNulled(v, idKeys));
   if (value === null || typeof value !== "object") return value;
+  const cut = (k: string, v: unknown) =>
+    (KEYS.includes(k) && Array.isArray(v)) ||
+    (idKeys.includes(k) && Array.isArray(v) && v.every((x) => Number.isInteger(x)));
   // fromEntries: a `__proto__` key stays an own member, as JSON.parse makes it
   return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [
-      k,
-      KEYS.includes(k) && Array.isArray(v) ? null : withMembersNulled(v),
-    ]),
+    Object.entries(value).map(([k, v]) => [k, cut(k, v) ? null : withMembersNulled(v, idKeys)]),
   );
 }
 
@@ -132,5 +136,81 @@ describe("nullUnreadMembers", () => {
     ]) {
       expect(nullUnreadMembers(text, KEYS)).toBe(text);
     }
+  });
+});
+
+describe("unreadCutter", () => {
+  const cut = unreadCutter(["prompt_token_ids"], KEYS);
+
+  it("cuts the echoed prompt and the per-token members in one pass, as the two cuts one after the other do", () => {
+    fc.assert(
+      fc.property(body, (b) => {
+        const text = JSON.stringify(b);
+        const once = cut(text);
+        expect(once).toBe(nullUnreadMembers(nullUnreadIdArrays(text, ["prompt_token_ids"]), KEYS));
+        expect(JSON.parse(once)).toEqual(withMembersNulled(JSON.parse(text), ["prompt_token_ids"]));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it("leaves a body with nothing to cut as the same string", () => {
+    const text = JSON.stringify({ choices: [{ token_ids: [1, 2], logprobs: { token_logprobs: [-1, -2] } }] });
+    expect(cut(text)).toBe(text);
+  });
+});
+
+describe("nullUnreadIdArrays", () => {
+  it("drops vLLM's echoed prompt ids and leaves every other member as it was", () => {
+    const body = {
+      id: "cmpl-1",
+      choices: [
+        {
+          text: 'says "prompt_token_ids":[1,2] in its text',
+          token_ids: [5, 6, 151645],
+          prompt_token_ids: [151644, 872, 198, 0],
+          logprobs: { token_logprobs: [-0.5, -1, 0] },
+        },
+        { token_ids: [7], prompt_token_ids: [] },
+      ],
+      prompt_token_ids: [[1, 2]],
+    };
+    const out = JSON.parse(nullUnreadIdArrays(JSON.stringify(body), ["prompt_token_ids"]));
+    expect(out).toEqual({
+      ...body,
+      choices: [
+        { ...body.choices[0], prompt_token_ids: null },
+        { ...body.choices[1], prompt_token_ids: null },
+      ],
+    });
+  });
+
+  it("parses to the same value as the whole text, the cut members aside, for any JSON", () => {
+    fc.assert(
+      fc.property(
+        fc.jsonValue(),
+        fc.array(fc.nat()),
+        fc.constantFrom("prompt_token_ids", "token_ids"),
+        (other, ids, key) => {
+          const text = JSON.stringify({
+            other,
+            [key]: ids,
+            nested: { [key]: ids, note: JSON.stringify({ [key]: ids }) },
+          });
+          const cut = JSON.parse(nullUnreadIdArrays(text, [key]));
+          // compared as JSON reads it back (-0 is written 0)
+          expect(cut).toEqual(
+            JSON.parse(
+              JSON.stringify({
+                other,
+                [key]: null,
+                nested: { [key]: null, note: JSON.stringify({ [key]: ids }) },
+              }),
+            ),
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

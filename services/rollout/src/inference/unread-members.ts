@@ -2,7 +2,9 @@
 // from the text before it is parsed. vLLM's `logprobs` carries, beside the `token_logprobs` we read,
 // `tokens` (a string per token), `top_logprobs` (an object per token) and `text_offset`, and with
 // `prompt_logprobs` an object per prompt token: parsing them costs about as much as the rest of the body.
-// `nullUnreadIdArrays` does the same for integer lists, more cheaply; this one walks strings and brackets.
+// vLLM also echoes the whole prompt as `choices[].prompt_token_ids` with `return_token_ids`: O(context) per
+// turn. `nullUnreadIdArrays` cuts such integer lists cheaply; `nullUnreadMembers` walks strings and
+// brackets. Both are `nullMembers` with their own end of a value, and `unreadCutter` runs both in one pass.
 
 /**
  * `text` with the value of every `"key":[…]` (exact spelling: no space before the bracket, as vLLM and
@@ -13,41 +15,45 @@
  * JSON string (a quote there is escaped), so only members of that name are touched. Never throws.
  */
 export function nullUnreadMembers(text: string, keys: readonly string[]): string {
-  return nullMembers(text, keys, (json, start) => {
-    const end = valueEnd(json, start);
-    return end >= 0 && endsMember(json, end) ? end : -1;
-  });
+  return nullMembers(text, new Map(keys.map((k) => [k, memberEnd])));
 }
 
+/** Index just past a member's array value whose bracket is at `start`, or -1 (see nullUnreadMembers). */
+export function memberEnd(text: string, start: number): number {
+  const end = valueEnd(text, start);
+  return end >= 0 && endsMember(text, end) ? end : -1;
+}
+
+/** Where a value ends: the index just past the value whose opening bracket is at `bracket`, or -1 to leave it. */
+export type ValueEnd = (text: string, bracket: number) => number;
+
 /**
- * `text` with the value of every `"key":[…]` (exact spelling, not preceded by a backslash) replaced by
- * `null`, where `end(text, bracket)` gives the index just past the value whose opening bracket is at
- * `bracket`, or -1 to leave that one as it was. The loop both `nullUnreadMembers` and
- * `nullUnreadIdArrays` run, each with its own notion of where a value ends.
+ * `text` with the value of every `"key":[…]` whose key is in `ends` (exact spelling, its opening quote
+ * not preceded by a backslash) replaced by `null`, where the key's `ValueEnd` says where its value ends,
+ * or -1 to leave that one as it was. One pass over the text for all keys: each `":[` found, the key
+ * before it looked up; a value cut is not scanned again, one left as it was is scanned inside.
  */
-export function nullMembers(
-  text: string,
-  keys: readonly string[],
-  end: (text: string, bracket: number) => number,
-): string {
-  let out = text;
-  for (const key of keys) {
-    const open = `"${key}":[`;
-    let from = 0;
-    for (;;) {
-      const at = out.indexOf(open, from);
-      if (at < 0) break;
-      const start = at + open.length - 1;
-      const stop = at > 0 && out.charCodeAt(at - 1) === BACKSLASH ? -1 : end(out, start);
-      if (stop < 0) {
-        from = at + open.length;
-        continue;
-      }
-      out = `${out.slice(0, start)}null${out.slice(stop)}`;
-      from = start + 4;
-    }
+export function nullMembers(text: string, ends: ReadonlyMap<string, ValueEnd>): string {
+  if (ends.size === 0) return text;
+  let out = "";
+  let copied = 0; // text[0, copied) is in `out`
+  let from = 0;
+  for (;;) {
+    const quote = text.indexOf('":[', from);
+    if (quote < 0) break;
+    from = quote + 3;
+    const open = text.lastIndexOf('"', quote - 1);
+    if (open < 0 || (open > 0 && text.charCodeAt(open - 1) === BACKSLASH)) continue;
+    const end = ends.get(text.slice(open + 1, quote));
+    if (end === undefined) continue;
+    const bracket = quote + 2;
+    const stop = end(text, bracket);
+    if (stop < 0) continue;
+    out += `${text.slice(copied, bracket)}null`;
+    copied = stop;
+    from = stop;
   }
-  return out;
+  return copied === 0 ? text : out + text.slice(copied);
 }
 
 const BACKSLASH = 92;
@@ -123,4 +129,35 @@ function endsMember(text: string, end: number): boolean {
   let c = text.charCodeAt(i);
   while (c === 32 || c === 9 || c === 10 || c === 13) c = text.charCodeAt(++i);
   return c === COMMA || c === CLOSE_OBJECT;
+}
+
+/**
+ * `text` with the value of every `"key":[…]` whose brackets hold only an integer list (digits, commas,
+ * minus signs, whitespace) replaced by `null`. Only the exact spelling `"key":[` (no space before the
+ * bracket, as vLLM and Python's json write it) is cut; anything else stays as it was. The pattern cannot
+ * sit inside a JSON string (a quote there is escaped), so only a member of that name is touched.
+ */
+export function nullUnreadIdArrays(text: string, keys: readonly string[]): string {
+  return nullMembers(text, new Map(keys.map((k) => [k, idArrayEnd])));
+}
+
+/** Index just past the integer list whose bracket is at `start` (digits, commas, minus signs, whitespace), or -1. */
+export function idArrayEnd(text: string, start: number): number {
+  INTEGER_LIST.lastIndex = start + 1;
+  return INTEGER_LIST.test(text) ? INTEGER_LIST.lastIndex : -1;
+}
+
+const INTEGER_LIST = /[\d,\s-]*\]/y;
+
+/**
+ * One pass over a body that cuts the integer lists of `idArrays` (as `nullUnreadIdArrays`) and the
+ * members of `members` (as `nullUnreadMembers`); a key in both is cut as a member.
+ */
+export function unreadCutter(
+  idArrays: readonly string[],
+  members: readonly string[],
+): (text: string) => string {
+  const ends = new Map<string, ValueEnd>(idArrays.map((k) => [k, idArrayEnd]));
+  for (const k of members) ends.set(k, memberEnd);
+  return (text) => nullMembers(text, ends);
 }

@@ -29,6 +29,7 @@ import {
   imageDataUrl,
   type TokenSampler,
 } from "./types.ts";
+import { unreadCutter } from "./unread-members.ts";
 
 const PATH = "/v1/completions";
 
@@ -82,10 +83,14 @@ function isCompletion(json: unknown): json is Completion {
 }
 
 /**
- * What the client never reads of an answer's `logprobs` (a string, an object and an offset per token)
- * and of `prompt_logprobs` (an object per prompt token): cut before parsing (`nullUnreadMembers`).
+ * What the client never reads of an answer, cut before parsing in one pass (unread-members.ts): the
+ * echoed prompt (`prompt_token_ids`, O(context) per turn), and of `logprobs` a string, an object and an
+ * offset per token, and of `prompt_logprobs` an object per prompt token.
  */
-const UNREAD_MEMBERS = ["tokens", "top_logprobs", "text_offset", "prompt_logprobs"];
+const UNREAD = unreadCutter(
+  ["prompt_token_ids"],
+  ["tokens", "top_logprobs", "text_offset", "prompt_logprobs"],
+);
 
 /** The request body of one generation, as an object (what `completionRequestText` writes). */
 export function completionRequest(model: string, request: GenerateRequest): Record<string, unknown> {
@@ -152,8 +157,7 @@ export class VllmSampler implements TokenSampler {
       ),
       schema: completionSchema,
       check: isCompletion,
-      unreadIdArrays: ["prompt_token_ids"],
-      unreadMembers: UNREAD_MEMBERS,
+      unread: UNREAD,
       ...(request.sessionId !== undefined && { sessionId: request.sessionId }),
       ...(request.signal !== undefined && { signal: request.signal }),
     });
