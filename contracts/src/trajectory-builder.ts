@@ -87,6 +87,15 @@ function isPlainToolCallRecord(c: ToolCallRecord): boolean {
   );
 }
 
+const INITIAL_SLOTS = 256;
+
+/** The first `length` entries of a typed array as a plain (packed) array. */
+function plain(values: Int32Array | Uint8Array | Float64Array, length: number): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < length; i++) out.push(values[i]!);
+  return out;
+}
+
 /** Thrown when an append would break the record's alignment; the message carries the numbers. */
 export class TrajectoryAlignmentError extends Error {
   override name = "TrajectoryAlignmentError";
@@ -111,9 +120,13 @@ export interface TrajectoryInit {
 export class TrajectoryBuilder {
   readonly #init: TrajectoryInit;
   readonly #promptIds: number[];
-  readonly #responseIds: number[] = [];
-  readonly #lossMask: (0 | 1)[] = [];
-  readonly #logprobs: number[] = [];
+  // The response's ids, mask and logprobs, the first #length slots of typed arrays that double as they
+  // fill: their slots live outside the JS heap, so a young-generation GC does not copy them again and
+  // again as a long trajectory grows (plain arrays it did, for every trajectory in flight).
+  #responseIds = new Int32Array(INITIAL_SLOTS);
+  #lossMask = new Uint8Array(INITIAL_SLOTS);
+  #logprobs = new Float64Array(INITIAL_SLOTS);
+  #length = 0;
   readonly #turns: Turn[] = [];
   readonly #toolCalls: ToolCallRecord[] = [];
   readonly #images: TrajectoryImage[] = [];
@@ -143,7 +156,7 @@ export class TrajectoryBuilder {
   }
 
   get responseLength(): number {
-    return this.#responseIds.length;
+    return this.#length;
   }
 
   get turns(): readonly Turn[] {
@@ -180,7 +193,7 @@ export class TrajectoryBuilder {
     if (ids.length === 0) throw new TrajectoryAlignmentError("appendSampled: no ids");
     if (ids.length !== logprobs.length) {
       throw new TrajectoryAlignmentError(
-        `appendSampled: ${ids.length} ids but ${logprobs.length} logprobs (turn ${this.#turns.length}, response at ${this.#responseIds.length})`,
+        `appendSampled: ${ids.length} ids but ${logprobs.length} logprobs (turn ${this.#turns.length}, response at ${this.#length})`,
       );
     }
     this.#checkIds(() => `appendSampled ids (turn ${this.#turns.length})`, ids);
@@ -210,16 +223,32 @@ export class TrajectoryBuilder {
     logprobs: readonly number[] | null,
     policyVersion: number | string | null | undefined,
   ): number {
-    const start = this.#responseIds.length;
+    const start = this.#length;
+    const end = start + ids.length;
+    if (end > this.#responseIds.length) this.#grow(end);
     for (let i = 0; i < ids.length; i++) {
-      this.#responseIds.push(ids[i]!);
-      this.#lossMask.push(logprobs ? 1 : 0);
-      this.#logprobs.push(logprobs ? logprobs[i]! + 0 : 0); // + 0 turns -0 into 0
+      this.#responseIds[start + i] = ids[i]!;
+      this.#lossMask[start + i] = logprobs ? 1 : 0;
+      this.#logprobs[start + i] = logprobs ? logprobs[i]! + 0 : 0; // + 0 turns -0 into 0
     }
-    const turn: Turn = { kind, start, end: this.#responseIds.length };
+    this.#length = end;
+    const turn: Turn = { kind, start, end };
     if (policyVersion !== undefined) turn.policy_version = policyVersion;
     this.#turns.push(turn);
     return this.#turns.length - 1;
+  }
+
+  #grow(needed: number): void {
+    const size = Math.max(needed, this.#responseIds.length * 2);
+    const ids = new Int32Array(size);
+    ids.set(this.#responseIds.subarray(0, this.#length));
+    const mask = new Uint8Array(size);
+    mask.set(this.#lossMask.subarray(0, this.#length));
+    const logprobs = new Float64Array(size);
+    logprobs.set(this.#logprobs.subarray(0, this.#length));
+    this.#responseIds = ids;
+    this.#lossMask = mask;
+    this.#logprobs = logprobs;
   }
 
   /** Tool calls recorded so far (the next one's index in `tool_calls`). */
@@ -269,9 +298,9 @@ export class TrajectoryBuilder {
       policy_version:
         this.#init.policyVersion ?? this.#turns.find((t) => t.policy_version != null)?.policy_version ?? null,
       prompt_ids: this.#promptIds.slice(),
-      response_ids: this.#responseIds.slice(),
-      loss_mask: this.#lossMask.slice(),
-      rollout_logprobs: this.#logprobs.slice(),
+      response_ids: plain(this.#responseIds, this.#length),
+      loss_mask: plain(this.#lossMask, this.#length) as (0 | 1)[],
+      rollout_logprobs: plain(this.#logprobs, this.#length),
       ...(this.#init.logprobsKind === undefined ? {} : { logprobs_kind: this.#init.logprobsKind }),
       ...(this.#init.samplingTemperature === undefined
         ? {}

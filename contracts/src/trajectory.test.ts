@@ -198,6 +198,34 @@ describe("TrajectoryBuilder", () => {
     expect(() => b.toJSON()).toThrow(/must index a sampled turn/);
   });
 
+  it("keeps every id, mask and logprob of a long trajectory as it grows past its storage", () => {
+    const b = builder();
+    const ids: number[] = [];
+    const logprobs: number[] = [];
+    for (let t = 0; t < 40; t++) {
+      const turn = Array.from({ length: 37 }, (_, i) => (t * 37 + i) % VOCAB);
+      ids.push(...turn);
+      if (t % 2 === 0) {
+        const lps = turn.map((_, i) => (i === 0 ? -0 : -i / 8));
+        logprobs.push(...lps.map((x) => x + 0));
+        b.appendSampled(turn, lps);
+      } else {
+        logprobs.push(...turn.map(() => 0));
+        b.appendObservation(turn);
+      }
+    }
+    b.finish("completed");
+    const r = b.toJSON();
+    expect(b.responseLength).toBe(40 * 37);
+    expect(r.response_ids).toEqual(ids);
+    expect(r.rollout_logprobs).toEqual(logprobs);
+    expect(Object.is(r.rollout_logprobs[0], 0)).toBe(true);
+    expect(r.loss_mask).toEqual(
+      r.turns.flatMap((t) => Array(t.end - t.start).fill(t.kind === "sampled" ? 1 : 0)),
+    );
+    expect(trajectorySchema.parse(r)).toEqual(r);
+  });
+
   it("keeps the invariants for any sequence of valid appends", () => {
     const turnArb = fc.oneof(
       fc.record({
