@@ -97,20 +97,26 @@ describe("npm run bench -- rollout", () => {
 describe("npm run bench -- engine-turn", () => {
   it("runs every cell of the grid to the end, lockstep and async, and writes engine CPU per sampled turn", async () => {
     const out = join(tempDir(), "engine-turn.json");
-    const grid = ["--in-flight", "4,8", "--turns", "2,3", "--modes", "lockstep,async"];
+    const grid = ["--in-flight", "4,8", "--turns", "2,3", "--modes", "lockstep,async", "--tasks", "8"];
     await run("npm", ["run", "-s", "bench", "--", "engine-turn", "--out", out, ...grid], {
       cwd: ROOT,
       timeout: 120_000,
     });
     const report = JSON.parse(readFileSync(out, "utf8"));
-    // 2 turn counts × 2 in flight × 2 modes, each cell as many tasks as in flight, every turn sampled
+    // 2 turn counts × 2 in flight × 2 modes, each cell --tasks tasks (two rounds of 4, one of 8), every turn sampled
     expect(report.cells).toHaveLength(8);
     for (const cell of report.cells) {
-      expect(cell.tasks, JSON.stringify(cell)).toBe(cell.in_flight);
-      expect(cell.sampled_turns, JSON.stringify(cell)).toBe(cell.in_flight * cell.turns);
+      expect(cell.tasks, JSON.stringify(cell)).toBe(8);
+      expect(cell.sampled_turns, JSON.stringify(cell)).toBe(cell.tasks * cell.turns);
       expect(cell.engine_cpu_ms_per_turn).toBeGreaterThan(0);
     }
     expect(report.async_vs_lockstep).toHaveLength(4);
+    // per (in flight, mode): a trajectory's engine CPU as a line in its turns, over turns 2 and 3
+    expect(report.per_turn_fit).toHaveLength(4);
+    for (const fit of report.per_turn_fit) {
+      expect(fit.turns).toEqual([2, 3]);
+      expect(Number.isFinite(fit.ms_per_turn) && Number.isFinite(fit.ms_per_trajectory)).toBe(true);
+    }
     // started without them, the bench ran its engine again with the rollout service's Node flags
     expect(report.parameters.engine_node_flags).toEqual([...SERVICE_NODE_FLAGS]);
   }, 150_000);

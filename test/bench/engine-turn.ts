@@ -1,7 +1,7 @@
 // Engine CPU per turn (JSON output; a benchmark, never a timing assert in a test).
 //
 //   npm run bench -- engine-turn --out FILE.json [--in-flight 64,512,2048,8192] [--turns 3,11,31]
-//                                [--modes lockstep,async] [--tasks N]
+//                                [--modes lockstep,async] [--tasks 1024]
 //
 // The rollout bench's stack (test/bench/rollout.ts) with zero latency everywhere: `rlf-sim llm --policy
 // parallel-calls` (a child process per turn count, answering at once) behind our vLLM client, `rlf gateway`
@@ -10,7 +10,7 @@
 // turns it ran, is the engine CPU per turn. The other processes' CPU is reported beside it. The engine
 // process runs with the image's Node flags (service-node-flags.ts; main.ts starts it again with them).
 //
-// A cell is (in flight N, turns T, mode): N tasks (group size 1; at least --tasks), each T sampled turns
+// A cell is (in flight N, turns T, mode): max(N, --tasks) tasks in rounds of N (group size 1), each T sampled turns
 // (T − 1 tool calls, then the answer). `async` is the engine with N in flight; `lockstep` is the same engine
 // with a barrier on every phase (rollout.ts's lockstep()). Cells run in grid order after one warm-up cell.
 // For a profile of the engine: node --cpu-prof --cpu-prof-dir DIR test/bench/main.ts engine-turn ...
@@ -55,7 +55,11 @@ export interface EngineTurnOptions {
   /** Sampled turns per trajectory (the last answers, the others call the tool once). */
   turns: number[];
   modes: EngineTurnMode[];
-  /** Tasks per cell at least (a cell runs max(tasks, in flight)). */
+  /**
+   * Tasks per cell at least (a cell runs max(tasks, in flight), in rounds of `in flight`). The default,
+   * 1,024, keeps a cell at 64 in flight at 16 rounds: a cell of one round (192 turns at 3 turns) measured
+   * mostly the JIT and the ramp at its ends: 0.2–0.45 ms per turn more than 16 rounds (docs/benchmarks.md).
+   */
   tasks: number;
 }
 
@@ -63,7 +67,7 @@ export const DEFAULT_ENGINE_TURN: EngineTurnOptions = {
   inFlight: [64, 512, 2048, 8192],
   turns: [3, 11, 31],
   modes: ["lockstep", "async"],
-  tasks: 0,
+  tasks: 1024,
 };
 
 interface Cell {
@@ -210,6 +214,7 @@ export async function benchEngineTurn(out: string, options: Partial<EngineTurnOp
       },
       cells,
       async_vs_lockstep: ratios,
+      per_turn_fit: perTurnFit(cells),
     };
     writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
     log(`written to ${out}`);
@@ -217,6 +222,37 @@ export async function benchEngineTurn(out: string, options: Partial<EngineTurnOp
     for (const close of closers.reverse()) await close().catch(() => {});
     for (const c of children) c.kill("SIGTERM");
   }
+}
+
+/**
+ * For each (in flight, mode) measured at two turn counts or more: the engine CPU of a trajectory as a
+ * line in its sampled turns, fitted by least squares over the cells. `ms_per_turn` is what one more turn
+ * costs; `ms_per_trajectory` what a trajectory costs besides its turns (its prompt rendered and encoded,
+ * its record built and scored), which a short trajectory's CPU per turn carries a larger share of.
+ */
+function perTurnFit(cells: readonly Cell[]) {
+  const fits = [];
+  for (const inFlight of new Set(cells.map((c) => c.in_flight))) {
+    for (const mode of new Set(cells.map((c) => c.mode))) {
+      const points = cells
+        .filter((c) => c.in_flight === inFlight && c.mode === mode)
+        .map((c) => ({ x: c.sampled_turns / c.tasks, y: (c.cpu_s.engine * 1000) / c.tasks }));
+      const n = points.length;
+      const mx = points.reduce((a, p) => a + p.x, 0) / n;
+      const my = points.reduce((a, p) => a + p.y, 0) / n;
+      const sxx = points.reduce((a, p) => a + (p.x - mx) ** 2, 0);
+      if (n < 2 || sxx === 0) continue;
+      const slope = points.reduce((a, p) => a + (p.x - mx) * (p.y - my), 0) / sxx;
+      fits.push({
+        in_flight: inFlight,
+        mode,
+        turns: cells.filter((c) => c.in_flight === inFlight && c.mode === mode).map((c) => c.turns),
+        ms_per_turn: round(slope),
+        ms_per_trajectory: round(my - slope * mx),
+      });
+    }
+  }
+  return fits;
 }
 
 const list = z
@@ -236,7 +272,7 @@ const Flags = z.object({
 });
 
 export const ENGINE_TURN_USAGE =
-  "npm run bench -- engine-turn --out FILE.json [--in-flight 64,512,2048,8192] [--turns 3,11,31] [--modes lockstep,async] [--tasks N]";
+  "npm run bench -- engine-turn --out FILE.json [--in-flight 64,512,2048,8192] [--turns 3,11,31] [--modes lockstep,async] [--tasks 1024]";
 
 /** The command line of `npm run bench -- engine-turn`; throws with the usage on a mistake. */
 export function engineTurnArgs(argv: string[]): { out: string; options: Partial<EngineTurnOptions> } {
