@@ -88,6 +88,8 @@ function isPlainToolCallRecord(c: ToolCallRecord): boolean {
 }
 
 const INITIAL_SLOTS = 256;
+/** Ids are kept in an Int32Array. */
+const MAX_VOCAB = 2 ** 31;
 
 /** The first `length` entries of a typed array as a plain (packed) array. */
 function plain(values: Int32Array | Uint8Array | Float64Array, length: number): number[] {
@@ -106,7 +108,7 @@ export interface TrajectoryInit {
   groupId: string;
   sampleIndex: number;
   promptIds: readonly number[];
-  /** Ids must be < vocabSize (the tokenizer's, or the model's embedding rows). */
+  /** Ids must be < vocabSize (the tokenizer's, or the model's embedding rows), at most 2^31. */
   vocabSize: number;
   policyVersion?: number | string | null;
   /** What the sampler's logprobs are (recorded as `logprobs_kind`). */
@@ -137,8 +139,10 @@ export class TrajectoryBuilder {
   #statusReason: string | null = null;
 
   constructor(init: TrajectoryInit) {
-    if (!Number.isInteger(init.vocabSize) || init.vocabSize <= 0) {
-      throw new TrajectoryAlignmentError(`vocabSize must be a positive integer, got ${init.vocabSize}`);
+    if (!Number.isInteger(init.vocabSize) || init.vocabSize <= 0 || init.vocabSize > MAX_VOCAB) {
+      throw new TrajectoryAlignmentError(
+        `vocabSize must be an integer in [1, 2^31] (ids are kept as 32-bit integers), got ${init.vocabSize}`,
+      );
     }
     if (init.promptIds.length === 0) throw new TrajectoryAlignmentError("promptIds is empty");
     initFields.parse({

@@ -161,6 +161,9 @@ describe("TrajectoryBuilder", () => {
   it("refuses a field the record's schema refuses when it is set, and its record matches the schema", () => {
     const init = { taskId: "t", groupId: "g", sampleIndex: 0, promptIds: [1], vocabSize: VOCAB };
     expect(() => new TrajectoryBuilder({ ...init, sampleIndex: -1 })).toThrow(/sample_index/);
+    expect(() => new TrajectoryBuilder({ ...init, vocabSize: 2 ** 32 })).toThrow(
+      /vocabSize must be an integer in \[1, 2\^31\]/,
+    );
     expect(() => new TrajectoryBuilder({ ...init, samplingTemperature: -0.5 })).toThrow(
       /sampling_temperature/,
     );
