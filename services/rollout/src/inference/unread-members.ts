@@ -19,7 +19,7 @@ export function nullUnreadMembers(text: string, keys: readonly string[]): string
 }
 
 /** Index just past a member's array value whose bracket is at `start`, or -1 (see nullUnreadMembers). */
-export function memberEnd(text: string, start: number): number {
+function memberEnd(text: string, start: number): number {
   const end = valueEnd(text, start);
   return end >= 0 && endsMember(text, end) ? end : -1;
 }
@@ -142,7 +142,7 @@ export function nullUnreadIdArrays(text: string, keys: readonly string[]): strin
 }
 
 /** Index just past the integer list whose bracket is at `start` (digits, commas, minus signs, whitespace), or -1. */
-export function idArrayEnd(text: string, start: number): number {
+function idArrayEnd(text: string, start: number): number {
   INTEGER_LIST.lastIndex = start + 1;
   return INTEGER_LIST.test(text) ? INTEGER_LIST.lastIndex : -1;
 }
