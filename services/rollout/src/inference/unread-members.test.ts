@@ -1,8 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { nullUnreadIdArrays, nullUnreadMembers, unreadCutter } from "./unread-members.ts";
+import { unreadCutter } from "./unread-members.ts";
 
 const KEYS = ["tokens", "top_logprobs", "text_offset", "prompt_logprobs"];
+
+/** A cutter of members only (strings and objects walked), and one of integer lists only. */
+const nullUnreadMembers = (text: string, keys: readonly string[]) => unreadCutter([], keys)(text);
+const nullUnreadIdArrays = (text: string, keys: readonly string[]) => unreadCutter(keys, [])(text);
 
 // strings that make a naive cutter stumble: quotes, backslashes, brackets, the member names themselves
 const tricky = fc.oneof(
@@ -73,7 +77,7 @@ function withMembersNulled(value: unknown, idKeys: readonly string[] = []): unkn
   );
 }
 
-describe("nullUnreadMembers", () => {
+describe("unreadCutter: members", () => {
   it("cuts vLLM's per-token strings and objects and keeps what the client reads", () => {
     const text = JSON.stringify({
       choices: [
@@ -139,7 +143,7 @@ describe("nullUnreadMembers", () => {
   });
 });
 
-describe("unreadCutter", () => {
+describe("unreadCutter: both in one pass", () => {
   const cut = unreadCutter(["prompt_token_ids"], KEYS);
 
   it("cuts the echoed prompt and the per-token members in one pass, as the two cuts one after the other do", () => {
@@ -160,7 +164,7 @@ describe("unreadCutter", () => {
   });
 });
 
-describe("nullUnreadIdArrays", () => {
+describe("unreadCutter: integer lists", () => {
   it("drops vLLM's echoed prompt ids and leaves every other member as it was", () => {
     const body = {
       id: "cmpl-1",

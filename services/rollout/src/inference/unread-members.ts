@@ -1,31 +1,40 @@
-// Members of a response body that the client never reads and that hold strings and objects, dropped
-// from the text before it is parsed. vLLM's `logprobs` carries, beside the `token_logprobs` we read,
-// `tokens` (a string per token), `top_logprobs` (an object per token) and `text_offset`, and with
-// `prompt_logprobs` an object per prompt token: parsing them costs about as much as the rest of the body.
-// vLLM also echoes the whole prompt as `choices[].prompt_token_ids` with `return_token_ids`: O(context) per
-// turn. `nullUnreadIdArrays` cuts such integer lists cheaply; `nullUnreadMembers` walks strings and
-// brackets. Both are `nullMembers` with their own end of a value, and `unreadCutter` runs both in one pass.
+// Members of a response body that the client never reads, dropped from the text before it is parsed.
+// vLLM's `logprobs` carries, beside the `token_logprobs` we read, `tokens` (a string per token),
+// `top_logprobs` (an object per token) and `text_offset`, and with `prompt_logprobs` an object per prompt
+// token: parsing them costs about as much as the rest of the body. vLLM also echoes the whole prompt as
+// `choices[].prompt_token_ids` with `return_token_ids`: O(context) per turn. `unreadCutter` cuts both
+// kinds in one pass: integer lists cheaply, other members by walking strings and brackets.
 
 /**
- * `text` with the value of every `"key":[…]` (exact spelling: no space before the bracket, as vLLM and
- * Python's json write it) replaced by `null`. The value is skipped as JSON text: strings with their
- * escapes (a bracket or quote inside a string does not count), nested arrays and objects with matching
- * brackets; the value must be followed by `,` or `}`. Anything unexpected (an unterminated string,
- * mismatched brackets, the end of the text) leaves that value as it was. `"key":[` cannot sit inside a
- * JSON string (a quote there is escaped), so only members of that name are touched. Never throws.
+ * A cutter for one kind of body: the text with the value of every `"key":[…]` named in `idArrays` or
+ * `members` replaced by `null`, in one pass (a key in both is cut as a member). Only the exact spelling
+ * `"key":[` is cut (no space before the bracket, as vLLM and Python's json write it; its opening quote
+ * not preceded by a backslash). `"key":[` cannot sit inside a JSON string (a quote there is escaped), so
+ * only members of those names are touched. Never throws; anything else stays as it was:
+ * - an `idArrays` value is cut when its brackets hold only an integer list (digits, commas, minus
+ *   signs, whitespace);
+ * - a `members` value is skipped as JSON text: strings with their escapes (a bracket or quote inside a
+ *   string does not count), nested arrays and objects with matching brackets; it must be followed by
+ *   `,` or `}`. Anything unexpected (an unterminated string, mismatched brackets, the end of the text)
+ *   leaves that value as it was.
  */
-export function nullUnreadMembers(text: string, keys: readonly string[]): string {
-  return nullMembers(text, new Map(keys.map((k) => [k, memberEnd])));
+export function unreadCutter(
+  idArrays: readonly string[],
+  members: readonly string[],
+): (text: string) => string {
+  const ends = new Map<string, ValueEnd>(idArrays.map((k) => [k, idArrayEnd]));
+  for (const k of members) ends.set(k, memberEnd);
+  return (text) => nullMembers(text, ends);
 }
 
-/** Index just past a member's array value whose bracket is at `start`, or -1 (see nullUnreadMembers). */
+/** Index just past a member's array value whose bracket is at `start`, or -1 (see unreadCutter). */
 function memberEnd(text: string, start: number): number {
   const end = valueEnd(text, start);
   return end >= 0 && endsMember(text, end) ? end : -1;
 }
 
 /** Where a value ends: the index just past the value whose opening bracket is at `bracket`, or -1 to leave it. */
-export type ValueEnd = (text: string, bracket: number) => number;
+type ValueEnd = (text: string, bracket: number) => number;
 
 /**
  * `text` with the value of every `"key":[…]` whose key is in `ends` (exact spelling, its opening quote
@@ -33,7 +42,7 @@ export type ValueEnd = (text: string, bracket: number) => number;
  * or -1 to leave that one as it was. One pass over the text for all keys: each `":[` found, the key
  * before it looked up; a value cut is not scanned again, one left as it was is scanned inside.
  */
-export function nullMembers(text: string, ends: ReadonlyMap<string, ValueEnd>): string {
+function nullMembers(text: string, ends: ReadonlyMap<string, ValueEnd>): string {
   if (ends.size === 0) return text;
   let out = "";
   let copied = 0; // text[0, copied) is in `out`
@@ -131,16 +140,6 @@ function endsMember(text: string, end: number): boolean {
   return c === COMMA || c === CLOSE_OBJECT;
 }
 
-/**
- * `text` with the value of every `"key":[…]` whose brackets hold only an integer list (digits, commas,
- * minus signs, whitespace) replaced by `null`. Only the exact spelling `"key":[` (no space before the
- * bracket, as vLLM and Python's json write it) is cut; anything else stays as it was. The pattern cannot
- * sit inside a JSON string (a quote there is escaped), so only a member of that name is touched.
- */
-export function nullUnreadIdArrays(text: string, keys: readonly string[]): string {
-  return nullMembers(text, new Map(keys.map((k) => [k, idArrayEnd])));
-}
-
 /** Index just past the integer list whose bracket is at `start` (digits, commas, minus signs, whitespace), or -1. */
 function idArrayEnd(text: string, start: number): number {
   INTEGER_LIST.lastIndex = start + 1;
@@ -148,16 +147,3 @@ function idArrayEnd(text: string, start: number): number {
 }
 
 const INTEGER_LIST = /[\d,\s-]*\]/y;
-
-/**
- * One pass over a body that cuts the integer lists of `idArrays` (as `nullUnreadIdArrays`) and the
- * members of `members` (as `nullUnreadMembers`); a key in both is cut as a member.
- */
-export function unreadCutter(
-  idArrays: readonly string[],
-  members: readonly string[],
-): (text: string) => string {
-  const ends = new Map<string, ValueEnd>(idArrays.map((k) => [k, idArrayEnd]));
-  for (const k of members) ends.set(k, memberEnd);
-  return (text) => nullMembers(text, ends);
-}
