@@ -51,8 +51,8 @@ const {
   reward: rewardField,
   reward_components: componentsField,
   status: statusField,
+  status_reason: statusReasonField,
 } = trajectoryFields.shape;
-const statusReasonField = trajectoryFields.shape.status_reason;
 const timingField = trajectoryFields.shape.timings.valueType;
 const turnPolicyVersionField = turnSchema.shape.policy_version;
 
@@ -90,6 +90,12 @@ function isPlainToolCallRecord(c: ToolCallRecord): boolean {
 const INITIAL_SLOTS = 256;
 /** Ids are kept in an Int32Array. */
 const MAX_VOCAB = 2 ** 31;
+
+/** `into` (a larger array of the same kind) holding `from`'s entries first. */
+function widened<A extends Int32Array | Uint8Array | Float64Array>(from: A, into: A): A {
+  into.set(from);
+  return into;
+}
 
 /** The first `length` entries of a typed array as a plain (packed) array. */
 function plain(values: Int32Array | Uint8Array | Float64Array, length: number): number[] {
@@ -244,15 +250,9 @@ export class TrajectoryBuilder {
 
   #grow(needed: number): void {
     const size = Math.max(needed, this.#responseIds.length * 2);
-    const ids = new Int32Array(size);
-    ids.set(this.#responseIds.subarray(0, this.#length));
-    const mask = new Uint8Array(size);
-    mask.set(this.#lossMask.subarray(0, this.#length));
-    const logprobs = new Float64Array(size);
-    logprobs.set(this.#logprobs.subarray(0, this.#length));
-    this.#responseIds = ids;
-    this.#lossMask = mask;
-    this.#logprobs = logprobs;
+    this.#responseIds = widened(this.#responseIds, new Int32Array(size));
+    this.#lossMask = widened(this.#lossMask, new Uint8Array(size));
+    this.#logprobs = widened(this.#logprobs, new Float64Array(size));
   }
 
   /** Tool calls recorded so far (the next one's index in `tool_calls`). */
