@@ -234,9 +234,8 @@ function perTurnFit(cells: readonly Cell[]) {
   const fits = [];
   for (const inFlight of new Set(cells.map((c) => c.in_flight))) {
     for (const mode of new Set(cells.map((c) => c.mode))) {
-      const points = cells
-        .filter((c) => c.in_flight === inFlight && c.mode === mode)
-        .map((c) => ({ x: c.sampled_turns / c.tasks, y: (c.cpu_s.engine * 1000) / c.tasks }));
+      const own = cells.filter((c) => c.in_flight === inFlight && c.mode === mode);
+      const points = own.map((c) => ({ x: c.sampled_turns / c.tasks, y: (c.cpu_s.engine * 1000) / c.tasks }));
       const n = points.length;
       const mx = points.reduce((a, p) => a + p.x, 0) / n;
       const my = points.reduce((a, p) => a + p.y, 0) / n;
@@ -246,7 +245,7 @@ function perTurnFit(cells: readonly Cell[]) {
       fits.push({
         in_flight: inFlight,
         mode,
-        turns: cells.filter((c) => c.in_flight === inFlight && c.mode === mode).map((c) => c.turns),
+        turns: own.map((c) => c.turns),
         ms_per_turn: round(slope),
         ms_per_trajectory: round(my - slope * mx),
       });
