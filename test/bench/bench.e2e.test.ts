@@ -109,8 +109,26 @@ describe("npm run bench -- engine-turn", () => {
       expect(cell.tasks, JSON.stringify(cell)).toBe(8);
       expect(cell.sampled_turns, JSON.stringify(cell)).toBe(cell.tasks * cell.turns);
       expect(cell.engine_cpu_ms_per_turn).toBeGreaterThan(0);
+      expect(cell.reference_job.runs, JSON.stringify(cell)).toBeGreaterThanOrEqual(1);
+      expect(cell.reference_job.median_us, JSON.stringify(cell)).toBeGreaterThan(0);
     }
+    // one warm-up cell per turn count and mode, --tasks tasks at min(64, largest in flight), reported apart
+    expect(
+      report.warm_up.map((c: { turns: number; mode: string; in_flight: number; tasks: number }) => [
+        c.turns,
+        c.mode,
+        c.in_flight,
+        c.tasks,
+      ]),
+    ).toEqual([
+      [2, "lockstep", 8, 8],
+      [2, "async", 8, 8],
+      [3, "lockstep", 8, 8],
+      [3, "async", 8, 8],
+    ]);
     expect(report.async_vs_lockstep).toHaveLength(4);
+    for (const ratio of report.async_vs_lockstep)
+      expect(ratio.async_vs_lockstep_reference_job).toBeGreaterThan(0);
     // per (in flight, mode): a trajectory's engine CPU as a line in its turns, over turns 2 and 3
     expect(report.per_turn_fit).toHaveLength(4);
     for (const fit of report.per_turn_fit) {

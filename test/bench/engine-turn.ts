@@ -12,7 +12,11 @@
 //
 // A cell is (in flight N, turns T, mode): max(N, --tasks) tasks in rounds of N (group size 1), each T sampled turns
 // (T − 1 tool calls, then the answer). `async` is the engine with N in flight; `lockstep` is the same engine
-// with a barrier on every phase (rollout.ts's lockstep()). Cells run in grid order after one warm-up cell.
+// with a barrier on every phase (rollout.ts's lockstep()). For each turn count, one warm-up cell per mode
+// (--tasks tasks at up to 64 in flight, reported as `warm_up`) runs before the grid's cells, in grid order.
+// Every cell runs the reference job (reference-job.ts) on the engine's thread and reports its median
+// CPU: a ratio of two cells' engine CPU means something about the engine only where their reference
+// runs cost the same.
 // For a profile of the engine: node --cpu-prof --cpu-prof-dir DIR test/bench/main.ts engine-turn ...
 
 import type { ChildProcess } from "node:child_process";
@@ -28,6 +32,7 @@ import {
 } from "@rlfactory/rollout";
 import { z } from "zod";
 import { parseBenchFlags } from "./bench-flags.ts";
+import { type ReferenceJobReading, startReferenceJob } from "./reference-job.ts";
 import {
   benchEngine,
   checkComplete,
@@ -82,6 +87,12 @@ interface Cell {
   engine_cpu_ms_per_turn: number;
   /** All four processes' CPU per sampled turn, ms. */
   total_cpu_ms_per_turn: number;
+  /**
+   * The reference job run on the engine's thread during the cell (reference-job.ts): its median CPU
+   * per run tells how fast the machine ran the engine under this cell's load. Its CPU is not in the
+   * engine's figures above.
+   */
+  reference_job: Omit<ReferenceJobReading, "cpu_s">;
 }
 
 async function runCell(
@@ -100,9 +111,11 @@ async function runCell(
     { maxTurns: turns, inFlight, deadlineMs: 120_000 },
   );
   const all = makeTasks(`t${inFlight}-${turns}-${mode}`, Math.max(tasks, inFlight));
+  const reference = startReferenceJob();
   const before = cpuNow();
   const started = performance.now();
   const trajectories: Trajectory[] = [];
+  let job: ReferenceJobReading;
   try {
     for (let at = 0; at < all.length; at += inFlight) {
       const batch = all.slice(at, at + inFlight);
@@ -110,10 +123,12 @@ async function runCell(
       trajectories.push(...(await runEngine(engine, batch, step?.leave)).trajectories);
     }
   } finally {
+    job = reference.stop();
     await engine.close();
   }
   const wall = (performance.now() - started) / 1000;
-  const after = cpuNow();
+  const read = cpuNow();
+  const after = { ...read, engine: read.engine - job.cpu_s };
   checkComplete(`${mode} ${inFlight}×${turns}`, trajectories, all.length, turns - 1);
   const sampled = trajectories.reduce((n, t) => n + t.turns.filter((x) => x.kind === "sampled").length, 0);
   const cpu = cpuBetween(before, after);
@@ -125,6 +140,7 @@ async function runCell(
     cpu_s: cpu,
     engine_cpu_ms_per_turn: round(((after.engine - before.engine) * 1000) / sampled),
     total_cpu_ms_per_turn: round((total * 1000) / sampled),
+    reference_job: { runs: job.runs, median_us: job.median_us },
   };
 }
 
@@ -155,6 +171,7 @@ export async function benchEngineTurn(out: string, options: Partial<EngineTurnOp
     let model: Started = models.get(o.turns[0]!)!;
     const cpuNow = () => stackCpuNow({ gateway: gw.process, model: model.child, tools: tools.child });
     const cells: Cell[] = [];
+    const warmUp: Cell[] = [];
     for (const turns of o.turns) {
       model = models.get(turns)!;
       const base = createSampler({ engine: "vllm", url: model.found, max_concurrency: 16_384 });
@@ -167,9 +184,19 @@ export async function benchEngineTurn(out: string, options: Partial<EngineTurnOp
         close: async () => {},
       };
       const parts = { sampler, toolCaller, tokenizer, llmUrl: model.found };
-      // warm-up of this model's connections and the JIT: up to 64 trajectories, each mode
+      // warm-up of this model's connections, the JIT and the tokenizer's caches: a cell of --tasks
+      // tasks at up to 64 in flight, each mode, reported apart (`warm_up`)
       const warm = Math.min(64, Math.max(...o.inFlight));
-      for (const mode of o.modes) await runCell(parts, gw.grpcAddress, warm, turns, mode, warm, cpuNow);
+      for (const mode of o.modes) {
+        const cell = {
+          in_flight: warm,
+          turns,
+          mode,
+          ...(await runCell(parts, gw.grpcAddress, warm, turns, mode, o.tasks, cpuNow)),
+        };
+        warmUp.push(cell);
+        log(`warm-up ${JSON.stringify(cell)}`);
+      }
       for (const inFlight of o.inFlight) {
         for (const mode of o.modes) {
           const cell = {
@@ -196,6 +223,8 @@ export async function benchEngineTurn(out: string, options: Partial<EngineTurnOp
                 in_flight: a.in_flight,
                 turns: a.turns,
                 async_vs_lockstep_engine_cpu: round(a.engine_cpu_ms_per_turn / l.engine_cpu_ms_per_turn),
+                /** The same ratio for the reference job: what the machine alone makes of the first. */
+                async_vs_lockstep_reference_job: round(a.reference_job.median_us / l.reference_job.median_us),
               },
             ];
       });
@@ -213,6 +242,7 @@ export async function benchEngineTurn(out: string, options: Partial<EngineTurnOp
           "rlf gateway in a child process, cache off; latency tool server at 0 ms (a timer of under 1 ms) (child process)",
       },
       cells,
+      warm_up: warmUp,
       async_vs_lockstep: ratios,
       per_turn_fit: perTurnFit(cells),
     };
