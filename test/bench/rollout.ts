@@ -117,14 +117,20 @@ function spawnUntil(args: string[], ready: (line: string) => string | undefined)
       child.kill("SIGKILL");
       reject(new Error(`${args[0]} did not start in 60 s:\n${stderr}`));
     }, 60_000);
-    child.once("exit", (code) => {
+    let isReady = false;
+    child.once("exit", (code, signal) => {
       clearTimeout(timer);
-      reject(new Error(`${args.join(" ")} exited (${code}) before it was ready:\n${stderr}`));
+      const how = `${args.join(" ")} exited (${code ?? signal})`;
+      if (!isReady) reject(new Error(`${how} before it was ready:\n${stderr}`));
+      // mid-run: the bench's own kill at its end is SIGTERM; anything else is the cause of what fails next
+      else if (signal !== "SIGTERM")
+        process.stderr.write(`${how} while the bench ran; its stderr:\n${stderr}`);
     });
     createInterface({ input: child.stderr! }).on("line", (line) => {
-      if (stderr.length < 20_000) stderr += `${line}\n`;
+      stderr = `${stderr}${line}\n`.slice(-20_000); // the last lines: a crash says why at the end
       const found = ready(line);
-      if (found !== undefined) {
+      if (found !== undefined && !isReady) {
+        isReady = true;
         clearTimeout(timer);
         resolvePromise({ child, found });
       }

@@ -158,6 +158,7 @@ export async function simulateLlmOptions(values: Values): Promise<SimulatedLlmOp
   const port = str("port");
   return {
     policy,
+    recordRequests: false,
     port: port === undefined ? 8000 : portArg(port, "--port"),
     ...defined({ host: str("host") }),
     ...(tokenizerDir === undefined ? {} : { tokenizer: await loadModelTokenizer(tokenizerDir) }),

@@ -3,6 +3,7 @@
 
 import { type ModelTokenizer, qwen3Tokenizer } from "@rlfactory/rollout";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { simulateLlmOptions } from "./command.ts";
 import { type SimulatedLlm, startSimulatedLlm } from "./server.ts";
 
 let tok: ModelTokenizer;
@@ -282,6 +283,23 @@ describe("recorded requests, faults, latency", () => {
       expect(flaky.requests[3]!.sampling).toMatchObject({ temperature: 1, max_tokens: 16, stop: [] });
     } finally {
       await flaky.close();
+    }
+  });
+
+  it("keeps no request when started with recordRequests: false (as rlf-sim llm is), and still answers", async () => {
+    const cli = await startSimulatedLlm({
+      ...(await simulateLlmOptions({ policy: "keep-searching" })),
+      port: 0,
+    });
+    try {
+      for (let i = 0; i < 3; i++) {
+        const res = await post("/v1/completions", { prompt, max_tokens: 50 }, cli.url);
+        expect(res.status).toBe(200);
+        expect(res.json.choices[0].text).toContain("<tool_call>");
+      }
+      expect(cli.requests).toEqual([]);
+    } finally {
+      await cli.close();
     }
   });
 

@@ -70,6 +70,12 @@ export const simulatedLlmOptionsSchema = z.object({
    * the model name (root, model_path) and the tokenizer's source (tokenizer_path).
    */
   modelPath: z.string().min(1).optional(),
+  /**
+   * Keep every generate request in `requests` (tests read them). `rlf-sim llm` keeps none: nobody can
+   * read them from outside its process, and a long run would keep every prompt's ids (8,192 × 31
+   * turns of the engine bench grew it past 3 GB).
+   */
+  recordRequests: z.boolean().default(true),
 });
 
 export type SimulatedLlmOptions = z.input<typeof simulatedLlmOptionsSchema> & {
@@ -97,6 +103,7 @@ export interface SimulatedLlm {
   /** What every response's `model` field says: `simulated-<policy>`. */
   readonly model: string;
   /** Every generate request so far, in arrival order (the live array). */
+  /** Every generate request received, unless started with `recordRequests: false`. */
   readonly requests: RecordedRequest[];
   readonly weightVersion: string;
   /** Requests waiting out their latency right now (they are served concurrently, on timers). */
@@ -159,7 +166,7 @@ export async function startSimulatedLlm(options: SimulatedLlmOptions): Promise<S
     if (!parsed.success) throw invalidBody(parsed.error);
     const request = toSim(parsed.data);
     simulator.validate(request);
-    requests.push(record(protocol, request));
+    if (opts.recordRequests) requests.push(record(protocol, request));
     const fault = faults.next();
     if (fault !== undefined) throw new SimulatedLlmError("ServiceUnavailableError", fault);
 
