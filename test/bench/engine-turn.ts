@@ -103,7 +103,7 @@ async function runCell(
   mode: EngineTurnMode,
   tasks: number,
   cpuNow: () => StackCpu,
-): Promise<Omit<Cell, "in_flight" | "turns" | "mode">> {
+): Promise<Cell> {
   const step = mode === "lockstep" ? lockstep(parts.sampler, parts.toolCaller) : undefined;
   const engine = await benchEngine(
     { llmUrl: parts.llmUrl, gatewayAddress, tokenizer: parts.tokenizer },
@@ -134,6 +134,9 @@ async function runCell(
   const cpu = cpuBetween(before, after);
   const total = cpu.engine + cpu.gateway + cpu.simulated_model + cpu.tool_server;
   return {
+    in_flight: inFlight,
+    turns,
+    mode,
     tasks: all.length,
     sampled_turns: sampled,
     wall_s: round(wall, 2),
@@ -188,23 +191,13 @@ export async function benchEngineTurn(out: string, options: Partial<EngineTurnOp
       // tasks at up to 64 in flight, each mode, reported apart (`warm_up`)
       const warm = Math.min(64, Math.max(...o.inFlight));
       for (const mode of o.modes) {
-        const cell = {
-          in_flight: warm,
-          turns,
-          mode,
-          ...(await runCell(parts, gw.grpcAddress, warm, turns, mode, o.tasks, cpuNow)),
-        };
+        const cell = await runCell(parts, gw.grpcAddress, warm, turns, mode, o.tasks, cpuNow);
         warmUp.push(cell);
         log(`warm-up ${JSON.stringify(cell)}`);
       }
       for (const inFlight of o.inFlight) {
         for (const mode of o.modes) {
-          const cell = {
-            in_flight: inFlight,
-            turns,
-            mode,
-            ...(await runCell(parts, gw.grpcAddress, inFlight, turns, mode, o.tasks, cpuNow)),
-          };
+          const cell = await runCell(parts, gw.grpcAddress, inFlight, turns, mode, o.tasks, cpuNow);
           cells.push(cell);
           log(JSON.stringify(cell));
         }
