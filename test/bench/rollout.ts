@@ -122,9 +122,8 @@ function spawnUntil(args: string[], ready: (line: string) => string | undefined)
       clearTimeout(timer);
       const how = `${args.join(" ")} exited (${code ?? signal})`;
       if (!isReady) reject(new Error(`${how} before it was ready:\n${stderr}`));
-      // mid-run: the bench's own kill at its end is SIGTERM; anything else is the cause of what fails next
-      else if (signal !== "SIGTERM")
-        process.stderr.write(`${how} while the bench ran; its stderr:\n${stderr}`);
+      // mid-run and not by the bench's own kill at its end: the cause of what fails next
+      else if (!child.killed) process.stderr.write(`${how} while the bench ran; its stderr:\n${stderr}`);
     });
     createInterface({ input: child.stderr! }).on("line", (line) => {
       stderr = `${stderr}${line}\n`.slice(-20_000); // the last lines: a crash says why at the end

@@ -102,8 +102,7 @@ export interface SimulatedLlm {
   readonly url: string;
   /** What every response's `model` field says: `simulated-<policy>`. */
   readonly model: string;
-  /** Every generate request so far, in arrival order (the live array). */
-  /** Every generate request received, unless started with `recordRequests: false`. */
+  /** Every generate request so far, in arrival order (the live array); none with `recordRequests: false`. */
   readonly requests: RecordedRequest[];
   readonly weightVersion: string;
   /** Requests waiting out their latency right now (they are served concurrently, on timers). */
