@@ -111,6 +111,14 @@ describe("npm run bench -- engine-turn", () => {
       expect(cell.engine_cpu_ms_per_turn).toBeGreaterThan(0);
       expect(cell.reference_job.runs, JSON.stringify(cell)).toBeGreaterThanOrEqual(1);
       expect(cell.reference_job.median_us, JSON.stringify(cell)).toBeGreaterThan(0);
+      expect(cell.reference_job.memory_median_us, JSON.stringify(cell)).toBeGreaterThan(0);
+      // the engine thread's context switches per turn: it waited on the other processes at least once
+      if (process.platform === "linux") {
+        expect(cell.engine_thread_switches_per_turn.voluntary, JSON.stringify(cell)).toBeGreaterThan(0);
+        expect(cell.engine_thread_switches_per_turn.involuntary, JSON.stringify(cell)).toBeGreaterThanOrEqual(
+          0,
+        );
+      } else expect(cell.engine_thread_switches_per_turn).toBeNull();
     }
     // one warm-up cell per turn count and mode, --tasks tasks at min(64, largest in flight), reported apart
     expect(
@@ -127,8 +135,10 @@ describe("npm run bench -- engine-turn", () => {
       [3, "async", 8, 8],
     ]);
     expect(report.async_vs_lockstep).toHaveLength(4);
-    for (const ratio of report.async_vs_lockstep)
+    for (const ratio of report.async_vs_lockstep) {
       expect(ratio.async_vs_lockstep_reference_job).toBeGreaterThan(0);
+      expect(ratio.async_vs_lockstep_reference_memory).toBeGreaterThan(0);
+    }
     // per (in flight, mode): a trajectory's engine CPU as a line in its turns, over turns 2 and 3
     expect(report.per_turn_fit).toHaveLength(4);
     for (const fit of report.per_turn_fit) {

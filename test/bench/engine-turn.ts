@@ -14,13 +14,14 @@
 // (T − 1 tool calls, then the answer). `async` is the engine with N in flight; `lockstep` is the same engine
 // with a barrier on every phase (rollout.ts's lockstep()). For each turn count, one warm-up cell per mode
 // (--tasks tasks at up to 64 in flight, reported as `warm_up`) runs before the grid's cells, in grid order.
-// Every cell runs the reference job (reference-job.ts) on the engine's thread and reports its median
-// CPU: a ratio of two cells' engine CPU means something about the engine only where their reference
-// runs cost the same.
+// Every cell runs the reference job (reference-job.ts) on the engine's thread and reports the median
+// CPU of its two halves, compute and memory: a ratio of two cells' engine CPU means something about the
+// engine only where their reference runs cost the same. It also reports how often the engine's thread
+// went to sleep and was preempted per turn (`engine_thread_switches_per_turn`).
 // For a profile of the engine: node --cpu-prof --cpu-prof-dir DIR test/bench/main.ts engine-turn ...
 
 import type { ChildProcess } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import {
   createSampler,
   gatewayTools,
@@ -93,6 +94,25 @@ interface Cell {
    * engine's figures above.
    */
   reference_job: Omit<ReferenceJobReading, "cpu_s">;
+  /**
+   * Context switches of the engine's main thread per sampled turn (Linux; null elsewhere): voluntary
+   * ones are the thread going to sleep with nothing to do (each a wake-up later), involuntary ones the
+   * kernel taking its core for another process.
+   */
+  engine_thread_switches_per_turn: { voluntary: number; involuntary: number } | null;
+}
+
+/** The main thread's context switches so far (`/proc/self/task/PID/status`), or null off Linux. */
+function threadSwitches(): { voluntary: number; involuntary: number } | null {
+  let status: string;
+  try {
+    status = readFileSync(`/proc/self/task/${process.pid}/status`, "utf8");
+  } catch {
+    return null;
+  }
+  const count = (name: string) =>
+    Number(new RegExp(`^${name}:\\s*(\\d+)`, "m").exec(status)?.[1] ?? Number.NaN);
+  return { voluntary: count("voluntary_ctxt_switches"), involuntary: count("nonvoluntary_ctxt_switches") };
 }
 
 async function runCell(
@@ -113,6 +133,7 @@ async function runCell(
   const all = makeTasks(`t${inFlight}-${turns}-${mode}`, Math.max(tasks, inFlight));
   const reference = startReferenceJob();
   const before = cpuNow();
+  const switchesBefore = threadSwitches();
   const started = performance.now();
   const trajectories: Trajectory[] = [];
   let job: ReferenceJobReading;
@@ -128,6 +149,7 @@ async function runCell(
   }
   const wall = (performance.now() - started) / 1000;
   const read = cpuNow();
+  const switchesAfter = threadSwitches();
   const after = { ...read, engine: read.engine - job.cpu_s };
   checkComplete(`${mode} ${inFlight}×${turns}`, trajectories, all.length, turns - 1);
   const sampled = trajectories.reduce((n, t) => n + t.turns.filter((x) => x.kind === "sampled").length, 0);
@@ -143,7 +165,14 @@ async function runCell(
     cpu_s: cpu,
     engine_cpu_ms_per_turn: round(((after.engine - before.engine) * 1000) / sampled),
     total_cpu_ms_per_turn: round((total * 1000) / sampled),
-    reference_job: { runs: job.runs, median_us: job.median_us },
+    reference_job: { runs: job.runs, median_us: job.median_us, memory_median_us: job.memory_median_us },
+    engine_thread_switches_per_turn:
+      switchesBefore === null || switchesAfter === null
+        ? null
+        : {
+            voluntary: round((switchesAfter.voluntary - switchesBefore.voluntary) / sampled),
+            involuntary: round((switchesAfter.involuntary - switchesBefore.involuntary) / sampled),
+          },
   };
 }
 
@@ -218,6 +247,10 @@ export async function benchEngineTurn(out: string, options: Partial<EngineTurnOp
                 async_vs_lockstep_engine_cpu: round(a.engine_cpu_ms_per_turn / l.engine_cpu_ms_per_turn),
                 /** The same ratio for the reference job: what the machine alone makes of the first. */
                 async_vs_lockstep_reference_job: round(a.reference_job.median_us / l.reference_job.median_us),
+                /** And for its memory half: what the other processes' memory traffic makes of it. */
+                async_vs_lockstep_reference_memory: round(
+                  a.reference_job.memory_median_us / l.reference_job.memory_median_us,
+                ),
               },
             ];
       });

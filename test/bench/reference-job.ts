@@ -2,6 +2,8 @@
 // runs: the same instructions every time, so what one run costs tells how fast this machine runs that
 // process under the cell's load (other processes on the same cores, caches shared with them). Two cells
 // whose engine CPU differs by as much as their reference runs do differ by the machine, not the code.
+// Two halves, timed apart: compute (a regular expression and a hash, in the core's own caches) and
+// memory (a dependent walk through 4 MiB, which feels other processes' memory traffic).
 
 import { nearestRankPercentile } from "@rlfactory/kit";
 
@@ -28,11 +30,46 @@ function once(): number {
   return n + (hash >>> 0);
 }
 
+/**
+ * The memory half: a walk of CHASE_STEPS steps along one random cycle through a 4 MiB Int32Array
+ * (Sattolo's shuffle, fixed seed), each step a load that depends on the one before. The array is twice
+ * an L2 cache of this machine, and the engine and its neighbours push it out between two runs, so a
+ * step costs about what a load from memory costs (about 150 ns here): the half follows other
+ * processes' memory traffic, which the compute half above (16 KB, in the core's own caches) hardly
+ * feels. Measured (docs/benchmarks.md, eleventh round): beside a process writing through 256 MB, the
+ * engine's CPU per turn rose by a fifth, this half's median by a tenth, the compute half's not at all.
+ */
+const CHASE_SLOTS = 1 << 20;
+const CHASE_STEPS = 1 << 12;
+const CHASE = (() => {
+  const next = new Int32Array(CHASE_SLOTS);
+  for (let i = 0; i < CHASE_SLOTS; i++) next[i] = i;
+  let seed = 0x2545f491;
+  for (let i = CHASE_SLOTS - 1; i > 0; i--) {
+    seed = (Math.imul(seed, 1103515245) + 12345) | 0;
+    const j = (seed >>> 8) % i; // j < i: one cycle through every slot
+    const t = next[i]!;
+    next[i] = next[j]!;
+    next[j] = t;
+  }
+  return next;
+})();
+let chaseAt = 0;
+
+function walk(): number {
+  let at = chaseAt;
+  for (let k = 0; k < CHASE_STEPS; k++) at = CHASE[at]!;
+  chaseAt = at;
+  return at;
+}
+
 export interface ReferenceJobReading {
   /** Runs completed while the cell ran. */
   runs: number;
-  /** Median CPU of one run (this process, user + system), microseconds. */
+  /** Median CPU of one run of the compute half (this process, user + system), microseconds. */
   median_us: number;
+  /** Median CPU of one run of the memory half (the walk), microseconds. */
+  memory_median_us: number;
   /** All runs' CPU together, seconds (to subtract from the process's CPU over the cell). */
   cpu_s: number;
 }
@@ -40,12 +77,17 @@ export interface ReferenceJobReading {
 /** Starts running the job every `everyMs`; `stop()` ends it and reads what the runs cost. */
 export function startReferenceJob(everyMs = 20): { stop(): ReferenceJobReading } {
   const costs: number[] = [];
+  const memoryCosts: number[] = [];
   let sink = 0;
   const run = () => {
     const before = process.cpuUsage();
     sink += once();
     const d = process.cpuUsage(before);
     costs.push(d.user + d.system);
+    const walked = process.cpuUsage();
+    sink += walk();
+    const w = process.cpuUsage(walked);
+    memoryCosts.push(w.user + w.system);
   };
   const timer = setInterval(run, everyMs);
   return {
@@ -57,7 +99,8 @@ export function startReferenceJob(everyMs = 20): { stop(): ReferenceJobReading }
       return {
         runs: costs.length,
         median_us: nearestRankPercentile(costs, 50) ?? Number.NaN,
-        cpu_s: costs.reduce((a, c) => a + c, 0) / 1e6,
+        memory_median_us: nearestRankPercentile(memoryCosts, 50) ?? Number.NaN,
+        cpu_s: [...costs, ...memoryCosts].reduce((a, c) => a + c, 0) / 1e6,
       };
     },
   };
