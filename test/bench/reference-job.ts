@@ -79,15 +79,16 @@ export function startReferenceJob(everyMs = 20): { stop(): ReferenceJobReading }
   const costs: number[] = [];
   const memoryCosts: number[] = [];
   let sink = 0;
-  const run = () => {
+  /** Runs `half` once and records its CPU (this process, user + system, µs) in `into`. */
+  const timed = (half: () => number, into: number[]) => {
     const before = process.cpuUsage();
-    sink += once();
+    sink += half();
     const d = process.cpuUsage(before);
-    costs.push(d.user + d.system);
-    const walked = process.cpuUsage();
-    sink += walk();
-    const w = process.cpuUsage(walked);
-    memoryCosts.push(w.user + w.system);
+    into.push(d.user + d.system);
+  };
+  const run = () => {
+    timed(once, costs);
+    timed(walk, memoryCosts);
   };
   const timer = setInterval(run, everyMs);
   return {
