@@ -29,26 +29,25 @@ import {
   qwen3Tokenizer,
   type TokenSampler,
   type ToolCaller,
-  type Trajectory,
 } from "@rlfactory/rollout";
 import { z } from "zod";
 import { parseBenchFlags } from "./bench-flags.ts";
 import { type ReferenceJobReading, startReferenceJob } from "./reference-job.ts";
 import {
   benchEngine,
-  checkComplete,
   cpuBetween,
   elapsedLog,
   lockstep,
   machineInfo,
   makeTasks,
-  runEngine,
+  ScriptTally,
   type StackCpu,
   type Started,
   spawnLatencyGateway,
   stackCpuNow,
   startLatencyServer,
   startSimulatedModel,
+  streamEngine,
 } from "./rollout.ts";
 import { DEFAULT_LATENCY_MODEL } from "./rollout-latency-server.ts";
 
@@ -135,13 +134,18 @@ async function runCell(
   const before = cpuNow();
   const switchesBefore = threadSwitches();
   const started = performance.now();
-  const trajectories: Trajectory[] = [];
+  // Each trajectory is checked as it finishes and dropped, as a trainer's consumer would take it:
+  // holding a cell's records would put them in the engine's heap, for its GC to mark again and again.
+  const tally = new ScriptTally(turns - 1);
   let job: ReferenceJobReading;
   try {
     for (let at = 0; at < all.length; at += inFlight) {
       const batch = all.slice(at, at + inFlight);
       step?.begin(batch.length);
-      trajectories.push(...(await runEngine(engine, batch, step?.leave)).trajectories);
+      await streamEngine(engine, batch, (t) => {
+        tally.add(t);
+        step?.leave();
+      });
     }
   } finally {
     job = reference.stop();
@@ -151,8 +155,8 @@ async function runCell(
   const read = cpuNow();
   const switchesAfter = threadSwitches();
   const after = { ...read, engine: read.engine - job.cpu_s };
-  checkComplete(`${mode} ${inFlight}×${turns}`, trajectories, all.length, turns - 1);
-  const sampled = trajectories.reduce((n, t) => n + t.turns.filter((x) => x.kind === "sampled").length, 0);
+  tally.check(`${mode} ${inFlight}×${turns}`, all.length);
+  const sampled = tally.sampledTurns;
   const cpu = cpuBetween(before, after);
   const total = cpu.engine + cpu.gateway + cpu.simulated_model + cpu.tool_server;
   return {

@@ -369,21 +369,34 @@ interface RunResult {
   trajectories: Trajectory[];
 }
 
-/** Runs `tasks` through the engine to the last group; `onTrajectory` sees each as it finishes. */
+/** Runs `tasks` through the engine to the last group and keeps every trajectory; `onTrajectory` sees each as it finishes. */
 export async function runEngine(
   engine: RolloutEngine,
   tasks: Task[],
   onTrajectory: () => void = () => {},
 ): Promise<RunResult> {
   const trajectories: Trajectory[] = [];
+  const { wall_ms } = await streamEngine(engine, tasks, (t) => {
+    trajectories.push(t);
+    onTrajectory();
+  });
+  return { wall_ms, trajectories };
+}
+
+/**
+ * Runs `tasks` through the engine to the last group, handing each trajectory to `onTrajectory` as it
+ * finishes and keeping none (what a trainer's consumer does: the engine's heap holds only what is in flight).
+ */
+export async function streamEngine(
+  engine: RolloutEngine,
+  tasks: Task[],
+  onTrajectory: (t: Trajectory) => void,
+): Promise<{ wall_ms: number }> {
   const started = performance.now();
   for await (const group of engine.rollout(tasks, { groupSize: 1 })) {
-    for (const t of group.trajectories) {
-      trajectories.push(t);
-      onTrajectory();
-    }
+    for (const t of group.trajectories) onTrajectory(t);
   }
-  return { wall_ms: performance.now() - started, trajectories };
+  return { wall_ms: performance.now() - started };
 }
 
 async function runAsync(stack: Stack, o: RolloutBenchOptions, tasks: Task[], inFlight = o.concurrency) {
@@ -612,16 +625,46 @@ export function checkComplete(
   turns: number,
   calls = 1,
 ) {
-  const bad = trajectories.filter(
-    (t) =>
-      t.status !== "completed" ||
-      t.tool_calls.length !== turns * calls ||
-      t.tool_calls.some((c) => c.is_error),
-  );
-  if (trajectories.length !== expected || bad.length > 0) {
-    const first = bad[0];
+  const tally = new ScriptTally(turns, calls);
+  for (const t of trajectories) tally.add(t);
+  tally.check(name, expected);
+}
+
+/**
+ * checkComplete one trajectory at a time, as they come: counts them and their sampled turns, and keeps
+ * only the first that did not run the whole script (`turns` tool turns of `calls` calls, then an answer).
+ */
+export class ScriptTally {
+  readonly #turns: number;
+  readonly #calls: number;
+  trajectories = 0;
+  sampledTurns = 0;
+  #bad = 0;
+  #firstBad: Trajectory | undefined;
+
+  constructor(turns: number, calls = 1) {
+    this.#turns = turns;
+    this.#calls = calls;
+  }
+
+  add(t: Trajectory): void {
+    this.trajectories += 1;
+    for (const x of t.turns) if (x.kind === "sampled") this.sampledTurns += 1;
+    const ran =
+      t.status === "completed" &&
+      t.tool_calls.length === this.#turns * this.#calls &&
+      !t.tool_calls.some((c) => c.is_error);
+    if (ran) return;
+    this.#bad += 1;
+    this.#firstBad ??= t;
+  }
+
+  /** Throws naming the run when a trajectory is missing or one did not run the script. */
+  check(name: string, expected: number): void {
+    if (this.trajectories === expected && this.#bad === 0) return;
+    const first = this.#firstBad;
     throw new Error(
-      `${name}: ${trajectories.length}/${expected} trajectories, ${bad.length} did not run the script` +
+      `${name}: ${this.trajectories}/${expected} trajectories, ${this.#bad} did not run the script` +
         (first
           ? ` (e.g. ${first.task_id}: ${first.status} ${first.status_reason}, ${first.tool_calls.length} calls, ` +
             `${first.tool_calls.find((c) => c.is_error)?.result ?? "no failed call"})`
