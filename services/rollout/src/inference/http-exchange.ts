@@ -1,10 +1,9 @@
-// One HTTP request and its whole answer as text, on undici's dispatcher protocol (`dispatch(options,
+// One HTTP request and its whole answer as bytes, on undici's dispatcher protocol (`dispatch(options,
 // handler)`) rather than `request()`: no body stream, no promise per chunk, no AbortSignal listener per
-// request in undici. The answer's chunks are gathered and decoded once at its end.
+// request in undici. The answer's chunks are gathered once at its end; the caller decodes what it reads.
 //
 // Bounds: at most `maxBytes` of the body are kept. A longer body ends the exchange at once with
 // `complete: false` and the request is aborted, which closes its connection (the rest is never read).
-// The text is decoded as UTF-8 with a byte-order mark kept (what `Buffer#toString` does).
 
 import type { Dispatcher } from "undici";
 
@@ -12,13 +11,13 @@ export interface Exchange {
   method: "GET" | "POST";
   path: string;
   headers: Record<string, string>;
-  body?: string;
+  body?: string | Uint8Array;
 }
 
 export interface ExchangeAnswer {
   status: number;
-  text: string;
-  /** False when the body was longer than the bound: `text` is then its first `maxBytes` bytes. */
+  body: Buffer;
+  /** False when the body was longer than the bound: `body` is then its first `maxBytes` bytes. */
   complete: boolean;
 }
 
@@ -89,7 +88,7 @@ export function exchange(
             chunks.push(chunk.subarray(0, limit - size));
             size = limit;
             done();
-            resolve({ status, text: Buffer.concat(chunks, size).toString("utf8"), complete: false });
+            resolve({ status, body: Buffer.concat(chunks, size), complete: false });
             c.abort(new Stopped("body over its bound"));
             return;
           }
@@ -99,8 +98,8 @@ export function exchange(
         onResponseEnd() {
           if (settled) return;
           done();
-          const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
-          resolve({ status, text: bytes.toString("utf8"), complete: true });
+          const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+          resolve({ status, body, complete: true });
         },
         onResponseError(_c, error) {
           if (settled) return;

@@ -84,8 +84,8 @@ export interface HttpCall<T> {
   path: string;
   /** JSON body (POST). */
   body?: unknown;
-  /** The body as JSON text already (POST; instead of `body`): sent as it is. */
-  bodyText?: string;
+  /** The body as JSON, UTF-8 bytes already (POST; instead of `body`): sent as they are. */
+  bodyBytes?: Uint8Array;
   /** Shape of a 2xx body; a body that does not match is BAD_RESPONSE. */
   schema: z.ZodType<T>;
   /**
@@ -95,10 +95,10 @@ export interface HttpCall<T> {
    */
   check?: (json: unknown) => json is T;
   /**
-   * Cuts from the 2xx body's text, before it is parsed, the members the caller never reads (vLLM's
+   * Decodes a 2xx body to the text that is parsed, without the members the caller never reads (vLLM's
    * echoed `prompt_token_ids`, `logprobs.top_logprobs`, ...): an `unreadCutter`, made once.
    */
-  unread?: (text: string) => string;
+  unread?: (body: Buffer) => string;
   sessionId?: string;
   signal?: AbortSignal;
 }
@@ -172,7 +172,12 @@ export class HttpTransport {
     const callerSignal = call.signal;
     if (callerSignal?.aborted) throw cancelledError(callerSignal);
     const tried = new Set<string>();
-    const work = this.#stack.execute(() => this.#attempt(call, tried), callerSignal) as Promise<
+    // The body as bytes, made once for every attempt: a request holds its body until the answer comes (at
+    // thousands in flight, seconds), and bytes are held off the JS heap, where a string would be copied by
+    // the young generation's GC and then promoted.
+    const { body, bodyBytes, ...rest } = call;
+    const bytes = bodyBytes ?? (body === undefined ? undefined : Buffer.from(JSON.stringify(body)));
+    const work = this.#stack.execute(() => this.#attempt(rest, bytes, tried), callerSignal) as Promise<
       HttpAnswer<T>
     >;
     try {
@@ -200,14 +205,21 @@ export class HttpTransport {
     return this.pool.close();
   }
 
-  async #attempt<T>(call: HttpCall<T>, tried: Set<string>): Promise<HttpAnswer<T>> {
+  async #attempt<T>(
+    call: Omit<HttpCall<T>, "body" | "bodyBytes">,
+    body: Uint8Array | undefined,
+    tried: Set<string>,
+  ): Promise<HttpAnswer<T>> {
     const server = this.pool.pick(call.sessionId, tried);
     tried.add(server.url);
     const where = `${server.url}${call.path}`;
     this.pool.begin(server);
     try {
-      const body = call.bodyText ?? (call.body === undefined ? undefined : JSON.stringify(call.body));
-      const { status, text, complete } = await exchange(
+      const {
+        status,
+        body: answer,
+        complete,
+      } = await exchange(
         server.dispatcher,
         {
           method: call.method,
@@ -229,12 +241,13 @@ export class HttpTransport {
       }
       if (ok) {
         this.pool.succeeded(server);
-        const json = call.unread === undefined ? text : call.unread(text);
+        // UTF-8, a byte-order mark kept (what Buffer#toString does), less what the caller never reads
+        const json = call.unread === undefined ? answer.toString("utf8") : call.unread(answer);
         return { data: parseBody(json, call.schema, call.check, where), server: server.url };
       }
       const error = new InferenceError(
         "HTTP_ERROR",
-        `${where} answered ${status}: ${serverErrorText(text)}`,
+        `${where} answered ${status}: ${serverErrorText(answer.toString("utf8"))}`,
         {
           status,
         },

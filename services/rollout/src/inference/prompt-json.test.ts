@@ -28,6 +28,16 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
   },
 );
 
+const HEAD = '{"model":"é","prompt":';
+const TAIL = ',"stop":["🙂"]}';
+
+/** The prompt's JSON in the body `cache` writes, its two ends around it checked. */
+function promptText(cache: PromptJson, session: string | undefined, ids: readonly number[]): string {
+  const body = cache.body(session, ids, HEAD, TAIL).toString("utf8");
+  expect(body.startsWith(HEAD) && body.endsWith(TAIL)).toBe(true);
+  return body.slice(HEAD.length, -TAIL.length);
+}
+
 describe("PromptJson", () => {
   it("writes exactly JSON.stringify(ids) whatever happens to a session's list between requests", () => {
     fc.assert(
@@ -56,14 +66,16 @@ describe("PromptJson", () => {
                 break;
               case "fork":
                 lists[session] = [...lists[edit.from]!];
-                expect(cache.stringify(`s${session}`, lists[session]!)).toBe(JSON.stringify(lists[session]));
+                expect(promptText(cache, `s${session}`, lists[session]!)).toBe(
+                  JSON.stringify(lists[session]),
+                );
                 continue;
               case "odd":
                 list.push(edit.value);
                 break;
             }
             lists[session] = list;
-            expect(cache.stringify(`s${session}`, list)).toBe(JSON.stringify(list));
+            expect(promptText(cache, `s${session}`, list)).toBe(JSON.stringify(list));
           }
         },
       ),
@@ -75,25 +87,26 @@ describe("PromptJson", () => {
     const cache = new PromptJson();
     const holes = [1, 2];
     holes[4] = 5;
-    expect(cache.stringify("a", [1, 2])).toBe("[1,2]");
-    expect(cache.stringify("a", holes)).toBe(JSON.stringify(holes));
-    expect(cache.stringify(undefined, [3])).toBe("[3]");
+    expect(promptText(cache, "a", [1, 2])).toBe("[1,2]");
+    expect(promptText(cache, "a", holes)).toBe(JSON.stringify(holes));
+    expect(promptText(cache, undefined, [3])).toBe("[3]");
   });
 
   it("forgets the least recently used sessions once the ids it holds pass its bound", () => {
     const cache = new PromptJson(10);
-    cache.stringify("a", [1, 2, 3, 4]);
-    cache.stringify("b", [5, 6, 7, 8]);
-    cache.stringify("a", [1, 2, 3, 4, 9]); // a is now the most recently used
+    promptText(cache, "a", [1, 2, 3, 4]);
+    promptText(cache, "b", [5, 6, 7, 8]);
+    promptText(cache, "a", [1, 2, 3, 4, 9]); // a is now the most recently used
     expect(cache.size).toBe(2);
-    cache.stringify("c", [1, 2, 3]); // over 10 ids: b goes, a stays
+    promptText(cache, "c", [1, 2, 3]); // over 10 ids: b goes, a stays
     expect(cache.size).toBe(2);
     // a list longer than the bound is never kept
-    cache.stringify(
+    promptText(
+      cache,
       "d",
       Array.from({ length: 11 }, (_, i) => i),
     );
     expect(cache.size).toBe(2);
-    expect(cache.stringify("a", [1, 2, 3, 4, 9, 10])).toBe("[1,2,3,4,9,10]");
+    expect(promptText(cache, "a", [1, 2, 3, 4, 9, 10])).toBe("[1,2,3,4,9,10]");
   });
 });

@@ -1,12 +1,12 @@
-// The vLLM and SGLang request bodies are written as text around the prompt's incrementally built JSON
-// (PromptJson): byte for byte what JSON.stringify of the request object gives.
+// The vLLM and SGLang request bodies are written as bytes around the prompt's incrementally built JSON
+// (PromptJson): byte for byte the UTF-8 of what JSON.stringify of the request object gives.
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { PromptJson } from "./prompt-json.ts";
-import { generateRequest, generateRequestText } from "./sglang.ts";
+import { generateRequest, generateRequestEnds } from "./sglang.ts";
 import { type GenerateRequest, samplingParamsSchema } from "./types.ts";
-import { completionRequest, completionRequestText } from "./vllm.ts";
+import { completionRequest, completionRequestEnds } from "./vllm.ts";
 
 const request: fc.Arbitrary<GenerateRequest> = fc.record(
   {
@@ -40,22 +40,28 @@ const request: fc.Arbitrary<GenerateRequest> = fc.record(
   { requiredKeys: ["promptIds", "sampling"] },
 );
 
-describe("request bodies as text", () => {
+describe("request bodies as bytes", () => {
   it("vLLM's and SGLang's are exactly JSON.stringify of the request, turn after turn", () => {
     fc.assert(
       fc.property(
         fc.array(request, { minLength: 1, maxLength: 6 }),
         fc.string({ unit: "binary" }),
         (turns, model) => {
-          const prompts = new PromptJson();
+          const vllmPrompts = new PromptJson();
+          const sglangPrompts = new PromptJson();
           let prompt: number[] = [];
           for (const turn of turns) {
             // the next turn's prompt: the previous one plus this turn's ids
             prompt = [...prompt, ...turn.promptIds];
             const r = { ...turn, promptIds: prompt };
-            const text = prompts.stringify(r.sessionId, r.promptIds);
-            expect(completionRequestText(model, text, r)).toBe(JSON.stringify(completionRequest(model, r)));
-            expect(generateRequestText(text, r)).toBe(JSON.stringify(generateRequest(r)));
+            const v = completionRequestEnds(model, r);
+            expect(vllmPrompts.body(r.sessionId, r.promptIds, v.head, v.tail)).toEqual(
+              Buffer.from(JSON.stringify(completionRequest(model, r))),
+            );
+            const g = generateRequestEnds(r);
+            expect(sglangPrompts.body(r.sessionId, r.promptIds, g.head, g.tail)).toEqual(
+              Buffer.from(JSON.stringify(generateRequest(r))),
+            );
           }
         },
       ),

@@ -81,17 +81,17 @@ function isGenerated(json: unknown): json is Generated {
   return true;
 }
 
-/** The request body of one generation, as an object (what `generateRequestText` writes). */
+/** The request body of one generation, as an object (what `PromptJson#body` writes around `generateRequestEnds`). */
 export function generateRequest(request: GenerateRequest): Record<string, unknown> {
   return { input_ids: request.promptIds, ...otherFields(request) };
 }
 
 /**
- * `JSON.stringify(generateRequest(request))`, with the prompt's JSON text given (`PromptJson` builds it
- * incrementally, as the prompt grows turn by turn).
+ * What comes before and after the prompt's JSON in `JSON.stringify(generateRequest(request))`:
+ * `PromptJson#body` writes the prompt between them (built incrementally, as the prompt grows turn by turn).
  */
-export function generateRequestText(promptJson: string, request: GenerateRequest): string {
-  return `{"input_ids":${promptJson},${JSON.stringify(otherFields(request)).slice(1)}`;
+export function generateRequestEnds(request: GenerateRequest): { head: string; tail: string } {
+  return { head: `{"input_ids":`, tail: `,${JSON.stringify(otherFields(request)).slice(1)}` };
 }
 
 function otherFields(request: GenerateRequest) {
@@ -135,13 +135,11 @@ export class SglangSampler implements TokenSampler {
 
   async generate(request: GenerateRequest): Promise<GenerateResult> {
     const started = performance.now();
+    const { head, tail } = generateRequestEnds(request);
     const { data, server } = await this.transport.call({
       method: "POST",
       path: PATH,
-      bodyText: generateRequestText(
-        this.#promptJson.stringify(request.sessionId, request.promptIds),
-        request,
-      ),
+      bodyBytes: this.#promptJson.body(request.sessionId, request.promptIds, head, tail),
       schema: generateSchema,
       check: isGenerated,
       ...(request.sessionId !== undefined && { sessionId: request.sessionId }),

@@ -5,8 +5,10 @@ import { unreadCutter } from "./unread-members.ts";
 const KEYS = ["tokens", "top_logprobs", "text_offset", "prompt_logprobs"];
 
 /** A cutter of members only (strings and objects walked), and one of integer lists only. */
-const nullUnreadMembers = (text: string, keys: readonly string[]) => unreadCutter([], keys)(text);
-const nullUnreadIdArrays = (text: string, keys: readonly string[]) => unreadCutter(keys, [])(text);
+const nullUnreadMembers = (text: string, keys: readonly string[]) =>
+  unreadCutter([], keys)(Buffer.from(text));
+const nullUnreadIdArrays = (text: string, keys: readonly string[]) =>
+  unreadCutter(keys, [])(Buffer.from(text));
 
 // strings that make a naive cutter stumble: quotes, backslashes, brackets, the member names themselves
 const tricky = fc.oneof(
@@ -144,7 +146,8 @@ describe("unreadCutter: members", () => {
 });
 
 describe("unreadCutter: both in one pass", () => {
-  const cut = unreadCutter(["prompt_token_ids"], KEYS);
+  const cutter = unreadCutter(["prompt_token_ids"], KEYS);
+  const cut = (text: string) => cutter(Buffer.from(text));
 
   it("cuts the echoed prompt and the per-token members in one pass, as the two cuts one after the other do", () => {
     fc.assert(
@@ -165,6 +168,19 @@ describe("unreadCutter: both in one pass", () => {
 });
 
 describe("unreadCutter: integer lists", () => {
+  it("cuts in the bytes and decodes the rest as the whole body decodes (multi-byte characters, a byte-order mark, invalid bytes)", () => {
+    const body = Buffer.concat([
+      Buffer.from('\uFEFF{"t":"é😀","prompt_token_ids":[1, -2,\n3],"u":"'),
+      Buffer.from([0xff, 0xc3]),
+      Buffer.from('ü"}'),
+    ]);
+    const whole = body.toString("utf8");
+    expect(unreadCutter(["prompt_token_ids"], [])(body)).toBe(whole.replace("[1, -2,\n3]", "null"));
+    // a list holding anything else stays, and the text is the whole body's
+    const kept = Buffer.from('{"prompt_token_ids":[1,"é"],"v":"😀"}');
+    expect(unreadCutter(["prompt_token_ids"], [])(kept)).toBe(kept.toString("utf8"));
+  });
+
   it("drops vLLM's echoed prompt ids and leaves every other member as it was", () => {
     const body = {
       id: "cmpl-1",

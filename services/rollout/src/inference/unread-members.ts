@@ -1,18 +1,21 @@
-// Members of a response body that the client never reads, dropped from the text before it is parsed.
-// vLLM's `logprobs` carries, beside the `token_logprobs` we read, `tokens` (a string per token),
-// `top_logprobs` (an object per token) and `text_offset`, and with `prompt_logprobs` an object per prompt
-// token: parsing them costs about as much as the rest of the body. vLLM also echoes the whole prompt as
-// `choices[].prompt_token_ids` with `return_token_ids`: O(context) per turn. `unreadCutter` cuts both
-// kinds in one pass: integer lists cheaply, other members by walking strings and brackets.
+// Members of a response body that the client never reads, dropped before it is parsed. vLLM's
+// `logprobs` carries, beside the `token_logprobs` we read, `tokens` (a string per token), `top_logprobs`
+// (an object per token) and `text_offset`, and with `prompt_logprobs` an object per prompt token: parsing
+// them costs about as much as the rest of the body. vLLM also echoes the whole prompt as
+// `choices[].prompt_token_ids` with `return_token_ids`: O(context) per turn. `unreadCutter` cuts the
+// integer lists in the body's bytes, before it is decoded (their text is never made), then the other
+// members in the text, by walking strings and brackets.
 
 /**
- * A cutter for one kind of body: the text with the value of every `"key":[…]` named in `idArrays` or
- * `members` replaced by `null`, in one pass (a key in both is cut as a member). Only the exact spelling
- * `"key":[` is cut (no space before the bracket, as vLLM and Python's json write it; its opening quote
- * not preceded by a backslash). `"key":[` cannot sit inside a JSON string (a quote there is escaped), so
- * only members of those names are touched. Never throws; anything else stays as it was:
+ * A cutter for one kind of body: its bytes decoded as UTF-8 (a byte-order mark kept, as
+ * `Buffer#toString` does), with the value of every `"key":[…]` named in `idArrays` or `members`
+ * replaced by `null` (a key in both is cut as a member). Only the exact spelling `"key":[` is cut (no
+ * space before the bracket, as vLLM and Python's json write it; its opening quote not preceded by a
+ * backslash). `"key":[` cannot sit inside a JSON string (a quote there is escaped), so only members of
+ * those names are touched. Never throws; anything else stays as it was:
  * - an `idArrays` value is cut when its brackets hold only an integer list (digits, commas, minus
- *   signs, whitespace);
+ *   signs, ASCII whitespace). It is found and cut in the bytes: UTF-8 puts no ASCII byte inside a
+ *   multi-byte character, so the text around a cut is what decoding the whole body gives;
  * - a `members` value is skipped as JSON text: strings with their escapes (a bracket or quote inside a
  *   string does not count), nested arrays and objects with matching brackets; it must be followed by
  *   `,` or `}`. Anything unexpected (an unterminated string, mismatched brackets, the end of the text)
@@ -21,10 +24,49 @@
 export function unreadCutter(
   idArrays: readonly string[],
   members: readonly string[],
-): (text: string) => string {
-  const ends = new Map<string, ValueEnd>(idArrays.map((k) => [k, idArrayEnd]));
-  for (const k of members) ends.set(k, memberEnd);
-  return (text) => nullMembers(text, ends);
+): (body: Buffer) => string {
+  const idKeys = new Set(idArrays.filter((k) => !members.includes(k)));
+  const ends = new Map<string, ValueEnd>(members.map((k) => [k, memberEnd]));
+  return (body) => nullMembers(idArraysCut(body, idKeys), ends);
+}
+
+const KEY_END = Buffer.from('":[');
+
+/**
+ * `body` as text, with the value of every `"key":[…]` whose key is in `keys` and whose brackets hold only
+ * an integer list replaced by `null`: one pass over the bytes, each `":[` found, the key before it read.
+ */
+function idArraysCut(body: Buffer, keys: ReadonlySet<string>): string {
+  if (keys.size === 0) return body.toString("utf8");
+  let out = "";
+  let copied = 0; // body[0, copied) is in `out`
+  let from = 0;
+  for (;;) {
+    const quote = body.indexOf(KEY_END, from);
+    if (quote < 0) break;
+    from = quote + 3;
+    const open = quote === 0 ? -1 : body.lastIndexOf(QUOTE, quote - 1);
+    if (open < 0 || (open > 0 && body[open - 1] === BACKSLASH)) continue;
+    if (!keys.has(body.toString("utf8", open + 1, quote))) continue;
+    const bracket = quote + 2;
+    const stop = integerListEnd(body, bracket);
+    if (stop < 0) continue;
+    out += `${body.toString("utf8", copied, bracket)}null`;
+    copied = stop;
+    from = stop;
+  }
+  return copied === 0 ? body.toString("utf8") : out + body.toString("utf8", copied);
+}
+
+/** Index just past the integer list whose bracket is at `start` (digits, commas, minus signs, ASCII whitespace), or -1. */
+function integerListEnd(body: Buffer, start: number): number {
+  for (let i = start + 1; i < body.length; i++) {
+    const c = body[i]!;
+    if (c === CLOSE_ARRAY) return i + 1;
+    const allowed = (c >= 48 && c <= 57) || c === COMMA || c === MINUS || c === 32 || (c >= 9 && c <= 13);
+    if (!allowed) return -1;
+  }
+  return -1;
 }
 
 /** Index just past a member's array value whose bracket is at `start`, or -1 (see unreadCutter). */
@@ -67,6 +109,7 @@ function nullMembers(text: string, ends: ReadonlyMap<string, ValueEnd>): string 
 
 const BACKSLASH = 92;
 const COMMA = 44;
+const MINUS = 45;
 const CLOSE_OBJECT = 125;
 
 // A JSON array as text, up to MAX_DEPTH brackets deep: strings skipped whole with their escapes (a
@@ -139,11 +182,3 @@ function endsMember(text: string, end: number): boolean {
   while (c === 32 || c === 9 || c === 10 || c === 13) c = text.charCodeAt(++i);
   return c === COMMA || c === CLOSE_OBJECT;
 }
-
-/** Index just past the integer list whose bracket is at `start` (digits, commas, minus signs, whitespace), or -1. */
-function idArrayEnd(text: string, start: number): number {
-  INTEGER_LIST.lastIndex = start + 1;
-  return INTEGER_LIST.test(text) ? INTEGER_LIST.lastIndex : -1;
-}
-
-const INTEGER_LIST = /[\d,\s-]*\]/y;

@@ -92,18 +92,21 @@ const UNREAD = unreadCutter(
   ["tokens", "top_logprobs", "text_offset", "prompt_logprobs"],
 );
 
-/** The request body of one generation, as an object (what `completionRequestText` writes). */
+/** The request body of one generation, as an object (what `PromptJson#body` writes around `completionRequestEnds`). */
 export function completionRequest(model: string, request: GenerateRequest): Record<string, unknown> {
   return { model, prompt: request.promptIds, ...samplingFields(request) };
 }
 
 /**
- * `JSON.stringify(completionRequest(model, request))`, with the prompt's JSON text given (`PromptJson`
- * builds it incrementally, as the prompt grows turn by turn).
+ * What comes before and after the prompt's JSON in `JSON.stringify(completionRequest(model, request))`:
+ * `PromptJson#body` writes the prompt between them (built incrementally, as the prompt grows turn by turn).
  */
-export function completionRequestText(model: string, promptJson: string, request: GenerateRequest): string {
+export function completionRequestEnds(
+  model: string,
+  request: GenerateRequest,
+): { head: string; tail: string } {
   const rest = JSON.stringify(samplingFields(request));
-  return `{"model":${JSON.stringify(model)},"prompt":${promptJson},${rest.slice(1)}`;
+  return { head: `{"model":${JSON.stringify(model)},"prompt":`, tail: `,${rest.slice(1)}` };
 }
 
 function samplingFields(request: GenerateRequest) {
@@ -147,14 +150,11 @@ export class VllmSampler implements TokenSampler {
   async generate(request: GenerateRequest): Promise<GenerateResult> {
     const started = performance.now();
     const model = await this.#model.get(request.signal);
+    const { head, tail } = completionRequestEnds(model, request);
     const { data, server } = await this.transport.call({
       method: "POST",
       path: PATH,
-      bodyText: completionRequestText(
-        model,
-        this.#promptJson.stringify(request.sessionId, request.promptIds),
-        request,
-      ),
+      bodyBytes: this.#promptJson.body(request.sessionId, request.promptIds, head, tail),
       schema: completionSchema,
       check: isCompletion,
       unread: UNREAD,
