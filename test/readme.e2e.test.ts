@@ -157,7 +157,8 @@ describe("README", () => {
       if (gateway.pid && gateway.exitCode === null) process.kill(-gateway.pid, "SIGTERM");
       await stopChild(gateway, 10_000);
     }
-  });
+    // bounded inside: the gateway's start (30 s), each call (30 s each) and its stop (10 s)
+  }, 120_000);
 
   it("rolls out the example config against the stack, and serves it (README + examples/README.md)", async () => {
     const examples = readFileSync(join(ROOT, "examples/README.md"), "utf8");
