@@ -1,7 +1,7 @@
 // The admin HTTP surface (fastify): health, readiness, Prometheus metrics, and a JSON way to list and
 // call tools for callers without gRPC — through the same invoker, so the same policy stack.
 import { type Context, propagation, ROOT_CONTEXT, SpanKind, trace } from "@opentelemetry/api";
-import { httpCallerGone } from "@rlfactory/kit";
+import { httpCallerGone, readOversizedBody } from "@rlfactory/kit";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from "fastify";
 import type { Logger } from "pino";
 import type { Registry } from "prom-client";
@@ -150,6 +150,22 @@ export function buildAdminApp(deps: AdminDeps): FastifyInstance {
           .code(401)
           .send(errorBody("UNAUTHENTICATED", "missing or invalid API key (authorization: Bearer KEY)"));
       }
+    });
+
+    // A body declared over the limit is answered 413 after it has been read (readOversizedBody says why),
+    // once the caller is known.
+    app.addHook("onRequest", async (req, reply) => {
+      const oversized = await readOversizedBody(req.raw, deps.bodyLimitBytes);
+      if (oversized === undefined) return;
+      if (!oversized.drained) reply.header("connection", "close");
+      return reply
+        .code(413)
+        .send(
+          errorBody(
+            "BODY_TOO_LARGE",
+            `the request body has ${oversized.declared} bytes, more than grpc.max_message_bytes (${deps.bodyLimitBytes})`,
+          ),
+        );
     });
 
     api.get("/v1/tools", async (req) => {

@@ -2,6 +2,7 @@
 // in front of one Invoker whose upstream is an in-memory fake. Deeply nested arguments, an INTERNAL's
 // cause in the log, and the framework's own admin errors in the documented body.
 import { EventEmitter } from "node:events";
+import { Agent, request } from "node:http";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/client";
 import { GatewayClient } from "@rlfactory/clients";
 import { createMemoryStore } from "@rlfactory/kit";
@@ -230,4 +231,45 @@ describe("admin errors use the documented {error: {code, message}} body", () => 
     expect(r.statusCode).toBe(413);
     expect(r.json()).toEqual(shape("BODY_TOO_LARGE"));
   });
+  it("413 over a real connection: the body is read first, the answer arrives, the connection serves on", async () => {
+    const url = await admin.listen({ host: "127.0.0.1", port: 0 });
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const body = JSON.stringify({ arguments: { q: "x".repeat(BODY_LIMIT * 2) } });
+      const big = await httpRequest(`${url}/v1/tools/s__echo:call`, agent, "POST", body);
+      expect(big.status).toBe(413);
+      expect(JSON.parse(big.body)).toEqual(shape("BODY_TOO_LARGE"));
+      expect(JSON.parse(big.body).error.message).toContain(
+        `more than grpc.max_message_bytes (${BODY_LIMIT})`,
+      );
+      const next = await httpRequest(`${url}/v1/tools`, agent, "GET");
+      expect([next.status, next.reusedSocket]).toEqual([200, true]);
+    } finally {
+      agent.destroy();
+    }
+  });
 });
+
+/** One request on `agent`, its whole answer, and whether it went on a kept-alive connection. */
+function httpRequest(
+  url: string,
+  agent: Agent,
+  method: string,
+  body?: string,
+): Promise<{ status: number; body: string; reusedSocket: boolean }> {
+  return new Promise((resolve, reject) => {
+    const headers = body === undefined ? {} : { "content-type": "application/json" };
+    const req = request(url, { method, agent, headers }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => {
+        text += chunk;
+      });
+      res.on("end", () =>
+        resolve({ status: res.statusCode ?? 0, body: text, reusedSocket: req.reusedSocket }),
+      );
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}

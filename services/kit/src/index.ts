@@ -28,6 +28,7 @@ export type { KeyValueStore } from "./key-value-store.ts";
 export { enginesPython, rlfactoryCacheDir } from "./local-paths.ts";
 export { createMemoryStore, type MemoryStoreOptions } from "./memory-store.ts";
 export { createServiceRegistry, metricPrefix } from "./metrics-registry.ts";
+export { OVERSIZED_BODY_DRAIN_FACTOR, type OversizedBody, readOversizedBody } from "./oversized-body.ts";
 export { extent, nearestRankPercentile, percentileOfSorted, sortAscending } from "./percentile.ts";
 export { createRedisStore, DEFAULT_REDIS_READY_TIMEOUT_MS, type RedisStoreOptions } from "./redis-store.ts";
 export { hash32, rngStream, unit } from "./seeded-random.ts";

@@ -56,7 +56,10 @@ function httpCase(
         headers: request.contentType ? { "content-type": request.contentType } : {},
         body: request.body,
       }).catch((err: Error) => err);
-      if (res instanceof Error) return { passed: false, detail: `request failed: ${res.message}`, text: "" };
+      if (res instanceof Error) {
+        const cause = res.cause instanceof Error ? ` (${res.cause.message})` : "";
+        return { passed: false, detail: `request failed: ${res.message}${cause}`, text: "" };
+      }
       const text = await res.text();
       let body: {
         error?: { code?: unknown; message?: unknown };

@@ -10,7 +10,7 @@
 //   GET  /metrics   Prometheus text
 // A `traceparent` header continues the caller's trace; a client that hangs up cancels its judgment.
 
-import { httpCallerGone } from "@rlfactory/kit";
+import { httpCallerGone, readOversizedBody } from "@rlfactory/kit";
 import { extractTraceContext } from "@rlfactory/telemetry";
 import Fastify, { type FastifyInstance } from "fastify";
 import type { Registry } from "prom-client";
@@ -31,9 +31,6 @@ export interface JudgeHttpServer {
   close(): Promise<void>;
 }
 
-/** Oversized bodies up to this multiple of the limit are read to their end before the 413. */
-const DRAIN_FACTOR = 4;
-
 function bodyTooLarge(max: number, declared?: number) {
   return {
     code: "INVALID_REQUEST",
@@ -43,15 +40,6 @@ function bodyTooLarge(max: number, declared?: number) {
       `limits.max_body_bytes (${max}): send fewer or shorter texts, or ask the operator to raise the limit`,
     limit: { setting: "limits.max_body_bytes", max, ...(declared === undefined ? {} : { actual: declared }) },
   };
-}
-
-function drain(stream: NodeJS.ReadableStream): Promise<void> {
-  return new Promise((resolve) => {
-    stream.on("end", resolve);
-    stream.on("error", () => resolve());
-    stream.on("close", resolve);
-    stream.resume();
-  });
 }
 
 export function buildJudgeHttpServer(deps: JudgeHttpDeps): JudgeHttpServer {
@@ -66,16 +54,12 @@ export function buildJudgeHttpServer(deps: JudgeHttpDeps): JudgeHttpServer {
     return reply.code(statusCode).send({ error: { code, message: err.message } });
   });
 
-  // A body over the limit is answered 413 only after it has been read (and discarded): answering while
-  // the client still uploads, then closing, reaches the client as a connection reset instead of a 413.
-  // A declared length beyond DRAIN_FACTOR × the limit is not read: that connection is cut after the 413.
+  // A body declared over the limit is answered 413 after it has been read (readOversizedBody says why).
   app.addHook("onRequest", async (req, reply) => {
-    const declared = Number(req.headers["content-length"]);
-    if (!(declared > deps.bodyLimitBytes)) return;
-    const error = bodyTooLarge(deps.bodyLimitBytes, declared);
-    if (declared <= deps.bodyLimitBytes * DRAIN_FACTOR) await drain(req.raw);
-    else reply.header("connection", "close");
-    return reply.code(413).send({ error });
+    const oversized = await readOversizedBody(req.raw, deps.bodyLimitBytes);
+    if (oversized === undefined) return;
+    if (!oversized.drained) reply.header("connection", "close");
+    return reply.code(413).send({ error: bodyTooLarge(deps.bodyLimitBytes, oversized.declared) });
   });
 
   app.get("/healthz", async () => ({ status: "ok" }));

@@ -30,7 +30,7 @@
 //   starts a segment).
 import type { AddressInfo } from "node:net";
 import type { ChatTool, Trajectory, TrajectoryStatus } from "@rlfactory/contracts";
-import { httpCallerGone } from "@rlfactory/kit";
+import { httpCallerGone, readOversizedBody } from "@rlfactory/kit";
 import Fastify, { type FastifyInstance, type FastifyReply } from "fastify";
 import { z } from "zod";
 import {
@@ -89,6 +89,9 @@ export interface CaptureServer {
 const TRAJECTORY_ID = z.string().regex(/^[A-Za-z0-9._~-]{1,200}$/, "trajectory id: 1-200 of [A-Za-z0-9._~-]");
 
 /** OpenAI's error body. */
+/** The largest request body an agent may send (its whole conversation, images included). */
+const BODY_LIMIT_BYTES = 64 * 1024 * 1024;
+
 function sendError(reply: FastifyReply, status: number, message: string, type: string): FastifyReply {
   return reply.code(status).send({ error: { message, type, param: null, code: null } });
 }
@@ -165,7 +168,7 @@ export async function startCaptureServer(options: CaptureServerOptions): Promise
   // forceCloseConnections: close() ends every socket (an agent still connected when the run ends gets nothing more)
   const app: FastifyInstance = Fastify({
     logger: false,
-    bodyLimit: 64 * 1024 * 1024,
+    bodyLimit: BODY_LIMIT_BYTES,
     forceCloseConnections: true,
   });
   app.setErrorHandler((err, _req, reply) => {
@@ -186,6 +189,15 @@ export async function startCaptureServer(options: CaptureServerOptions): Promise
     if (typeof e.statusCode === "number" && e.statusCode < 500)
       return sendError(reply, e.statusCode, e.message, "invalid_request_error");
     return sendError(reply, 500, e.message, "internal_error");
+  });
+
+  // A body declared over the limit is answered 413 after it has been read (readOversizedBody says why).
+  app.addHook("onRequest", async (req, reply) => {
+    const oversized = await readOversizedBody(req.raw, BODY_LIMIT_BYTES);
+    if (oversized === undefined) return;
+    if (!oversized.drained) reply.header("connection", "close");
+    const message = `the request body has ${oversized.declared} bytes, more than ${BODY_LIMIT_BYTES}`;
+    return sendError(reply, 413, message, "invalid_request_error");
   });
 
   app.get("/t/:id/v1/models", async () => ({

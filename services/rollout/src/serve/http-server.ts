@@ -13,7 +13,7 @@ import { once } from "node:events";
 import type { ServerResponse } from "node:http";
 import { PassThrough } from "node:stream";
 import { groupToJson, type TrajectoryGroupJson } from "@rlfactory/clients";
-import { httpCallerGone } from "@rlfactory/kit";
+import { httpCallerGone, readOversizedBody } from "@rlfactory/kit";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import { z } from "zod";
@@ -81,6 +81,17 @@ export function buildRolloutHttpServer(deps: RolloutHttpDeps): RolloutHttpServer
       const { statusCode, body } = httpErrorFor(err);
       return reply.code(statusCode).send(body);
     }
+  });
+
+  // A body declared over the limit is answered 413 after it has been read (readOversizedBody says why),
+  // once the caller is known.
+  app.addHook("onRequest", async (req, reply) => {
+    const oversized = await readOversizedBody(req.raw, deps.bodyLimitBytes);
+    if (oversized === undefined) return;
+    if (!oversized.drained) reply.header("connection", "close");
+    return reply.code(413).send({
+      error: `the request body has ${oversized.declared} bytes, more than this service takes (${deps.bodyLimitBytes})`,
+    });
   });
 
   app.get("/healthz", async () => ({ status: "ok" }));
