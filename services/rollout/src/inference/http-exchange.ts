@@ -11,7 +11,7 @@ export interface Exchange {
   method: "GET" | "POST";
   path: string;
   headers: Record<string, string>;
-  body?: string | Uint8Array;
+  body?: Uint8Array;
 }
 
 export interface ExchangeAnswer {
