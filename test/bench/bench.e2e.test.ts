@@ -112,12 +112,21 @@ describe("npm run bench -- engine-turn", () => {
       expect(cell.reference_job.runs, JSON.stringify(cell)).toBeGreaterThanOrEqual(1);
       expect(cell.reference_job.median_us, JSON.stringify(cell)).toBeGreaterThan(0);
       expect(cell.reference_job.memory_median_us, JSON.stringify(cell)).toBeGreaterThan(0);
-      // the engine thread's context switches per turn: it waited on the other processes at least once
+      // each process's main thread's context switches per turn: each waited on another at least once
+      const stack = cell.stack_thread_switches_per_turn;
       if (process.platform === "linux") {
-        expect(cell.engine_thread_switches_per_turn.voluntary, JSON.stringify(cell)).toBeGreaterThan(0);
-        expect(cell.engine_thread_switches_per_turn.involuntary, JSON.stringify(cell)).toBeGreaterThanOrEqual(
-          0,
-        );
+        for (const switches of [cell.engine_thread_switches_per_turn, ...Object.values(stack)]) {
+          expect(switches.voluntary, JSON.stringify(cell)).toBeGreaterThan(0);
+          expect(switches.involuntary, JSON.stringify(cell)).toBeGreaterThanOrEqual(0);
+        }
+        expect(Object.keys(stack).sort()).toEqual(["gateway", "simulated_model", "tool_server"]);
+        // every process reads and writes its sockets on every turn
+        const syscalls = cell.syscalls_per_turn;
+        expect(Object.keys(syscalls).sort()).toEqual(["engine", "gateway", "simulated_model", "tool_server"]);
+        for (const counted of Object.values(syscalls) as { read: number; write: number }[]) {
+          expect(counted.read, JSON.stringify(cell)).toBeGreaterThan(0);
+          expect(counted.write, JSON.stringify(cell)).toBeGreaterThan(0);
+        }
       } else expect(cell.engine_thread_switches_per_turn).toBeNull();
     }
     // one warm-up cell per turn count and mode, --tasks tasks at min(64, largest in flight), reported apart

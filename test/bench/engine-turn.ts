@@ -98,20 +98,76 @@ interface Cell {
    * ones are the thread going to sleep with nothing to do (each a wake-up later), involuntary ones the
    * kernel taking its core for another process.
    */
-  engine_thread_switches_per_turn: { voluntary: number; involuntary: number } | null;
+  engine_thread_switches_per_turn: Switches | null;
+  /** The same for the main thread of each of the stack's other processes. */
+  stack_thread_switches_per_turn: Record<Exclude<ProcessName, "engine">, Switches | null>;
+  /** Each process's read and write system calls (all its threads) per sampled turn. */
+  syscalls_per_turn: Record<ProcessName, Syscalls | null>;
 }
 
-/** The main thread's context switches so far (`/proc/self/task/PID/status`), or null off Linux. */
-function threadSwitches(): { voluntary: number; involuntary: number } | null {
+/** The cell's switch and system-call figures from two readings of every process. */
+function countsPerTurn(
+  before: StackCounts,
+  after: StackCounts,
+  sampled: number,
+): Pick<Cell, "engine_thread_switches_per_turn" | "stack_thread_switches_per_turn" | "syscalls_per_turn"> {
+  const of = <K extends "switches" | "syscalls">(name: ProcessName, kind: K) => {
+    const b = before[name];
+    const a = after[name];
+    return b === null || a === null ? null : perTurn(b[kind], a[kind], sampled);
+  };
+  return {
+    engine_thread_switches_per_turn: of("engine", "switches"),
+    stack_thread_switches_per_turn: {
+      gateway: of("gateway", "switches"),
+      simulated_model: of("simulated_model", "switches"),
+      tool_server: of("tool_server", "switches"),
+    },
+    syscalls_per_turn: {
+      engine: of("engine", "syscalls"),
+      gateway: of("gateway", "syscalls"),
+      simulated_model: of("simulated_model", "syscalls"),
+      tool_server: of("tool_server", "syscalls"),
+    },
+  };
+}
+
+type Switches = { voluntary: number; involuntary: number };
+type Syscalls = { read: number; write: number };
+type ProcessName = "engine" | "gateway" | "simulated_model" | "tool_server";
+/** What a process has done so far (Linux; null elsewhere or where unreadable). */
+type ProcessCounts = { switches: Switches; syscalls: Syscalls } | null;
+type StackCounts = Record<ProcessName, ProcessCounts>;
+
+/**
+ * A process's main thread's context switches (`/proc/PID/task/PID/status`) and the read and write
+ * system calls of all its threads (`/proc/PID/io`: syscr, syscw) so far.
+ */
+function processCounts(pid: number | undefined): ProcessCounts {
   let status: string;
+  let io: string;
   try {
-    status = readFileSync(`/proc/self/task/${process.pid}/status`, "utf8");
+    status = readFileSync(`/proc/${pid}/task/${pid}/status`, "utf8");
+    io = readFileSync(`/proc/${pid}/io`, "utf8");
   } catch {
     return null;
   }
-  const count = (name: string) =>
-    Number(new RegExp(`^${name}:\\s*(\\d+)`, "m").exec(status)?.[1] ?? Number.NaN);
-  return { voluntary: count("voluntary_ctxt_switches"), involuntary: count("nonvoluntary_ctxt_switches") };
+  const count = (text: string, name: string) =>
+    Number(new RegExp(`^${name}:\\s*(\\d+)`, "m").exec(text)?.[1] ?? Number.NaN);
+  return {
+    switches: {
+      voluntary: count(status, "voluntary_ctxt_switches"),
+      involuntary: count(status, "nonvoluntary_ctxt_switches"),
+    },
+    syscalls: { read: count(io, "syscr"), write: count(io, "syscw") },
+  };
+}
+
+/** Each count's growth between two readings, per sampled turn. */
+function perTurn<T extends Record<string, number>>(before: T, after: T, sampled: number): T {
+  return Object.fromEntries(
+    Object.entries(after).map(([k, v]) => [k, round((v - before[k]!) / sampled)]),
+  ) as T;
 }
 
 async function runCell(
@@ -122,6 +178,7 @@ async function runCell(
   mode: EngineTurnMode,
   tasks: number,
   cpuNow: () => StackCpu,
+  countsNow: () => StackCounts,
 ): Promise<Cell> {
   const step = mode === "lockstep" ? lockstep(parts.sampler, parts.toolCaller) : undefined;
   const engine = await benchEngine(
@@ -132,7 +189,7 @@ async function runCell(
   const all = makeTasks(`t${inFlight}-${turns}-${mode}`, Math.max(tasks, inFlight));
   const reference = startReferenceJob();
   const before = cpuNow();
-  const switchesBefore = threadSwitches();
+  const countsBefore = countsNow();
   const started = performance.now();
   // Each trajectory is checked as it finishes and dropped, as a trainer's consumer would take it:
   // holding a cell's records would put them in the engine's heap, for its GC to mark again and again.
@@ -153,7 +210,7 @@ async function runCell(
   }
   const wall = (performance.now() - started) / 1000;
   const read = cpuNow();
-  const switchesAfter = threadSwitches();
+  const countsAfter = countsNow();
   const after = { ...read, engine: read.engine - job.cpu_s };
   tally.check(`${mode} ${inFlight}×${turns}`, all.length);
   const sampled = tally.sampledTurns;
@@ -170,13 +227,7 @@ async function runCell(
     engine_cpu_ms_per_turn: round(((after.engine - before.engine) * 1000) / sampled),
     total_cpu_ms_per_turn: round((total * 1000) / sampled),
     reference_job: { runs: job.runs, median_us: job.median_us, memory_median_us: job.memory_median_us },
-    engine_thread_switches_per_turn:
-      switchesBefore === null || switchesAfter === null
-        ? null
-        : {
-            voluntary: round((switchesAfter.voluntary - switchesBefore.voluntary) / sampled),
-            involuntary: round((switchesAfter.involuntary - switchesBefore.involuntary) / sampled),
-          },
+    ...countsPerTurn(countsBefore, countsAfter, sampled),
   };
 }
 
@@ -206,6 +257,12 @@ export async function benchEngineTurn(out: string, options: Partial<EngineTurnOp
     const toolCaller = gatewayTools(gw.client);
     let model: Started = models.get(o.turns[0]!)!;
     const cpuNow = () => stackCpuNow({ gateway: gw.process, model: model.child, tools: tools.child });
+    const countsNow = (): StackCounts => ({
+      engine: processCounts(process.pid),
+      gateway: processCounts(gw.process.pid),
+      simulated_model: processCounts(model.child.pid),
+      tool_server: processCounts(tools.child.pid),
+    });
     const cells: Cell[] = [];
     const warmUp: Cell[] = [];
     for (const turns of o.turns) {
@@ -224,13 +281,22 @@ export async function benchEngineTurn(out: string, options: Partial<EngineTurnOp
       // tasks at up to 64 in flight, each mode, reported apart (`warm_up`)
       const warm = Math.min(64, Math.max(...o.inFlight));
       for (const mode of o.modes) {
-        const cell = await runCell(parts, gw.grpcAddress, warm, turns, mode, o.tasks, cpuNow);
+        const cell = await runCell(parts, gw.grpcAddress, warm, turns, mode, o.tasks, cpuNow, countsNow);
         warmUp.push(cell);
         log(`warm-up ${JSON.stringify(cell)}`);
       }
       for (const inFlight of o.inFlight) {
         for (const mode of o.modes) {
-          const cell = await runCell(parts, gw.grpcAddress, inFlight, turns, mode, o.tasks, cpuNow);
+          const cell = await runCell(
+            parts,
+            gw.grpcAddress,
+            inFlight,
+            turns,
+            mode,
+            o.tasks,
+            cpuNow,
+            countsNow,
+          );
           cells.push(cell);
           log(JSON.stringify(cell));
         }

@@ -134,7 +134,15 @@ export async function startSimulatedLlm(options: SimulatedLlmOptions): Promise<S
 
   // forceCloseConnections: on close every socket goes, idle keep-alive ones included (close() first lets
   // the requests still waiting answer 503)
-  const app = Fastify({ logger: false, bodyLimit: 64 * 1024 * 1024, forceCloseConnections: true });
+  // No deadline on reading a request (Node's headersTimeout is 60 s), as vLLM's server has none: a
+  // simulated model that thousands of requests in flight keep busy reads some of them late, and
+  // answered those 408 (the engine bench at 8,192 in flight)
+  const app = Fastify({
+    logger: false,
+    bodyLimit: 64 * 1024 * 1024,
+    forceCloseConnections: true,
+    http: { headersTimeout: 0, requestTimeout: 0 },
+  });
 
   app.setErrorHandler((err, _req, reply) => {
     if (err instanceof SimulatedLlmError) return reply.code(err.status).send(err.toBody());
@@ -267,7 +275,9 @@ export async function startSimulatedLlm(options: SimulatedLlmOptions): Promise<S
   app.get("/health", async (_req, reply) => reply.code(200).send(""));
   app.get("/health_generate", async (_req, reply) => reply.code(200).send(""));
 
-  await app.listen({ host: opts.host, port: opts.port });
+  // vLLM's server (uvicorn) listens with a backlog of 2,048; Node's default, 511, drops connections
+  // when thousands of requests in flight connect at once (the engine bench at 8,192 in flight)
+  await app.listen({ host: opts.host, port: opts.port, backlog: 2048 });
   const address = app.server.address();
   if (address === null || typeof address === "string")
     throw new Error("the simulated LLM did not bind a TCP port");
