@@ -88,10 +88,10 @@ export interface CaptureServer {
 
 const TRAJECTORY_ID = z.string().regex(/^[A-Za-z0-9._~-]{1,200}$/, "trajectory id: 1-200 of [A-Za-z0-9._~-]");
 
-/** OpenAI's error body. */
 /** The largest request body an agent may send (its whole conversation, images included). */
 const BODY_LIMIT_BYTES = 64 * 1024 * 1024;
 
+/** OpenAI's error body. */
 function sendError(reply: FastifyReply, status: number, message: string, type: string): FastifyReply {
   return reply.code(status).send({ error: { message, type, param: null, code: null } });
 }
